@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: Apache-2.0
+# fabnic top-level Makefile: every target bootstraps the project venv on first use.
+#
+#   make demo            the main job: traffic through the datapath, summary, FST + pcap
+#   make sim             the regression (TESTS="<pytest -k expr>", WAVES=1, JOBS=n, SLOW=1)
+#   make lint            verilator --lint-only -Wall on every RTL module
+#   make synth           Yosys (read_slang) cell counts + nextpnr-ecp5 Fmax
+#   make bench           benchmarks -> table + build/bench/results.json (BENCH=<pattern>)
+#   make cov             regression with line/toggle coverage, per-file report
+#   make clean
+
+SHELL  := /bin/bash
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.fabnic-stamp
+JOBS   ?= 2
+TESTS  ?=
+SLOW   ?= 0
+
+PYTEST_ARGS := -n $(JOBS) $(if $(TESTS),-k "$(TESTS)") $(if $(filter 1,$(SLOW)),,-m "not slow")
+
+.PHONY: setup demo sim lint synth bench cov clean ruff help
+
+help:
+	@sed -n '2,12p' Makefile
+
+$(STAMP): pyproject.toml sim/bootstrap.sh
+	@bash sim/bootstrap.sh
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) sim/demo.py
+
+sim: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS) tb
+
+lint: $(STAMP)
+	$(PY) sim/lint.py
+	$(VENV)/bin/ruff check fw tb sim
+
+synth: $(STAMP)
+	$(PY) sim/synth.py
+
+bench: $(STAMP)
+	BENCH="$(BENCH)" $(PY) sim/bench.py
+
+cov: $(STAMP)
+	COV=1 $(PY) -m pytest $(PYTEST_ARGS) tb
+	$(PY) sim/cov.py
+
+clean:
+	rm -rf build

@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Build and run one cocotb test module against one DUT and parameter set.
+
+Every pytest function calls :func:`run` once; each (DUT, parameter set) gets its
+own build directory under build/sim/, so pytest-xdist can run them in parallel.
+
+Environment knobs:
+  WAVES=1   dump an FST waveform (VCD if the LZ4 headers are missing) into the build dir
+  COV=1     build with line+toggle coverage; coverage.dat lands in the build dir
+  SEED=n    cocotb random seed
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+from . import tools
+
+# At most this many Verilator builds run at once on the machine, whoever starts them
+# (two pytest-xdist workers, or several developers' checkouts on one 2-core box).
+BUILD_SLOTS = int(os.environ.get("FABNIC_BUILD_SLOTS", "2"))
+
+
+@contextlib.contextmanager
+def build_slot() -> Iterator[None]:
+    d = Path(tempfile.gettempdir()) / "fabnic-build-slots"
+    d.mkdir(exist_ok=True)
+    while True:
+        for i in range(BUILD_SLOTS):
+            f = open(d / f"slot{i}", "w")  # noqa: SIM115 - closed below
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                f.close()
+                continue
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+                f.close()
+            return
+        time.sleep(0.25)
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "0") not in ("", "0", "false", "no")
+
+
+def build_dir_for(toplevel: str, parameters: Mapping[str, object], tag: str | None) -> Path:
+    if tag is None:
+        tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
+        if len(tag) > 60:
+            tag = hashlib.sha1(tag.encode()).hexdigest()[:12]
+    suffix = ("_cov" if _env_flag("COV") else "") + ("_waves" if _env_flag("WAVES") else "")
+    return tools.BUILD / "sim" / f"{toplevel}-{tag}{suffix}"
+
+
+def run(
+    *,
+    toplevel: str,
+    module: str,
+    test_dir: Path | str,
+    parameters: Mapping[str, object] | None = None,
+    sources: Sequence[Path] | None = None,
+    extra_sources: Sequence[Path] = (),
+    tag: str | None = None,
+    testcase: str | Sequence[str] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    build_args: Sequence[str] = (),
+    plusargs: Sequence[str] = (),
+) -> Path:
+    """Build ``toplevel`` (RTL found by name, plus ``extra_sources`` from tb/) and run
+    the cocotb tests of ``module`` (a module in ``test_dir``). Returns the build dir."""
+    from cocotb_tools.runner import get_runner
+
+    tools.setup_env()
+    parameters = dict(parameters or {})
+    test_dir = Path(test_dir).resolve()
+    srcs = list(sources) if sources is not None else tools.rtl_sources(
+        *([] if extra_sources else [toplevel]), extra=[Path(p) for p in extra_sources]
+    )
+    bdir = build_dir_for(toplevel, parameters, tag)
+    waves = _env_flag("WAVES")
+    cov = _env_flag("COV")
+
+    args = [
+        "-Wno-fatal",  # `make lint` is the strict gate; tb wrappers may warn
+        "--assert",
+        "-Wno-DECLFILENAME",
+        "-Wno-UNUSEDSIGNAL",
+        "-Wno-UNUSEDPARAM",
+        "-CFLAGS",
+        "-O1",
+        *build_args,
+    ]
+    if waves:
+        args += ["--trace-fst"] if tools.fst_available() else []
+        args += ["--trace-structs"]
+    if cov:
+        args += ["--coverage-line", "--coverage-toggle"]
+
+    runner = get_runner("verilator")
+    print(f"\n[fabnic] {toplevel} build dir: {bdir}", flush=True)
+    with build_slot():
+        runner.build(
+            sources=srcs,
+            hdl_toplevel=toplevel,
+            build_dir=bdir,
+            parameters=parameters,
+            build_args=args,
+            waves=waves,
+            timescale=("1ns", "1ps"),
+            log_file=bdir / "build.log",
+        )
+    env = {
+        "PYTHONPATH": os.pathsep.join(
+            [str(test_dir), str(tools.REPO / "tb"), str(tools.REPO / "fw"),
+             os.environ.get("PYTHONPATH", "")]
+        ),
+        "FABNIC_BUILD_DIR": str(bdir),
+        **(extra_env or {}),
+    }
+    seed = os.environ.get("SEED")
+    try:
+        runner.test(
+            hdl_toplevel=toplevel,
+            test_module=module,
+            test_dir=bdir,
+            testcase=testcase,
+            extra_env=env,
+            waves=waves,
+            plusargs=list(plusargs),
+            seed=seed,
+            build_dir=bdir,
+            log_file=bdir / "sim.log",
+        )
+    except BaseException:
+        hint = f"[fabnic] FAILED: {toplevel} ({parameters}); build dir {bdir}; log {bdir / 'sim.log'}"
+        if waves:
+            hint += f"; waves {bdir / ('dump.fst' if tools.fst_available() else 'dump.vcd')}"
+        else:
+            hint += "; rerun with WAVES=1 for a waveform"
+        print(hint, flush=True)
+        raise
+    return bdir
