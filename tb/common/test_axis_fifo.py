@@ -12,6 +12,7 @@ try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
     from cocotbext.axi import AxiStreamFrame
+
     from fabnic_tb.axis import axis_sink, axis_source
     from fabnic_tb.clock import start_clock_reset
 except ImportError:

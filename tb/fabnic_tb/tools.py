@@ -60,6 +60,9 @@ def fst_available() -> bool:
 @cache
 def _module_index() -> dict[str, Path]:
     idx: dict[str, Path] = {}
+    # testbench-only SystemVerilog components (generators, monitors, models)
+    for p in sorted((REPO / "tb" / "sv").glob("*.sv")):
+        idx[p.stem] = p
     for p in sorted(RTL.rglob("*.sv")):
         idx[p.stem] = p
     return idx
@@ -107,4 +110,5 @@ def rtl_sources(*tops: str, extra: list[Path] | None = None) -> list[Path]:
 
 
 def all_rtl_modules() -> list[str]:
-    return [n for n in _module_index() if not n.endswith("_pkg")]
+    return [n for n, p in _module_index().items()
+            if not n.endswith("_pkg") and RTL in p.parents]
