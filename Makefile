@@ -7,6 +7,7 @@
 #   make synth           Yosys (read_slang) cell counts + nextpnr-ecp5 Fmax
 #   make bench           benchmarks -> table + build/bench/results.json (BENCH=<pattern>)
 #   make cov             regression with line/toggle coverage, per-file report
+#   make regs            regenerate register RTL + docs/registers.md from fw/fabnic/regmap.py
 #   make clean
 
 SHELL  := /bin/bash
@@ -19,10 +20,10 @@ SLOW   ?= 0
 
 PYTEST_ARGS := -n $(JOBS) $(if $(TESTS),-k "$(TESTS)") $(if $(filter 1,$(SLOW)),,-m "not slow")
 
-.PHONY: setup demo sim lint synth bench cov clean ruff help
+.PHONY: setup demo sim lint synth bench cov regs clean help
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
 $(STAMP): pyproject.toml sim/bootstrap.sh
 	@bash sim/bootstrap.sh
@@ -35,7 +36,11 @@ demo: $(STAMP)
 sim: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS) tb
 
+regs: $(STAMP)
+	$(PY) sim/gen_regs.py
+
 lint: $(STAMP)
+	$(PY) sim/gen_regs.py --check
 	$(PY) sim/lint.py
 	$(VENV)/bin/ruff check fw tb sim
 
