@@ -91,7 +91,7 @@ def gen_sv(mapname: str, blocks: tuple[Block, ...]) -> str:
         for r in b.regs:
             n = port(b, r)
             a = b.base + r.offset
-            aw = "ADDR_W'('h%x)" % a
+            aw = f"ADDR_W'('h{a:x})"
             if r.kind == "const":
                 val = r.param if r.param else f"32'h{r.value:08x}"
                 L.append(f"        {aw}: if (!req_write) rsp_rdata <= 32'({val});")

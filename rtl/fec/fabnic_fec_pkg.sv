@@ -61,10 +61,10 @@ package fabnic_fec_pkg;
     return r;
   endfunction
 
-  function automatic logic [7:0] fec_coef(input int r, input int i);
+  function automatic logic [7:0] fec_coef(input logic [7:0] r, input logic [7:0] i);
     logic [7:0] y;
-    y = 8'(i + 4);
-    return gf_mul(y, gf_inv(y ^ 8'(r)));
+    y = i + 8'd4;
+    return gf_mul(y, gf_inv(y ^ r));
   endfunction
 
   // c * x^j for j = 0..7, packed with j=0 in the low byte: a byte b is then
