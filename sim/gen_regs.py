@@ -5,11 +5,11 @@
   gen_regs.py           write rtl/top/fabnic_regs_<map>.sv and docs/registers.md
   gen_regs.py --check   exit 1 if any generated file is stale (used by `make lint`)
 
-Generated module interface (one per map, 1-cycle read latency):
-  req_valid/req_ready/req_write/req_addr/req_wdata/req_wstrb  -> request
-  rsp_valid/rsp_ready/rsp_rdata/rsp_err                       <- response
-  rsp_err is set for an address no register decodes (the AXI-Lite slave turns
-  it into SLVERR).
+Generated module interface (one per map): the register bus of
+rtl/host/fabnic_axil_slave.sv. req_valid is a one-cycle pulse with req_write,
+req_addr, req_wdata, req_wstrb; the register file answers exactly one cycle
+later with an ack_valid pulse, ack_rdata and ack_err (address no register
+decodes, or a write to a read-only register -> SLVERR on AXI-Lite).
 """
 
 from __future__ import annotations
@@ -50,18 +50,13 @@ def gen_sv(mapname: str, blocks: tuple[Block, ...]) -> str:
     L.append(") (")
     base_ports = [
         "input  wire logic clk", "input  wire logic rst",
-        "input  wire logic req_valid", "output logic req_ready", "input  wire logic req_write",
+        "input  wire logic req_valid", "input  wire logic req_write",
         "input  wire logic [ADDR_W-1:0] req_addr", "input  wire logic [31:0] req_wdata",
         "input  wire logic [3:0] req_wstrb",
-        "output logic rsp_valid", "input  wire logic rsp_ready", "output logic [31:0] rsp_rdata",
-        "output logic rsp_err",
+        "output logic ack_valid", "output logic [31:0] ack_rdata", "output logic ack_err",
     ]
     L.append(",\n".join("    " + p for p in base_ports + ports))
     L.append(");")
-    L.append("")
-    L.append("  logic fire;")
-    L.append("  assign req_ready = !rsp_valid || rsp_ready;")
-    L.append("  assign fire = req_valid && req_ready;")
     L.append("")
     L.append("  function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,")
     L.append("                                             input logic [3:0] strb);")
@@ -81,11 +76,10 @@ def gen_sv(mapname: str, blocks: tuple[Block, ...]) -> str:
         for r in b.regs:
             if r.kind == "pulse":
                 L.append(f"    cmd_{port(b, r)} <= 1'b0;")
-    L.append("    if (rsp_valid && rsp_ready) rsp_valid <= 1'b0;")
-    L.append("    if (fire) begin")
-    L.append("      rsp_valid <= 1'b1;")
-    L.append("      rsp_err   <= 1'b0;")
-    L.append("      rsp_rdata <= '0;")
+    L.append("    ack_valid <= req_valid;")
+    L.append("    if (req_valid) begin")
+    L.append("      ack_err   <= 1'b0;")
+    L.append("      ack_rdata <= '0;")
     L.append("      case (req_addr)")
     for b in blocks:
         for r in b.regs:
@@ -94,35 +88,35 @@ def gen_sv(mapname: str, blocks: tuple[Block, ...]) -> str:
             aw = f"ADDR_W'('h{a:x})"
             if r.kind == "const":
                 val = r.param if r.param else f"32'h{r.value:08x}"
-                L.append(f"        {aw}: if (!req_write) rsp_rdata <= 32'({val});")
-                L.append("                else rsp_err <= 1'b1;")
+                L.append(f"        {aw}: if (!req_write) ack_rdata <= 32'({val});")
+                L.append("                else ack_err <= 1'b1;")
             elif r.kind == "rw":
                 L.append(f"        {aw}: begin")
                 L.append(f"          if (req_write) cfg_{n} <= {r.width}'(apply_strb(32'(cfg_{n}), req_wdata, req_wstrb));")
-                L.append(f"          rsp_rdata <= 32'(cfg_{n});")
+                L.append(f"          ack_rdata <= 32'(cfg_{n});")
                 L.append("        end")
             elif r.kind == "ro":
-                L.append(f"        {aw}: if (!req_write) rsp_rdata <= 32'(sts_{n});")
-                L.append("                else rsp_err <= 1'b1;")
+                L.append(f"        {aw}: if (!req_write) ack_rdata <= 32'(sts_{n});")
+                L.append("                else ack_err <= 1'b1;")
             elif r.kind == "ro64":
                 L.append(f"        {aw}: if (!req_write) begin")
-                L.append(f"          rsp_rdata <= sts_{n}[31:0];")
+                L.append(f"          ack_rdata <= sts_{n}[31:0];")
                 L.append(f"          snap_{n}  <= sts_{n}[63:32];")
-                L.append("        end else rsp_err <= 1'b1;")
-                L.append(f"        ADDR_W'('h{a + 4:x}): if (!req_write) rsp_rdata <= snap_{n};")
-                L.append("                else rsp_err <= 1'b1;")
+                L.append("        end else ack_err <= 1'b1;")
+                L.append(f"        ADDR_W'('h{a + 4:x}): if (!req_write) ack_rdata <= snap_{n};")
+                L.append("                else ack_err <= 1'b1;")
             elif r.kind == "pulse":
                 L.append(f"        {aw}: if (req_write) begin")
                 L.append(f"          cmd_{n}      <= 1'b1;")
                 L.append(f"          cmd_{n}_data <= {r.width}'(req_wdata);")
-                L.append("        end else rsp_err <= 1'b1;")
-    L.append("        default: rsp_err <= 1'b1;")
+                L.append("        end else ack_err <= 1'b1;")
+    L.append("        default: ack_err <= 1'b1;")
     L.append("      endcase")
     L.append("    end")
     L.append("    if (rst) begin")
-    L.append("      rsp_valid <= 1'b0;")
-    L.append("      rsp_err   <= 1'b0;")
-    L.append("      rsp_rdata <= '0;")
+    L.append("      ack_valid <= 1'b0;")
+    L.append("      ack_err   <= 1'b0;")
+    L.append("      ack_rdata <= '0;")
     for b in blocks:
         for r in b.regs:
             n = port(b, r)

@@ -10,21 +10,15 @@ module fabnic_regs_datapath #(
     input  wire logic clk,
     input  wire logic rst,
     input  wire logic req_valid,
-    output logic req_ready,
     input  wire logic req_write,
     input  wire logic [ADDR_W-1:0] req_addr,
     input  wire logic [31:0] req_wdata,
     input  wire logic [3:0] req_wstrb,
-    output logic rsp_valid,
-    input  wire logic rsp_ready,
-    output logic [31:0] rsp_rdata,
-    output logic rsp_err,
+    output logic ack_valid,
+    output logic [31:0] ack_rdata,
+    output logic ack_err,
     output logic [31:0] cfg_device_scratch
 );
-
-  logic fire;
-  assign req_ready = !rsp_valid || rsp_ready;
-  assign fire = req_valid && req_ready;
 
   function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
                                              input logic [3:0] strb);
@@ -35,29 +29,28 @@ module fabnic_regs_datapath #(
 
 
   always_ff @(posedge clk) begin
-    if (rsp_valid && rsp_ready) rsp_valid <= 1'b0;
-    if (fire) begin
-      rsp_valid <= 1'b1;
-      rsp_err   <= 1'b0;
-      rsp_rdata <= '0;
+    ack_valid <= req_valid;
+    if (req_valid) begin
+      ack_err   <= 1'b0;
+      ack_rdata <= '0;
       case (req_addr)
-        ADDR_W'('h0): if (!req_write) rsp_rdata <= 32'(32'hfab1c001);
-                else rsp_err <= 1'b1;
-        ADDR_W'('h4): if (!req_write) rsp_rdata <= 32'(32'h00000100);
-                else rsp_err <= 1'b1;
-        ADDR_W'('h8): if (!req_write) rsp_rdata <= 32'(DATA_W);
-                else rsp_err <= 1'b1;
+        ADDR_W'('h0): if (!req_write) ack_rdata <= 32'(32'hfab1c001);
+                else ack_err <= 1'b1;
+        ADDR_W'('h4): if (!req_write) ack_rdata <= 32'(32'h00000100);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8): if (!req_write) ack_rdata <= 32'(DATA_W);
+                else ack_err <= 1'b1;
         ADDR_W'('hc): begin
           if (req_write) cfg_device_scratch <= 32'(apply_strb(32'(cfg_device_scratch), req_wdata, req_wstrb));
-          rsp_rdata <= 32'(cfg_device_scratch);
+          ack_rdata <= 32'(cfg_device_scratch);
         end
-        default: rsp_err <= 1'b1;
+        default: ack_err <= 1'b1;
       endcase
     end
     if (rst) begin
-      rsp_valid <= 1'b0;
-      rsp_err   <= 1'b0;
-      rsp_rdata <= '0;
+      ack_valid <= 1'b0;
+      ack_err   <= 1'b0;
+      ack_rdata <= '0;
       cfg_device_scratch <= 32'('h0);
     end
   end
