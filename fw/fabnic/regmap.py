@@ -95,9 +95,86 @@ DEVICE = Block(
     ),
 )
 
+MAC = Block(
+    "mac", 0x0100, 0x100,
+    "Ethernet MAC and PFC. At 100 G the hard MAC does FCS, so the FCS/runt/XGMII "
+    "counters read 0 there.",
+    (
+        Reg("src_mac_lo", 0x00, "rw", "Source MAC of PFC frames, bits 31:0.", reset=0x00000001),
+        Reg("src_mac_hi", 0x04, "rw", "Source MAC of PFC frames, bits 47:32.", width=16,
+            reset=0x0200),
+        Reg("pfc_req", 0x08, "rw", "XOFF request per priority (bit p pauses the peer's priority p).",
+            width=8),
+        Reg("quanta", 0x0C, "rw", "Pause quanta sent in XOFF frames.", width=16, reset=0xFFFF),
+        Reg("refresh", 0x10, "rw", "Cycles between XOFF refreshes while a request is held.",
+            reset=0x4000),
+        Reg("cycles_per_quantum", 0x14, "rw",
+            "Clock cycles per pause quantum (512 bit times), Q8.8 (0x0800 = 8.0 at 10 G).",
+            width=16, reset=0x0800),
+        Reg("pause", 0x18, "ro", "Priorities currently paused by the peer.", width=8),
+    ) + _counters(0x40, [
+        ("tx_frames", "Frames sent."),
+        ("tx_underflow", "TX frames aborted: source ran dry mid-frame."),
+        ("tx_bad", "TX frames aborted: marked bad (tuser) by the datapath."),
+        ("tx_oversize", "TX frames dropped: longer than the TX queue."),
+        ("tx_pfc", "PFC XOFF frames sent."),
+        ("tx_xon", "PFC XON frames sent."),
+        ("rx_frames", "Good frames received."),
+        ("rx_bad_fcs", "Dropped: FCS error."),
+        ("rx_runt", "Dropped: shorter than 64 bytes."),
+        ("rx_oversize", "Dropped: longer than the maximum frame."),
+        ("rx_xgmii_err", "Dropped: XGMII error/control character inside a frame."),
+        ("rx_framing", "Dropped: preamble/framing error."),
+        ("rx_pfc", "PFC frames received (consumed)."),
+        ("rx_pause", "802.3x PAUSE frames received (consumed)."),
+        ("rx_ctrl_other", "Other MAC control frames (consumed)."),
+        ("rx_ctrl_bad", "Malformed MAC control frames (consumed)."),
+        ("rx_bad", "Bad frames dropped after the MAC."),
+        ("rx_overflow", "Dropped: RX FIFO full."),
+    ]) + _counters(0x90, [
+        ("tx_bytes", "Bytes sent (frame bytes DA..FCS)."),
+        ("rx_bytes", "Bytes received."),
+    ], kind="ro64"),
+)
+
+PARSER = Block(
+    "parser", 0x0200, 0x100,
+    "Ethernet/VLAN/IP/UDP parser of the receive path: per-reason drop counters.",
+    _counters(0x00, [
+        ("frames_in", "Frames in."),
+        ("bytes_in", "Bytes in (wraps)."),
+        ("bad_in", "Frames that arrived marked bad."),
+        ("frames_out", "Frames passed on."),
+        ("dropped", "Frames dropped for a header error (sum of the err_* reasons)."),
+        ("non_ip", "Frames that are neither IPv4 nor IPv6."),
+        ("ip_frag", "IPv4 fragments (flagged, not dropped)."),
+        ("err_runt", "Frame ends inside the headers it announces."),
+        ("err_ip_version", "IP version field disagrees with the EtherType."),
+        ("err_ipv4_ihl", "IPv4 IHL below 5."),
+        ("err_ipv4_csum", "IPv4 header checksum wrong."),
+        ("err_ip_length", "IP length larger than the frame."),
+        ("err_udp_length", "UDP length disagrees with the IP payload length."),
+    ]),
+)
+
+ECHO = Block(
+    "echo", 0x0300, 0x100,
+    "Foundation demo forwarding: UDP over IPv4 is echoed back, other classes are counted.",
+    _counters(0x00, [
+        ("echoed", "UDP datagrams echoed."),
+        ("roce", "RoCEv2 packets (UDP 4791) seen, not echoed."),
+        ("vxlan", "VXLAN packets (UDP 4789) seen, not echoed."),
+        ("other", "Frames not echoed: not UDP, or UDP over IPv6 (the builder writes UDP "
+                  "checksum 0, which IPv6 forbids); consumed."),
+        ("bad", "Frames forwarded with an error found at their end (aborted by the MAC)."),
+        ("built", "Frames produced by the builder."),
+        ("len_mismatch", "Builder: payload length differed from the metadata."),
+    ]),
+)
+
 # A register file is generated per top-level design ("map"): the blocks it has.
 MAPS: dict[str, tuple[Block, ...]] = {
-    "datapath": (DEVICE,),
+    "datapath": (DEVICE, MAC, PARSER, ECHO),
 }
 
 

@@ -17,7 +17,54 @@ module fabnic_regs_datapath #(
     output logic ack_valid,
     output logic [31:0] ack_rdata,
     output logic ack_err,
-    output logic [31:0] cfg_device_scratch
+    output logic [31:0] cfg_device_scratch,
+    output logic [31:0] cfg_mac_src_mac_lo,
+    output logic [15:0] cfg_mac_src_mac_hi,
+    output logic [7:0] cfg_mac_pfc_req,
+    output logic [15:0] cfg_mac_quanta,
+    output logic [31:0] cfg_mac_refresh,
+    output logic [15:0] cfg_mac_cycles_per_quantum,
+    input  wire logic [7:0] sts_mac_pause,
+    input  wire logic [31:0] sts_mac_tx_frames,
+    input  wire logic [31:0] sts_mac_tx_underflow,
+    input  wire logic [31:0] sts_mac_tx_bad,
+    input  wire logic [31:0] sts_mac_tx_oversize,
+    input  wire logic [31:0] sts_mac_tx_pfc,
+    input  wire logic [31:0] sts_mac_tx_xon,
+    input  wire logic [31:0] sts_mac_rx_frames,
+    input  wire logic [31:0] sts_mac_rx_bad_fcs,
+    input  wire logic [31:0] sts_mac_rx_runt,
+    input  wire logic [31:0] sts_mac_rx_oversize,
+    input  wire logic [31:0] sts_mac_rx_xgmii_err,
+    input  wire logic [31:0] sts_mac_rx_framing,
+    input  wire logic [31:0] sts_mac_rx_pfc,
+    input  wire logic [31:0] sts_mac_rx_pause,
+    input  wire logic [31:0] sts_mac_rx_ctrl_other,
+    input  wire logic [31:0] sts_mac_rx_ctrl_bad,
+    input  wire logic [31:0] sts_mac_rx_bad,
+    input  wire logic [31:0] sts_mac_rx_overflow,
+    input  wire logic [63:0] sts_mac_tx_bytes,
+    input  wire logic [63:0] sts_mac_rx_bytes,
+    input  wire logic [31:0] sts_parser_frames_in,
+    input  wire logic [31:0] sts_parser_bytes_in,
+    input  wire logic [31:0] sts_parser_bad_in,
+    input  wire logic [31:0] sts_parser_frames_out,
+    input  wire logic [31:0] sts_parser_dropped,
+    input  wire logic [31:0] sts_parser_non_ip,
+    input  wire logic [31:0] sts_parser_ip_frag,
+    input  wire logic [31:0] sts_parser_err_runt,
+    input  wire logic [31:0] sts_parser_err_ip_version,
+    input  wire logic [31:0] sts_parser_err_ipv4_ihl,
+    input  wire logic [31:0] sts_parser_err_ipv4_csum,
+    input  wire logic [31:0] sts_parser_err_ip_length,
+    input  wire logic [31:0] sts_parser_err_udp_length,
+    input  wire logic [31:0] sts_echo_echoed,
+    input  wire logic [31:0] sts_echo_roce,
+    input  wire logic [31:0] sts_echo_vxlan,
+    input  wire logic [31:0] sts_echo_other,
+    input  wire logic [31:0] sts_echo_bad,
+    input  wire logic [31:0] sts_echo_built,
+    input  wire logic [31:0] sts_echo_len_mismatch
 );
 
   function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
@@ -27,6 +74,8 @@ module fabnic_regs_datapath #(
     return r;
   endfunction
 
+  logic [31:0] snap_mac_tx_bytes;
+  logic [31:0] snap_mac_rx_bytes;
 
   always_ff @(posedge clk) begin
     ack_valid <= req_valid;
@@ -44,6 +93,120 @@ module fabnic_regs_datapath #(
           if (req_write) cfg_device_scratch <= 32'(apply_strb(32'(cfg_device_scratch), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_device_scratch);
         end
+        ADDR_W'('h100): begin
+          if (req_write) cfg_mac_src_mac_lo <= 32'(apply_strb(32'(cfg_mac_src_mac_lo), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_mac_src_mac_lo);
+        end
+        ADDR_W'('h104): begin
+          if (req_write) cfg_mac_src_mac_hi <= 16'(apply_strb(32'(cfg_mac_src_mac_hi), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_mac_src_mac_hi);
+        end
+        ADDR_W'('h108): begin
+          if (req_write) cfg_mac_pfc_req <= 8'(apply_strb(32'(cfg_mac_pfc_req), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_mac_pfc_req);
+        end
+        ADDR_W'('h10c): begin
+          if (req_write) cfg_mac_quanta <= 16'(apply_strb(32'(cfg_mac_quanta), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_mac_quanta);
+        end
+        ADDR_W'('h110): begin
+          if (req_write) cfg_mac_refresh <= 32'(apply_strb(32'(cfg_mac_refresh), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_mac_refresh);
+        end
+        ADDR_W'('h114): begin
+          if (req_write) cfg_mac_cycles_per_quantum <= 16'(apply_strb(32'(cfg_mac_cycles_per_quantum), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_mac_cycles_per_quantum);
+        end
+        ADDR_W'('h118): if (!req_write) ack_rdata <= 32'(sts_mac_pause);
+                else ack_err <= 1'b1;
+        ADDR_W'('h140): if (!req_write) ack_rdata <= 32'(sts_mac_tx_frames);
+                else ack_err <= 1'b1;
+        ADDR_W'('h144): if (!req_write) ack_rdata <= 32'(sts_mac_tx_underflow);
+                else ack_err <= 1'b1;
+        ADDR_W'('h148): if (!req_write) ack_rdata <= 32'(sts_mac_tx_bad);
+                else ack_err <= 1'b1;
+        ADDR_W'('h14c): if (!req_write) ack_rdata <= 32'(sts_mac_tx_oversize);
+                else ack_err <= 1'b1;
+        ADDR_W'('h150): if (!req_write) ack_rdata <= 32'(sts_mac_tx_pfc);
+                else ack_err <= 1'b1;
+        ADDR_W'('h154): if (!req_write) ack_rdata <= 32'(sts_mac_tx_xon);
+                else ack_err <= 1'b1;
+        ADDR_W'('h158): if (!req_write) ack_rdata <= 32'(sts_mac_rx_frames);
+                else ack_err <= 1'b1;
+        ADDR_W'('h15c): if (!req_write) ack_rdata <= 32'(sts_mac_rx_bad_fcs);
+                else ack_err <= 1'b1;
+        ADDR_W'('h160): if (!req_write) ack_rdata <= 32'(sts_mac_rx_runt);
+                else ack_err <= 1'b1;
+        ADDR_W'('h164): if (!req_write) ack_rdata <= 32'(sts_mac_rx_oversize);
+                else ack_err <= 1'b1;
+        ADDR_W'('h168): if (!req_write) ack_rdata <= 32'(sts_mac_rx_xgmii_err);
+                else ack_err <= 1'b1;
+        ADDR_W'('h16c): if (!req_write) ack_rdata <= 32'(sts_mac_rx_framing);
+                else ack_err <= 1'b1;
+        ADDR_W'('h170): if (!req_write) ack_rdata <= 32'(sts_mac_rx_pfc);
+                else ack_err <= 1'b1;
+        ADDR_W'('h174): if (!req_write) ack_rdata <= 32'(sts_mac_rx_pause);
+                else ack_err <= 1'b1;
+        ADDR_W'('h178): if (!req_write) ack_rdata <= 32'(sts_mac_rx_ctrl_other);
+                else ack_err <= 1'b1;
+        ADDR_W'('h17c): if (!req_write) ack_rdata <= 32'(sts_mac_rx_ctrl_bad);
+                else ack_err <= 1'b1;
+        ADDR_W'('h180): if (!req_write) ack_rdata <= 32'(sts_mac_rx_bad);
+                else ack_err <= 1'b1;
+        ADDR_W'('h184): if (!req_write) ack_rdata <= 32'(sts_mac_rx_overflow);
+                else ack_err <= 1'b1;
+        ADDR_W'('h190): if (!req_write) begin
+          ack_rdata <= sts_mac_tx_bytes[31:0];
+          snap_mac_tx_bytes  <= sts_mac_tx_bytes[63:32];
+        end else ack_err <= 1'b1;
+        ADDR_W'('h194): if (!req_write) ack_rdata <= snap_mac_tx_bytes;
+                else ack_err <= 1'b1;
+        ADDR_W'('h198): if (!req_write) begin
+          ack_rdata <= sts_mac_rx_bytes[31:0];
+          snap_mac_rx_bytes  <= sts_mac_rx_bytes[63:32];
+        end else ack_err <= 1'b1;
+        ADDR_W'('h19c): if (!req_write) ack_rdata <= snap_mac_rx_bytes;
+                else ack_err <= 1'b1;
+        ADDR_W'('h200): if (!req_write) ack_rdata <= 32'(sts_parser_frames_in);
+                else ack_err <= 1'b1;
+        ADDR_W'('h204): if (!req_write) ack_rdata <= 32'(sts_parser_bytes_in);
+                else ack_err <= 1'b1;
+        ADDR_W'('h208): if (!req_write) ack_rdata <= 32'(sts_parser_bad_in);
+                else ack_err <= 1'b1;
+        ADDR_W'('h20c): if (!req_write) ack_rdata <= 32'(sts_parser_frames_out);
+                else ack_err <= 1'b1;
+        ADDR_W'('h210): if (!req_write) ack_rdata <= 32'(sts_parser_dropped);
+                else ack_err <= 1'b1;
+        ADDR_W'('h214): if (!req_write) ack_rdata <= 32'(sts_parser_non_ip);
+                else ack_err <= 1'b1;
+        ADDR_W'('h218): if (!req_write) ack_rdata <= 32'(sts_parser_ip_frag);
+                else ack_err <= 1'b1;
+        ADDR_W'('h21c): if (!req_write) ack_rdata <= 32'(sts_parser_err_runt);
+                else ack_err <= 1'b1;
+        ADDR_W'('h220): if (!req_write) ack_rdata <= 32'(sts_parser_err_ip_version);
+                else ack_err <= 1'b1;
+        ADDR_W'('h224): if (!req_write) ack_rdata <= 32'(sts_parser_err_ipv4_ihl);
+                else ack_err <= 1'b1;
+        ADDR_W'('h228): if (!req_write) ack_rdata <= 32'(sts_parser_err_ipv4_csum);
+                else ack_err <= 1'b1;
+        ADDR_W'('h22c): if (!req_write) ack_rdata <= 32'(sts_parser_err_ip_length);
+                else ack_err <= 1'b1;
+        ADDR_W'('h230): if (!req_write) ack_rdata <= 32'(sts_parser_err_udp_length);
+                else ack_err <= 1'b1;
+        ADDR_W'('h300): if (!req_write) ack_rdata <= 32'(sts_echo_echoed);
+                else ack_err <= 1'b1;
+        ADDR_W'('h304): if (!req_write) ack_rdata <= 32'(sts_echo_roce);
+                else ack_err <= 1'b1;
+        ADDR_W'('h308): if (!req_write) ack_rdata <= 32'(sts_echo_vxlan);
+                else ack_err <= 1'b1;
+        ADDR_W'('h30c): if (!req_write) ack_rdata <= 32'(sts_echo_other);
+                else ack_err <= 1'b1;
+        ADDR_W'('h310): if (!req_write) ack_rdata <= 32'(sts_echo_bad);
+                else ack_err <= 1'b1;
+        ADDR_W'('h314): if (!req_write) ack_rdata <= 32'(sts_echo_built);
+                else ack_err <= 1'b1;
+        ADDR_W'('h318): if (!req_write) ack_rdata <= 32'(sts_echo_len_mismatch);
+                else ack_err <= 1'b1;
         default: ack_err <= 1'b1;
       endcase
     end
@@ -52,6 +215,14 @@ module fabnic_regs_datapath #(
       ack_err   <= 1'b0;
       ack_rdata <= '0;
       cfg_device_scratch <= 32'('h0);
+      cfg_mac_src_mac_lo <= 32'('h1);
+      cfg_mac_src_mac_hi <= 16'('h200);
+      cfg_mac_pfc_req <= 8'('h0);
+      cfg_mac_quanta <= 16'('hffff);
+      cfg_mac_refresh <= 32'('h4000);
+      cfg_mac_cycles_per_quantum <= 16'('h800);
+      snap_mac_tx_bytes <= '0;
+      snap_mac_rx_bytes <= '0;
     end
   end
 

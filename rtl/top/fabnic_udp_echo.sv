@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // fabnic_udp_echo: the foundation demo's forwarding decision. Sits between
-// fabnic_pkt_parser (STRIP=1) and fabnic_pkt_builder: every plain UDP datagram
-// is sent back to where it came from (MAC, IP addresses and UDP ports swapped,
-// TTL reset to ECHO_TTL); everything else is consumed and counted by class.
+// fabnic_pkt_parser (STRIP=1) and fabnic_pkt_builder: every plain UDP-over-IPv4
+// datagram is sent back to where it came from (MAC, IP addresses and UDP ports
+// swapped, TTL reset to ECHO_TTL); everything else is consumed and counted by
+// class. IPv6 UDP is not echoed (cnt_other): the builder writes UDP checksum 0,
+// which IPv6 forbids.
 // RoCEv2 (UDP 4791) and VXLAN (UDP 4789) are counted but not echoed: their
 // engines come with the RoCE and VXLAN issues, and echoing would need the ICRC
 // re-computed.
@@ -48,7 +50,7 @@ module fabnic_udp_echo #(
     output logic      [CNT_W-1:0]          cnt_echoed,
     output logic      [CNT_W-1:0]          cnt_roce,
     output logic      [CNT_W-1:0]          cnt_vxlan,
-    output logic      [CNT_W-1:0]          cnt_not_udp,
+    output logic      [CNT_W-1:0]          cnt_other,
     output logic      [CNT_W-1:0]          cnt_bad
 );
 
@@ -59,7 +61,7 @@ module fabnic_udp_echo #(
   logic is_roce, is_vxlan, echo;
   assign is_roce  = s_meta_data.is_udp && s_meta_data.dst_port == fabnic_pkt_pkg::UDP_PORT_ROCEV2;
   assign is_vxlan = s_meta_data.is_udp && s_meta_data.dst_port == fabnic_pkt_pkg::UDP_PORT_VXLAN;
-  assign echo     = s_meta_data.is_udp && !is_roce && !is_vxlan;
+  assign echo     = s_meta_data.is_udp && s_meta_data.is_ipv4 && !is_roce && !is_vxlan;
 
   // swapped header for the reply
   fabnic_pkt_pkg::pkt_meta_t reply;
@@ -94,7 +96,7 @@ module fabnic_udp_echo #(
         else state_q <= S_DRAIN;
         if (is_roce) cnt_roce <= cnt_roce + 1'b1;
         if (is_vxlan) cnt_vxlan <= cnt_vxlan + 1'b1;
-        if (!s_meta_data.is_udp) cnt_not_udp <= cnt_not_udp + 1'b1;
+        if (!echo && !is_roce && !is_vxlan) cnt_other <= cnt_other + 1'b1;
       end
       S_SEND_META: if (m_meta_ready) state_q <= S_FWD;
       S_FWD: if (s_axis_tvalid && m_axis_tready && s_axis_tlast) begin
@@ -110,7 +112,7 @@ module fabnic_udp_echo #(
       cnt_echoed  <= '0;
       cnt_roce    <= '0;
       cnt_vxlan   <= '0;
-      cnt_not_udp <= '0;
+      cnt_other <= '0;
       cnt_bad     <= '0;
     end
   end
