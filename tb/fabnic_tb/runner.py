@@ -16,6 +16,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -119,11 +120,11 @@ def run(
             timescale=("1ns", "1ps"),
             log_file=bdir / "build.log",
         )
+    # cocotb's runner hands this process's sys.path to the simulator as PYTHONPATH
+    for p in (str(tools.REPO / "fw"), str(tools.REPO / "tb"), str(test_dir)):
+        if p not in sys.path:
+            sys.path.insert(0, p)
     env = {
-        "PYTHONPATH": os.pathsep.join(
-            [str(test_dir), str(tools.REPO / "tb"), str(tools.REPO / "fw"),
-             os.environ.get("PYTHONPATH", "")]
-        ),
         "FABNIC_BUILD_DIR": str(bdir),
         **(extra_env or {}),
     }
