@@ -14,13 +14,15 @@
 // whose payload ends with tuser[0]=1 (an error found only at the frame end) is
 // still forwarded with tuser[0] set, which makes the MAC abort it; it is counted
 // in cnt_bad. Back-pressure only; nothing is dropped for lack of space.
+// Throughput: one frame per cycle (meta and payload sides run concurrently).
 `default_nettype none
 
 module fabnic_udp_echo #(
     parameter int DATA_W   = 64,
     parameter int KEEP_W   = DATA_W / 8,
     parameter int CNT_W    = 32,
-    parameter logic [7:0] ECHO_TTL = 8'd64
+    parameter logic [7:0] ECHO_TTL = 8'd64,
+    parameter int DEC_DEPTH = 16  // frames whose meta is ahead of their payload
 ) (
     input  wire logic                      clk,
     input  wire logic                      rst,
@@ -54,66 +56,67 @@ module fabnic_udp_echo #(
     output logic      [CNT_W-1:0]          cnt_bad
 );
 
-  typedef enum logic [1:0] {S_META, S_SEND_META, S_FWD, S_DRAIN} state_t;
-  state_t state_q;
-  fabnic_pkt_pkg::pkt_meta_t meta_q;
-
+  // Meta and payload move independently so a frame per cycle can pass: the
+  // meta side decides and queues the decision (echo or drain) for the payload
+  // side, which applies it to the next frame it sees.
   logic is_roce, is_vxlan, echo;
   assign is_roce  = s_meta_data.is_udp && s_meta_data.dst_port == fabnic_pkt_pkg::UDP_PORT_ROCEV2;
   assign is_vxlan = s_meta_data.is_udp && s_meta_data.dst_port == fabnic_pkt_pkg::UDP_PORT_VXLAN;
   assign echo     = s_meta_data.is_udp && s_meta_data.is_ipv4 && !is_roce && !is_vxlan;
 
   // swapped header for the reply
-  fabnic_pkt_pkg::pkt_meta_t reply;
   always_comb begin
-    reply          = meta_q;
-    reply.dst_mac  = meta_q.src_mac;
-    reply.src_mac  = meta_q.dst_mac;
-    reply.src_ip   = meta_q.dst_ip;
-    reply.dst_ip   = meta_q.src_ip;
-    reply.src_port = meta_q.dst_port;
-    reply.dst_port = meta_q.src_port;
-    reply.ttl      = ECHO_TTL;
-    reply.err      = '0;
+    m_meta_data          = s_meta_data;
+    m_meta_data.dst_mac  = s_meta_data.src_mac;
+    m_meta_data.src_mac  = s_meta_data.dst_mac;
+    m_meta_data.src_ip   = s_meta_data.dst_ip;
+    m_meta_data.dst_ip   = s_meta_data.src_ip;
+    m_meta_data.src_port = s_meta_data.dst_port;
+    m_meta_data.dst_port = s_meta_data.src_port;
+    m_meta_data.ttl      = ECHO_TTL;
+    m_meta_data.err      = '0;
   end
 
-  assign s_meta_ready  = state_q == S_META;
-  assign m_meta_valid  = state_q == S_SEND_META;
-  assign m_meta_data   = reply;
+  logic dec_in_ready, dec_valid, dec_echo, dec_pop;
+
+  // a meta word is taken when its decision fits the queue and, for an echo,
+  // the builder takes the reply header in the same cycle
+  logic meta_fire;
+  assign m_meta_valid = s_meta_valid && echo && dec_in_ready;
+  assign s_meta_ready = dec_in_ready && (!echo || m_meta_ready);
+  assign meta_fire    = s_meta_valid && s_meta_ready;
+
+  fabnic_fifo #(.WIDTH(1), .DEPTH(DEC_DEPTH)) u_dec (
+    .clk, .rst,
+    .in_valid(meta_fire), .in_ready(dec_in_ready), .in_data(echo),
+    .out_valid(dec_valid), .out_ready(dec_pop), .out_data(dec_echo),
+    .status_count()
+  );
 
   assign m_axis_tdata  = s_axis_tdata;
   assign m_axis_tkeep  = s_axis_tkeep;
   assign m_axis_tlast  = s_axis_tlast;
   assign m_axis_tuser  = s_axis_tuser;
-  assign m_axis_tvalid = s_axis_tvalid && state_q == S_FWD;
-  assign s_axis_tready = (state_q == S_FWD && m_axis_tready) || state_q == S_DRAIN;
+  assign m_axis_tvalid = s_axis_tvalid && dec_valid && dec_echo;
+  assign s_axis_tready = dec_valid && (!dec_echo || m_axis_tready);
+  assign dec_pop       = s_axis_tvalid && s_axis_tready && s_axis_tlast;
 
   always_ff @(posedge clk) begin
-    case (state_q)
-      S_META: if (s_meta_valid) begin
-        meta_q <= s_meta_data;
-        if (echo) state_q <= S_SEND_META;
-        else state_q <= S_DRAIN;
-        if (is_roce) cnt_roce <= cnt_roce + 1'b1;
-        if (is_vxlan) cnt_vxlan <= cnt_vxlan + 1'b1;
-        if (!echo && !is_roce && !is_vxlan) cnt_other <= cnt_other + 1'b1;
-      end
-      S_SEND_META: if (m_meta_ready) state_q <= S_FWD;
-      S_FWD: if (s_axis_tvalid && m_axis_tready && s_axis_tlast) begin
-        state_q <= S_META;
-        if (s_axis_tuser) cnt_bad <= cnt_bad + 1'b1;
-        else cnt_echoed <= cnt_echoed + 1'b1;
-      end
-      S_DRAIN: if (s_axis_tvalid && s_axis_tlast) state_q <= S_META;
-      default: state_q <= S_META;
-    endcase
+    if (meta_fire) begin
+      if (is_roce) cnt_roce <= cnt_roce + 1'b1;
+      if (is_vxlan) cnt_vxlan <= cnt_vxlan + 1'b1;
+      if (!echo && !is_roce && !is_vxlan) cnt_other <= cnt_other + 1'b1;
+    end
+    if (dec_pop && dec_echo) begin
+      if (s_axis_tuser) cnt_bad <= cnt_bad + 1'b1;
+      else cnt_echoed <= cnt_echoed + 1'b1;
+    end
     if (rst) begin
-      state_q     <= S_META;
-      cnt_echoed  <= '0;
-      cnt_roce    <= '0;
-      cnt_vxlan   <= '0;
-      cnt_other <= '0;
-      cnt_bad     <= '0;
+      cnt_echoed <= '0;
+      cnt_roce   <= '0;
+      cnt_vxlan  <= '0;
+      cnt_other  <= '0;
+      cnt_bad    <= '0;
     end
   end
 

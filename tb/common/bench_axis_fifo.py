@@ -35,6 +35,8 @@ if cocotb is not None:
             dut.len_max.value = size
             dut.n_frames.value = n
             dut.gap.value = 0
+            dut.rate_q8.value = 0
+            dut.overhead.value = 0
             dut.busy_per_256.value = 0
             await start_clock_reset(dut)  # clears counters
             wall = time.perf_counter()

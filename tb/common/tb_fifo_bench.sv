@@ -10,7 +10,7 @@ module tb_fifo_bench #(
 );
   localparam int KEEP_W = DATA_W / 8;
   logic [8*128-1:0] hdr;
-  logic [15:0] hdr_len, len_min, len_max, gap;
+  logic [15:0] hdr_len, len_min, len_max, gap, rate_q8, overhead;
   logic [31:0] n_frames;
   logic start;
   logic [7:0] busy_per_256;
@@ -22,7 +22,7 @@ module tb_fifo_bench #(
   logic [0:0] a_tuser, b_tuser;
 
   fabnic_tb_frame_gen #(.DATA_W(DATA_W)) gen (
-    .clk, .rst, .hdr, .hdr_len, .len_min, .len_max, .n_frames, .gap, .start,
+    .clk, .rst, .hdr, .hdr_len, .len_min, .len_max, .n_frames, .gap, .rate_q8, .overhead, .start,
     .m_axis_tdata(a_tdata), .m_axis_tkeep(a_tkeep), .m_axis_tvalid(a_tvalid),
     .m_axis_tready(a_tready), .m_axis_tlast(a_tlast), .m_axis_tuser(a_tuser),
     .busy(), .frames_sent(), .bytes_sent(), .cycle, .first_cycle(), .last_cycle()

@@ -8,6 +8,10 @@
 // hdr[8*i+7:8*i]), the rest is the pattern byte k = (frame_index + k) mod 256.
 // Frame length is len_min when len_max == len_min, otherwise uniform-ish in
 // [len_min, len_max] from an LFSR. `gap` idle cycles are inserted between frames.
+// Pacing: with rate_q8 != 0 (bytes per cycle, Q8.8) a frame may only start when
+// the byte credit is non-negative; each frame costs its length plus `overhead`
+// bytes (preamble + IFG + FCS on a real wire), so the offered load is exactly
+// that line rate. rate_q8 = 0 sends as fast as the stream accepts.
 `default_nettype none
 
 module fabnic_tb_frame_gen #(
@@ -24,6 +28,8 @@ module fabnic_tb_frame_gen #(
     input  wire logic [15:0]           len_max,
     input  wire logic [31:0]           n_frames,
     input  wire logic [15:0]           gap,
+    input  wire logic [15:0]           rate_q8,
+    input  wire logic [15:0]           overhead,
     input  wire logic                  start,
 
     output logic [DATA_W-1:0]          m_axis_tdata,
@@ -45,6 +51,8 @@ module fabnic_tb_frame_gen #(
   logic [15:0] cur_len, offset, gap_cnt;
   logic [31:0] lfsr;
   logic        active, in_gap;
+  logic signed [39:0] credit;   // bytes, Q8.8
+  logic        paced_wait;
 
   function automatic logic [15:0] pick_len(input logic [31:0] r, input logic [15:0] lo,
                                            input logic [15:0] hi);
@@ -64,13 +72,24 @@ module fabnic_tb_frame_gen #(
     end
   end
 
-  assign m_axis_tvalid = active && !in_gap;
+  // a frame may start only with non-negative credit; once started it runs to the end
+  assign paced_wait    = rate_q8 != 0 && offset == 0 && credit < 0;
+  assign m_axis_tvalid = active && !in_gap && !paced_wait;
   assign m_axis_tlast  = (int'(offset) + KEEP_W) >= int'(cur_len);
   assign m_axis_tuser  = 1'b0;
   assign busy          = active;
 
   always_ff @(posedge clk) begin
     cycle <= cycle + 1;
+    // credit: +rate every cycle (capped at one maximum frame), -cost at frame start
+    if (rate_q8 != 0) begin
+      logic signed [39:0] c;
+      c = credit + 40'(rate_q8);
+      if (m_axis_tvalid && m_axis_tready && offset == 0)
+        c = c - ((40'(cur_len) + 40'(overhead)) <<< 8);
+      if (c > (40'sd16384 <<< 8)) c = 40'sd16384 <<< 8;
+      credit <= c;
+    end
     if (start && !active) begin
       active      <= n_frames != 0;
       frame_idx   <= 0;
@@ -80,6 +99,7 @@ module fabnic_tb_frame_gen #(
       bytes_sent  <= 0;
       cur_len     <= pick_len(lfsr, len_min, len_max);
       first_cycle <= cycle + 1;
+      credit      <= '0;
     end else if (active) begin
       if (in_gap) begin
         if (gap_cnt <= 1) in_gap <= 1'b0;
@@ -116,6 +136,7 @@ module fabnic_tb_frame_gen #(
       lfsr        <= 32'hACE1_2468;
       first_cycle <= 0;
       last_cycle  <= 0;
+      credit      <= '0;
     end
   end
 
