@@ -134,6 +134,90 @@ package fabnic_pkt_pkg;
     pkt_err_t     err;
   } pkt_meta_t;
 
+  // ---------------------------------------------------------------- RoCEv2 (IBTA vol. 1 ch. 9, A17)
+  // Added by the pkt layer; network order like the structs above.
+  localparam int BTH_BYTES          = 12;
+  localparam int RETH_BYTES         = 16;
+  localparam int AETH_BYTES         = 4;
+  localparam int IMMDT_BYTES        = 4;
+  localparam int IETH_BYTES         = 4;
+  localparam int ATOMIC_ETH_BYTES   = 28;
+  localparam int ATOMIC_ACK_ETH_BYTES = 8;
+  localparam int CNP_PAD_BYTES      = 16;   // reserved bytes after a CNP's BTH
+  localparam int ICRC_BYTES         = 4;
+
+  typedef struct packed {
+    logic [7:0]  opcode;
+    logic        se;         // solicited event
+    logic        migreq;
+    logic [1:0]  pad_count;
+    logic [3:0]  tver;       // transport header version (0)
+    logic [15:0] pkey;
+    logic        fecn;
+    logic        becn;
+    logic [5:0]  rsvd6;
+    logic [23:0] dest_qp;
+    logic        ack_req;
+    logic [6:0]  rsvd7;
+    logic [23:0] psn;
+  } bth_t;
+
+  typedef struct packed {
+    logic [63:0] va;
+    logic [31:0] rkey;
+    logic [31:0] dma_len;
+  } reth_t;
+
+  typedef struct packed {
+    logic [7:0]  syndrome;   // 7:5 = 000 ACK, 001 RNR NAK, 011 NAK; 4:0 credit/timer/code
+    logic [23:0] msn;
+  } aeth_t;
+
+  typedef struct packed {
+    logic [31:0] imm;
+  } immdt_t;
+
+  typedef struct packed {
+    logic [31:0] rkey;
+  } ieth_t;
+
+  typedef struct packed {
+    logic [63:0] va;
+    logic [31:0] rkey;
+    logic [63:0] swap_add;
+    logic [63:0] compare;
+  } atomic_eth_t;
+
+  typedef struct packed {
+    logic [63:0] orig_data;
+  } atomic_ack_eth_t;
+
+  // RC opcodes (UC = same low 5 bits + 0x20)
+  localparam logic [7:0] OP_SEND_FIRST        = 8'h00;
+  localparam logic [7:0] OP_SEND_MIDDLE       = 8'h01;
+  localparam logic [7:0] OP_SEND_LAST         = 8'h02;
+  localparam logic [7:0] OP_SEND_LAST_IMM     = 8'h03;
+  localparam logic [7:0] OP_SEND_ONLY         = 8'h04;
+  localparam logic [7:0] OP_SEND_ONLY_IMM     = 8'h05;
+  localparam logic [7:0] OP_WRITE_FIRST       = 8'h06;
+  localparam logic [7:0] OP_WRITE_MIDDLE      = 8'h07;
+  localparam logic [7:0] OP_WRITE_LAST        = 8'h08;
+  localparam logic [7:0] OP_WRITE_LAST_IMM    = 8'h09;
+  localparam logic [7:0] OP_WRITE_ONLY        = 8'h0A;
+  localparam logic [7:0] OP_WRITE_ONLY_IMM    = 8'h0B;
+  localparam logic [7:0] OP_READ_REQUEST      = 8'h0C;
+  localparam logic [7:0] OP_READ_RESP_FIRST   = 8'h0D;
+  localparam logic [7:0] OP_READ_RESP_MIDDLE  = 8'h0E;
+  localparam logic [7:0] OP_READ_RESP_LAST    = 8'h0F;
+  localparam logic [7:0] OP_READ_RESP_ONLY    = 8'h10;
+  localparam logic [7:0] OP_ACK               = 8'h11;
+  localparam logic [7:0] OP_ATOMIC_ACK        = 8'h12;
+  localparam logic [7:0] OP_COMPARE_SWAP      = 8'h13;
+  localparam logic [7:0] OP_FETCH_ADD         = 8'h14;
+  localparam logic [7:0] OP_SEND_LAST_INV     = 8'h16;
+  localparam logic [7:0] OP_SEND_ONLY_INV     = 8'h17;
+  localparam logic [7:0] OP_CNP               = 8'h81;
+
 endpackage
 
 `resetall
