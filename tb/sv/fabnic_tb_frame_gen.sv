@@ -104,7 +104,7 @@ module fabnic_tb_frame_gen #(
       if (in_gap) begin
         if (gap_cnt <= 1) in_gap <= 1'b0;
         gap_cnt <= gap_cnt - 1;
-      end else if (m_axis_tready) begin
+      end else if (m_axis_tvalid && m_axis_tready) begin
         if (m_axis_tlast) begin
           frames_sent <= frames_sent + 1;
           bytes_sent  <= bytes_sent + 64'(cur_len);
