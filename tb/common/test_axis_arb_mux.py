@@ -16,8 +16,8 @@ import pytest
 try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
-    from mac.maclib import PrioSource
 
+    from fabnic_tb.axis import PackedSource as PrioSource
     from fabnic_tb.axis import axis_sink
     from fabnic_tb.clock import start_clock_reset
 except ImportError:
