@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// fabnic_ram_tdp: true dual-port RAM, two independent read/write ports (A, B), one clock.
+// fabnic_ram_tdp: true dual-port RAM, two independent read/write ports (A, B),
+// each with its own clock (tie a_clk and b_clk together for a single-clock RAM).
 //
 // Written in the template Yosys (memory_libmap) and vendor tools map to block RAM
 // in true dual-port mode (Xilinx RAMB36E2/RAMB18E2, Lattice DP16KD). Block RAM
@@ -12,9 +13,13 @@
 //   Every enabled cycle also reads: p_rdata = mem[p_addr] one cycle later
 //   (latency 1; with OUT_REG=1 a second register, enabled by p_regce: latency 2).
 //   Same-port read during write: read-first (p_rdata returns the old word).
-//   Both ports writing one address in the same cycle: the result is undefined
-//   (in simulation port B wins); the caller must avoid it. A read on one port
-//   of an address written by the other in the same cycle returns the old word.
+//   Cross-port collisions are undefined, as in the block RAM: both ports
+//   writing one address in the same cycle leaves an undefined word, and a read
+//   on one port of an address the other port writes in the same cycle returns
+//   an undefined word; the caller must avoid both. (Separate clocks are what
+//   lets Yosys map this: with one clock it would have to guarantee old data
+//   across ports, which DP16KD/RAMB36 cannot, and it falls back to flip-flops.)
+//   Simulation returns the old word on such a read and lets port B win.
 //
 // Contents undefined after configuration; no reset of the array or read registers.
 `default_nettype none
@@ -27,8 +32,7 @@ module fabnic_ram_tdp #(
     parameter int ADDR_W  = (DEPTH > 1) ? $clog2(DEPTH) : 1,
     parameter int BE_W    = DATA_W / BYTE_W
 ) (
-    input  wire logic              clk,
-
+    input  wire logic              a_clk,
     input  wire logic              a_en,
     input  wire logic [BE_W-1:0]   a_we,
     input  wire logic [ADDR_W-1:0] a_addr,
@@ -36,6 +40,7 @@ module fabnic_ram_tdp #(
     input  wire logic              a_regce,
     output logic      [DATA_W-1:0] a_rdata,
 
+    input  wire logic              b_clk,
     input  wire logic              b_en,
     input  wire logic [BE_W-1:0]   b_we,
     input  wire logic [ADDR_W-1:0] b_addr,
@@ -48,10 +53,13 @@ module fabnic_ram_tdp #(
     $error("fabnic_ram_tdp: DATA_W must be a multiple of BYTE_W");
   end
 
+  // Written from both ports' clocked processes (MULTIDRIVEN waived in
+  // rtl/lint_waivers.vlt): the template block RAM inference needs.
   logic [DATA_W-1:0] mem [DEPTH];
+  /* verilator lint_on MULTIDRIVEN */
   logic [DATA_W-1:0] a_q, b_q;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge a_clk) begin
     if (a_en) begin
       for (int i = 0; i < BE_W; i++) begin
         if (a_we[i]) mem[a_addr][i*BYTE_W +: BYTE_W] <= a_wdata[i*BYTE_W +: BYTE_W];
@@ -60,7 +68,7 @@ module fabnic_ram_tdp #(
     end
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge b_clk) begin
     if (b_en) begin
       for (int i = 0; i < BE_W; i++) begin
         if (b_we[i]) mem[b_addr][i*BYTE_W +: BYTE_W] <= b_wdata[i*BYTE_W +: BYTE_W];
@@ -71,8 +79,10 @@ module fabnic_ram_tdp #(
 
   if (OUT_REG) begin : g_out_reg
     logic [DATA_W-1:0] a_out_q, b_out_q;
-    always_ff @(posedge clk) begin
+    always_ff @(posedge a_clk) begin
       if (a_regce) a_out_q <= a_q;
+    end
+    always_ff @(posedge b_clk) begin
       if (b_regce) b_out_q <= b_q;
     end
     assign a_rdata = a_out_q;
