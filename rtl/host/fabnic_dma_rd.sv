@@ -111,10 +111,10 @@ module fabnic_dma_rd #(
   info_t info_in, info_out;
   logic  info_in_valid, info_in_ready, info_out_valid, info_out_ready;
 
-  fabnic_host_fifo #(.WIDTH($bits(info_t)), .DEPTH(DESC_DEPTH)) u_info (
+  fabnic_fifo #(.WIDTH($bits(info_t)), .DEPTH(DESC_DEPTH)) u_info (
       .clk, .rst,
       .in_data(info_in), .in_valid(info_in_valid), .in_ready(info_in_ready),
-      .out_data(info_out), .out_valid(info_out_valid), .out_ready(info_out_ready));
+      .out_data(info_out), .out_valid(info_out_valid), .out_ready(info_out_ready), .status_count());
 
   logic [LEN_W:0] in_bytes_end;   // off + len
   logic [LEN_W:0] len_m1;
@@ -138,7 +138,7 @@ module fabnic_dma_rd #(
   logic [OS_W-1:0]   outstanding_q;
 
   logic [BB_W:0]     chunk, take, beats;
-  logic              last_burst, issue, r_last_fire;
+  logic              last_burst, issue, r_last_fire, take_desc;
 
   always_comb begin
     chunk      = (BB_W+1)'(BURST_BYTES) - {1'b0, cur_addr_q[BB_W-1:0]};
@@ -147,19 +147,16 @@ module fabnic_dma_rd #(
     beats      = (take + (BB_W+1)'(cur_addr_q[OFF_W-1:0]) + (BB_W+1)'(B - 1)) >> OFF_W;
   end
 
-  assign s_desc_ready  = !active_q && info_in_ready;
-  assign info_in_valid = s_desc_valid && !active_q;
+  // a new descriptor is taken when idle or in the cycle its predecessor's last burst issues
+  assign take_desc     = !active_q || (issue && last_burst);
+  assign s_desc_ready  = take_desc && info_in_ready;
+  assign info_in_valid = s_desc_valid && take_desc;
   assign issue         = active_q && (!m_axi_arvalid || m_axi_arready)
                          && (outstanding_q < OS_W'(MAX_OUTSTANDING));
   assign r_last_fire   = m_axi_rvalid && m_axi_rready && m_axi_rlast;
 
   always_ff @(posedge clk) begin
     if (m_axi_arready) m_axi_arvalid <= 1'b0;
-    if (s_desc_valid && s_desc_ready && s_desc_len != '0) begin
-      active_q   <= 1'b1;
-      cur_addr_q <= s_desc_addr;
-      rem_q      <= s_desc_len;
-    end
     if (issue) begin
       m_axi_arvalid <= 1'b1;
       m_axi_araddr  <= {cur_addr_q[ADDR_W-1:OFF_W], OFF_W'(0)};
@@ -167,6 +164,11 @@ module fabnic_dma_rd #(
       cur_addr_q    <= cur_addr_q + ADDR_W'(take);
       rem_q         <= rem_q - LEN_W'(take);
       if (last_burst) active_q <= 1'b0;
+    end
+    if (s_desc_valid && s_desc_ready && s_desc_len != '0) begin
+      active_q   <= 1'b1;
+      cur_addr_q <= s_desc_addr;
+      rem_q      <= s_desc_len;
     end
     outstanding_q <= outstanding_q + OS_W'(issue) - OS_W'(r_last_fire);
     if (rst) begin

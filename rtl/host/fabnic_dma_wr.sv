@@ -118,22 +118,22 @@ module fabnic_dma_wr #(
   logic   binfo_in_valid, binfo_in_ready, binfo_valid, binfo_pop;
   logic   wst_in, wst, wst_push, wst_in_ready, wst_valid, wst_pop;
 
-  fabnic_host_fifo #(.WIDTH($bits(winfo_t)), .DEPTH(DESC_DEPTH)) u_winfo (
+  fabnic_fifo #(.WIDTH($bits(winfo_t)), .DEPTH(DESC_DEPTH)) u_winfo (
       .clk, .rst,
       .in_data(winfo_in), .in_valid(winfo_in_valid), .in_ready(winfo_in_ready),
-      .out_data(winfo), .out_valid(winfo_valid), .out_ready(winfo_pop));
+      .out_data(winfo), .out_valid(winfo_valid), .out_ready(winfo_pop), .status_count());
 
   // one entry per burst plus one per zero-length descriptor
-  fabnic_host_fifo #(.WIDTH($bits(binfo_t)), .DEPTH(2 * MAX_OUTSTANDING)) u_binfo (
+  fabnic_fifo #(.WIDTH($bits(binfo_t)), .DEPTH(2 * MAX_OUTSTANDING)) u_binfo (
       .clk, .rst,
       .in_data(binfo_in), .in_valid(binfo_in_valid), .in_ready(binfo_in_ready),
-      .out_data(binfo), .out_valid(binfo_valid), .out_ready(binfo_pop));
+      .out_data(binfo), .out_valid(binfo_valid), .out_ready(binfo_pop), .status_count());
 
   // stream status per descriptor, written by the W path, read with the last B
-  fabnic_host_fifo #(.WIDTH(1), .DEPTH(DESC_DEPTH)) u_wst (
+  fabnic_fifo #(.WIDTH(1), .DEPTH(DESC_DEPTH)) u_wst (
       .clk, .rst,
       .in_data(wst_in), .in_valid(wst_push), .in_ready(wst_in_ready),
-      .out_data(wst), .out_valid(wst_valid), .out_ready(wst_pop));
+      .out_data(wst), .out_valid(wst_valid), .out_ready(wst_pop), .status_count());
 
   // ---------------------------------------------------------------- burst splitter
   logic              active_q;
@@ -143,7 +143,7 @@ module fabnic_dma_wr #(
   logic [OS_W-1:0]   outstanding_q;
 
   logic [BB_W:0]     chunk, take, beats;
-  logic              last_burst, issue, desc_fire, desc_zero, b_fire, aw_fire;
+  logic              last_burst, issue, desc_fire, desc_zero, b_fire, aw_fire, take_desc;
   logic [LEN_W:0]    end_bytes, len_m1;
 
   always_comb begin
@@ -162,12 +162,15 @@ module fabnic_dma_wr #(
   end
 
   assign desc_zero      = s_desc_len == '0;
-  // a zero-length descriptor only needs a binfo slot, others only a winfo slot
-  assign s_desc_ready   = !active_q && (desc_zero ? binfo_in_ready : winfo_in_ready);
-  assign desc_fire      = s_desc_valid && s_desc_ready;
-  assign winfo_in_valid = s_desc_valid && !active_q && !desc_zero;
+  // A zero-length descriptor needs a binfo slot and an idle splitter; any other one
+  // needs a winfo slot and is also taken in the cycle the previous last burst issues.
   assign issue          = active_q && (!m_axi_awvalid || m_axi_awready) && binfo_in_ready
                           && (outstanding_q < OS_W'(MAX_OUTSTANDING));
+  assign take_desc      = !active_q || (issue && last_burst);
+  assign s_desc_ready   = desc_zero ? (!active_q && binfo_in_ready)
+                                    : (take_desc && winfo_in_ready);
+  assign desc_fire      = s_desc_valid && s_desc_ready;
+  assign winfo_in_valid = s_desc_valid && take_desc && !desc_zero;
   assign binfo_in_valid = issue || (s_desc_valid && !active_q && desc_zero);
   assign binfo_in.tag   = issue ? tag_q : s_desc_tag;
   assign binfo_in.last  = issue ? last_burst : 1'b1;
@@ -177,12 +180,6 @@ module fabnic_dma_wr #(
 
   always_ff @(posedge clk) begin
     if (m_axi_awready) m_axi_awvalid <= 1'b0;
-    if (desc_fire && !desc_zero) begin
-      active_q   <= 1'b1;
-      cur_addr_q <= s_desc_addr;
-      rem_q      <= s_desc_len;
-      tag_q      <= s_desc_tag;
-    end
     if (issue) begin
       m_axi_awvalid <= 1'b1;
       m_axi_awaddr  <= {cur_addr_q[ADDR_W-1:OFF_W], OFF_W'(0)};
@@ -190,6 +187,12 @@ module fabnic_dma_wr #(
       cur_addr_q    <= cur_addr_q + ADDR_W'(take);
       rem_q         <= rem_q - LEN_W'(take);
       if (last_burst) active_q <= 1'b0;
+    end
+    if (desc_fire && !desc_zero) begin
+      active_q   <= 1'b1;
+      cur_addr_q <= s_desc_addr;
+      rem_q      <= s_desc_len;
+      tag_q      <= s_desc_tag;
     end
     outstanding_q <= outstanding_q + OS_W'(issue) - OS_W'(b_fire);
     if (rst) begin
