@@ -32,8 +32,8 @@ def fmt(v) -> str:
 
 
 def main() -> int:
-    if bench.RECORDS.exists():
-        shutil.rmtree(bench.RECORDS)
+    records = tools.BUILD / "bench" / f"records-{os.getpid()}"
+    os.environ["FABNIC_BENCH_RECORDS"] = str(records)
     pattern = os.environ.get("BENCH", "")
     cmd = [sys.executable, "-m", "pytest", "-o", "python_files=bench_*.py", "-p", "no:cacheprovider",
            "-q", str(tools.REPO / "tb")]
@@ -43,7 +43,8 @@ def main() -> int:
     if jobs != "1":
         cmd += ["-n", jobs]
     rc = subprocess.call(cmd, cwd=tools.REPO)
-    recs = bench.load_records()
+    recs = bench.load_records(records) if records.exists() else []
+    shutil.rmtree(records, ignore_errors=True)
     out = tools.BUILD / "bench" / "results.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"commit": git_rev(), "records": recs}, indent=1))

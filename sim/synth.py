@@ -65,6 +65,17 @@ BLOCKS: list[tuple[str, str, dict[str, int]]] = [
     ("pkt_builder",           "fabnic_pkt_builder",   {"DATA_W": W}),
     ("roce_icrc_gen",         "fabnic_roce_icrc_gen", {"DATA_W": W}),
     ("roce_icrc_check",       "fabnic_roce_icrc_check", {"DATA_W": W}),
+    # host interface
+    ("dma_rd",                "fabnic_dma_rd",        {"AXI_DATA_W": W}),
+    ("dma_wr",                "fabnic_dma_wr",        {"AXI_DATA_W": W}),
+    ("axil_slave",            "fabnic_axil_slave",    {}),
+    ("irq",                   "fabnic_irq",           {}),
+    # congestion control and loss recovery (NUM_QP 1024)
+    ("dcqcn_rp 1024 QP",      "fabnic_dcqcn_rp",      {}),
+    ("rate_limiter 1024 QP",  "fabnic_rate_limiter",  {}),
+    ("dcqcn_np 1024 QP",      "fabnic_dcqcn_np",      {}),
+    ("fec_enc",               "fabnic_fec_enc",       {"DATA_W": W}),
+    ("fec_dec",               "fabnic_fec_dec",       {"DATA_W": W}),
 ]
 # (The whole datapaths, fabnic_datapath_10g/100g, take longer than the budget allows
 # here; the 10 G one is placed and routed inside the ECP5 wrapper below.)

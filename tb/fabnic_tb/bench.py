@@ -16,7 +16,9 @@ from pathlib import Path
 
 from . import tools
 
-RECORDS = tools.BUILD / "bench" / "records"
+# `make bench` points this at a directory of its own run (FABNIC_BENCH_RECORDS), so
+# concurrent benchmark runs never mix or delete each other's records.
+RECORDS = Path(os.environ.get("FABNIC_BENCH_RECORDS", tools.BUILD / "bench" / "records"))
 CLK_HZ = 250e6
 
 
