@@ -97,8 +97,6 @@ def run(
         "-Wno-DECLFILENAME",
         "-Wno-UNUSEDSIGNAL",
         "-Wno-UNUSEDPARAM",
-        "-CFLAGS",
-        "-O1",
         *build_args,
     ]
     if waves:

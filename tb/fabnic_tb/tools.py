@@ -42,6 +42,10 @@ def setup_env() -> None:
     flags = os.environ.get("MAKEFLAGS", "")
     if "CFG_CXXFLAGS_PCH_I" not in flags:
         flags = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
+    # -O1 for the per-cycle code and the runtime; Verilator's slow-path files
+    # (constructors, symbol tables: huge for wide designs) stay at its default -O0
+    if "OPT_FAST" not in flags:
+        flags += " OPT_FAST=-O1 OPT_GLOBAL=-O1"
     # ccache, when the machine has it, makes repeated Verilator builds nearly free
     if "OBJCACHE" not in flags and shutil.which("ccache"):
         flags += " OBJCACHE=ccache"
