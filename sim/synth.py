@@ -76,6 +76,8 @@ BLOCKS: list[tuple[str, str, dict[str, int]]] = [
     ("dcqcn_np 1024 QP",      "fabnic_dcqcn_np",      {}),
     ("fec_enc",               "fabnic_fec_enc",       {"DATA_W": W}),
     ("fec_dec",               "fabnic_fec_dec",       {"DATA_W": W}),
+    # tenants
+    ("vtep",                  "fabnic_vtep",          {"DATA_W": W}),
 ]
 # (The whole datapaths, fabnic_datapath_10g/100g, take longer than the budget allows
 # here; the 10 G one is placed and routed inside the ECP5 wrapper below.)
