@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_tb_net_pacer (testbench only): serialization rate limiter shared by
+// fabnic_tb_link and fabnic_tb_switch.
+//
+// Fluid model of a wire of `rate` bytes per cycle (16.16 fixed point; 0 means
+// unlimited). `backlog` holds the bytes accepted but not yet on the wire. Each
+// cycle the wire drains `rate` bytes; a beat may be taken while less than one
+// cycle's worth is pending (`ok`), so a partly used cycle carries over to the
+// next beat and the long-run rate is exact. Every frame adds `ovh` bytes on its
+// first beat (preamble, IFG, FCS). An idle wire does not save credit.
+`default_nettype none
+
+module fabnic_tb_net_pacer (
+    input  wire logic        clk,
+    input  wire logic        rst,
+    input  wire logic [31:0] rate,        // bytes/cycle, 16.16 fixed point
+    input  wire logic [15:0] ovh,         // wire overhead bytes per frame
+    input  wire logic        take,        // a beat is accepted this cycle
+    input  wire logic        take_first,  // ... and it is the first beat of a frame
+    input  wire logic [15:0] take_bytes,  // ... with this many bytes
+    output logic             ok
+);
+
+  logic signed [47:0] backlog;
+  logic signed [47:0] add, nxt;
+
+  assign ok = (rate == 32'd0) || (backlog < $signed({16'd0, rate}));
+
+  always_comb begin
+    add = '0;
+    if (take) begin
+      add = $signed({16'd0, take_bytes, 16'd0});
+      if (take_first) add = add + $signed({16'd0, ovh, 16'd0});
+    end
+    nxt = backlog - $signed({16'd0, rate}) + add;
+    if (rate == 32'd0 || nxt < 0) nxt = '0;
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) backlog <= '0;
+    else backlog <= nxt;
+  end
+
+endmodule
+
+`resetall
