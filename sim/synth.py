@@ -84,7 +84,7 @@ BLOCKS: list[tuple[str, str, dict[str, int]]] = [
 # Other top-level modules (not instantiated by another module of the same folders)
 # found under these folders at run time are added automatically, at DATA_W=512 when
 # they have that parameter (defaults otherwise).
-AUTO_FOLDERS = ("mac", "pkt")
+AUTO_FOLDERS = ("mac", "pkt", "roce")
 
 ECP5_TOP = "fabnic_synth_ecp5"
 BOARD_LPF = tools.REPO / "constraints" / "ulx3s_85f.lpf"

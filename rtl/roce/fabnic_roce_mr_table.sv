@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_roce_mr_table: memory-region table and access check.
+//
+// NUM_MR entries (fabnic_roce_pkg::mr_entry_t: valid, 8-bit tag, PD, access bits,
+// base VA, length, host base address) in one block RAM (fabnic_ram_sdp).
+// Key layout (lkey/rkey, 32 bits): index = key[31:8] (must be < NUM_MR, so the bits
+// above the index width must be zero), tag = key[7:0] (must equal the stored tag:
+// a key from before a re-registration with a new tag fails).
+//
+// Write port (wr_*): one entry write per cycle, always ready. Registration writes a
+// valid entry; deregistration writes valid=0. A check whose RAM read happens in the
+// same cycle as a write to the same index sees the old entry (read-first).
+//
+// Check port (s_chk_* -> m_chk_*): one check per cycle, in order, latency 2 cycles
+// (RAM read, then compare into the output register), back-pressure only. A check
+// gives ok=1 and err=MR_OK, or ok=0 and the first failing rule in this order:
+//   zero length (len == 0): always ok, no key check (IBTA: a zero-length RDMA
+//     access does not validate the R_Key; see docs/roce.md), addr = va
+//   MR_ERR_INVALID  index >= NUM_MR or entry not valid
+//   MR_ERR_TAG      key[7:0] != stored tag
+//   MR_ERR_PD       request PD != entry PD
+//   MR_ERR_ACCESS   (required & ~entry.access) != 0
+//   MR_ERR_BOUNDS   va < base, or va + len > base + length, or va + len > 2^64
+// On ok, addr = va - base + host_base (mod 2^64); registering host_base = base gives
+// the identity translation. Counters (CNT_W bits, wrapping): checks and one per error.
+`default_nettype none
+
+module fabnic_roce_mr_table #(
+    parameter int NUM_MR = 4096,
+    parameter int ID_W   = 8,      // opaque request tag carried to the response
+    parameter int CNT_W  = 32,
+    parameter int IDX_W  = (NUM_MR > 1) ? $clog2(NUM_MR) : 1
+) (
+    input  wire logic                      clk,
+    input  wire logic                      rst,
+
+    // registration / deregistration
+    input  wire logic                      wr_valid,
+    output logic                           wr_ready,
+    input  wire logic [IDX_W-1:0]          wr_index,
+    input  wire fabnic_roce_pkg::mr_entry_t wr_entry,
+
+    // check request
+    input  wire logic                      s_chk_valid,
+    output logic                           s_chk_ready,
+    input  wire logic [31:0]               s_chk_key,
+    input  wire logic [63:0]               s_chk_va,
+    input  wire logic [31:0]               s_chk_len,
+    input  wire logic [3:0]                s_chk_access,   // required access bits
+    input  wire logic [23:0]               s_chk_pd,
+    input  wire logic [ID_W-1:0]           s_chk_id,
+
+    // check response
+    output logic                           m_chk_valid,
+    input  wire logic                      m_chk_ready,
+    output logic                           m_chk_ok,
+    output fabnic_roce_pkg::mr_err_e       m_chk_err,
+    output logic      [63:0]               m_chk_addr,
+    output logic      [ID_W-1:0]           m_chk_id,
+
+    output logic      [CNT_W-1:0]          cnt_chk,
+    output logic      [CNT_W-1:0]          cnt_err_invalid,
+    output logic      [CNT_W-1:0]          cnt_err_tag,
+    output logic      [CNT_W-1:0]          cnt_err_pd,
+    output logic      [CNT_W-1:0]          cnt_err_access,
+    output logic      [CNT_W-1:0]          cnt_err_bounds
+);
+
+  localparam int EW = $bits(fabnic_roce_pkg::mr_entry_t);
+
+  if (IDX_W > 24 || NUM_MR < 2) begin : g_check
+    $error("fabnic_roce_mr_table: NUM_MR must be 2 .. 2^24");
+  end
+
+  assign wr_ready = 1'b1;
+
+  // ---------------------------------------------------------------- stage A: read
+  logic              s_fire, b_valid_q, b_adv;
+  logic [IDX_W-1:0]  rd_index;
+  logic              in_range;
+  logic [EW-1:0]     rd_word;
+
+  always_comb begin
+    logic [23:0] idx;
+    idx      = s_chk_key[31:8];
+    rd_index = idx[IDX_W-1:0];
+    in_range = idx < 24'(NUM_MR);
+  end
+
+  assign b_adv       = !m_chk_valid || m_chk_ready;
+  assign s_chk_ready = !b_valid_q || b_adv;
+  assign s_fire      = s_chk_valid && s_chk_ready;
+
+  fabnic_ram_sdp #(.DATA_W(EW), .DEPTH(NUM_MR), .OUT_REG(1'b0)) u_ram (
+      .clk,
+      .wr_en(wr_valid), .wr_be(1'b1), .wr_addr(wr_index), .wr_data(wr_entry),
+      .rd_en(s_fire), .rd_regce(1'b1), .rd_addr(rd_index), .rd_data(rd_word)
+  );
+
+  // ---------------------------------------------------------------- stage B: compare
+  logic [7:0]        b_tag_q;
+  logic              b_in_range_q;
+  logic [63:0]       b_va_q;
+  logic [31:0]       b_len_q;
+  logic [3:0]        b_access_q;
+  logic [23:0]       b_pd_q;
+  logic [ID_W-1:0]   b_id_q;
+
+  always_ff @(posedge clk) begin
+    if (s_fire) begin
+      b_tag_q      <= s_chk_key[7:0];
+      b_in_range_q <= in_range;
+      b_va_q       <= s_chk_va;
+      b_len_q      <= s_chk_len;
+      b_access_q   <= s_chk_access;
+      b_pd_q       <= s_chk_pd;
+      b_id_q       <= s_chk_id;
+    end
+    if (s_fire) b_valid_q <= 1'b1;
+    else if (b_adv) b_valid_q <= 1'b0;
+    if (rst) b_valid_q <= 1'b0;
+  end
+
+  fabnic_roce_pkg::mr_entry_t e;
+  fabnic_roce_pkg::mr_err_e   err;
+  logic [63:0]                addr;
+
+  always_comb begin
+    logic [64:0] acc_end, mr_end;
+    e       = rd_word;
+    acc_end = {1'b0, b_va_q} + 65'(b_len_q);
+    mr_end  = {1'b0, e.base} + {1'b0, e.length};
+    addr    = b_va_q - e.base + e.host_base;
+    if (b_len_q == '0) begin
+      err  = fabnic_roce_pkg::MR_OK;
+      addr = b_va_q;
+    end else if (!b_in_range_q || !e.valid) begin
+      err = fabnic_roce_pkg::MR_ERR_INVALID;
+    end else if (b_tag_q != e.tag) begin
+      err = fabnic_roce_pkg::MR_ERR_TAG;
+    end else if (b_pd_q != e.pd) begin
+      err = fabnic_roce_pkg::MR_ERR_PD;
+    end else if ((b_access_q & ~e.access) != 4'd0) begin
+      err = fabnic_roce_pkg::MR_ERR_ACCESS;
+    end else if (b_va_q < e.base || acc_end > mr_end || acc_end > {1'b1, 64'd0}) begin
+      err = fabnic_roce_pkg::MR_ERR_BOUNDS;
+    end else begin
+      err = fabnic_roce_pkg::MR_OK;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (b_adv) m_chk_valid <= b_valid_q;
+    if (b_adv && b_valid_q) begin
+      m_chk_ok   <= err == fabnic_roce_pkg::MR_OK;
+      m_chk_err  <= err;
+      m_chk_addr <= err == fabnic_roce_pkg::MR_OK ? addr : 64'd0;
+      m_chk_id   <= b_id_q;
+    end
+    if (rst) m_chk_valid <= 1'b0;
+  end
+
+  // ---------------------------------------------------------------- counters
+  always_ff @(posedge clk) begin
+    if (b_adv && b_valid_q) begin
+      cnt_chk <= cnt_chk + 1'b1;
+      case (err)
+        fabnic_roce_pkg::MR_ERR_INVALID: cnt_err_invalid <= cnt_err_invalid + 1'b1;
+        fabnic_roce_pkg::MR_ERR_TAG:     cnt_err_tag     <= cnt_err_tag + 1'b1;
+        fabnic_roce_pkg::MR_ERR_PD:      cnt_err_pd      <= cnt_err_pd + 1'b1;
+        fabnic_roce_pkg::MR_ERR_ACCESS:  cnt_err_access  <= cnt_err_access + 1'b1;
+        fabnic_roce_pkg::MR_ERR_BOUNDS:  cnt_err_bounds  <= cnt_err_bounds + 1'b1;
+        default: ;
+      endcase
+    end
+    if (rst) begin
+      cnt_chk         <= '0;
+      cnt_err_invalid <= '0;
+      cnt_err_tag     <= '0;
+      cnt_err_pd      <= '0;
+      cnt_err_access  <= '0;
+      cnt_err_bounds  <= '0;
+    end
+  end
+
+endmodule
+
+`resetall
