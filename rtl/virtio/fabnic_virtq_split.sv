@@ -1,0 +1,795 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_virtq_split: VirtIO 1.2 split-virtqueue engine for NUM_Q queues.
+//
+// One sequential engine serves all queues, one operation at a time:
+//   TX  : a notify sets the queue's pending bit; the engine reads avail->idx,
+//         then per pass one chain: head from avail->ring, descriptors (16 B)
+//         following NEXT, one level of INDIRECT when the queue has it enabled,
+//         and emits each buffer (addr, len, write) on m_txbuf (last on the
+//         final one). The pending bit stays set until avail is caught up.
+//         A chain walk starts only while txbuf_idle = 1, so a stalled TX
+//         output never blocks RX requests or returns.
+//   RX  : a request on s_rxreq (queue) makes the engine take the next avail
+//         chain and emit it on m_rxbuf; every buffer must be device-writable.
+//         No chain available -> one element with status EMPTY.
+//   RET : returns (queue, id, len) from s_txret / s_rxret (through small
+//         FIFOs) are written as used elements {id u32, len u32}, then
+//         used->idx (only after the element write completed). s_rxret_more=1
+//         defers the idx update so several chains of one frame (MRG_RXBUF)
+//         become visible together. After the idx write the engine reads
+//         avail->flags (NO_INTERRUPT) or, with EVENT_IDX, used_event, and
+//         pulses irq_valid/irq_vector when the driver wants an interrupt:
+//         (u16)(new - used_event - 1) < (u16)(new - old).
+// With EVENT_IDX the engine writes used->avail_event = last_avail_idx when a
+// TX queue is caught up, then re-reads avail->idx once (no lost notify).
+//
+// Element status: 0 OK, 1 BAD (chain invalid: return it with used len 0),
+// 2 EMPTY (RX: no chain / queue not usable). Ring accesses are DMA reads and
+// writes (little-endian) through fabnic_dma_rd / fabnic_dma_wr ports.
+//
+// Bad guest input (counted in cnt_err[reason]):
+//   needs-reset (queue stops, status bit set, other queues continue):
+//     0 AVAIL_JUMP (avail->idx moved by more than size), 1 BAD_HEAD (head
+//     index >= size), 2 DMA_ERR (AXI error on a ring access)
+//   chain dropped (status BAD, consumer returns it with len 0):
+//     3 NEXT_RANGE, 4 LOOP (chain longer than its table), 5 ZERO_LEN,
+//     6 DIRECTION (read-only where writable needed or vice versa),
+//     7 IND_LEN (indirect len 0, not a multiple of 16, > size entries),
+//     8 IND_BAD (nested indirect, INDIRECT with NEXT, not negotiated)
+//   9 RET_DROP: a return for a disabled / needs-reset queue is ignored.
+//
+// Config port: accepted only while the engine is idle (cfg_ready); read data
+// is combinational in the handshake cycle. Fields: 0 desc, 1 avail, 2 used
+// ring address, 3 size (power of two), 4 enable (writing 1 also clears the
+// indices and the needs-reset flag), 5 features {indirect, event_idx},
+// 6 MSI-X vector (0xFFFF = none), 7 last_avail_idx, 8 used_idx,
+// 9 status {err_code[7:0] at 15:8, needs_reset 1, enable 0} (read only).
+`default_nettype none
+
+module fabnic_virtq_split #(
+    parameter int NUM_Q   = 4,
+    parameter int DATA_W  = 512,   // DMA stream width, >= 64
+    parameter int ADDR_W  = 64,
+    parameter int LEN_W   = 32,
+    parameter int TAG_W   = 8,
+    parameter int CNT_W   = 32,
+    parameter int RET_DEPTH = 4,   // return FIFO entries per port (pow2)
+    parameter int QID_W   = (NUM_Q > 1) ? $clog2(NUM_Q) : 1,
+    parameter int KEEP_W  = DATA_W / 8,
+    parameter int NUM_ERR = 10,
+    parameter int NUM_STAT = 7
+) (
+    input  wire logic                  clk,
+    input  wire logic                  rst,
+
+    // configuration
+    input  wire logic                  cfg_valid,
+    output logic                       cfg_ready,
+    input  wire logic                  cfg_write,
+    input  wire logic [QID_W-1:0]      cfg_queue,
+    input  wire logic [3:0]            cfg_field,
+    input  wire logic [63:0]           cfg_wdata,
+    output logic [63:0]                cfg_rdata,
+
+    // doorbell (always accepted)
+    input  wire logic                  notify_valid,
+    input  wire logic [QID_W-1:0]      notify_queue,
+
+    // RX chain request
+    input  wire logic                  s_rxreq_valid,
+    output logic                       s_rxreq_ready,
+    input  wire logic [QID_W-1:0]      s_rxreq_queue,
+
+    // buffer elements (TX and RX share the data fields)
+    output logic                       m_txbuf_valid,
+    input  wire logic                  m_txbuf_ready,
+    input  wire logic                  txbuf_idle,   // TX consumer can take a new chain
+    output logic                       m_rxbuf_valid,
+    input  wire logic                  m_rxbuf_ready,
+    output logic [63:0]                m_buf_addr,
+    output logic [31:0]                m_buf_len,
+    output logic                       m_buf_write,
+    output logic [15:0]                m_buf_head,
+    output logic [QID_W-1:0]           m_buf_queue,
+    output logic                       m_buf_last,
+    output logic [1:0]                 m_buf_status,
+
+    // used returns
+    input  wire logic                  s_txret_valid,
+    output logic                       s_txret_ready,
+    input  wire logic [QID_W-1:0]      s_txret_queue,
+    input  wire logic [15:0]           s_txret_id,
+    input  wire logic [31:0]           s_txret_len,
+    input  wire logic                  s_rxret_valid,
+    output logic                       s_rxret_ready,
+    input  wire logic [QID_W-1:0]      s_rxret_queue,
+    input  wire logic [15:0]           s_rxret_id,
+    input  wire logic [31:0]           s_rxret_len,
+    input  wire logic                  s_rxret_more,
+
+    // interrupt strobe
+    output logic                       irq_valid,
+    output logic [15:0]                irq_vector,
+    output logic [QID_W-1:0]           irq_queue,
+
+    // DMA read engine
+    output logic [ADDR_W-1:0]          m_rd_desc_addr,
+    output logic [LEN_W-1:0]           m_rd_desc_len,
+    output logic [TAG_W-1:0]           m_rd_desc_tag,
+    output logic                       m_rd_desc_valid,
+    input  wire logic                  m_rd_desc_ready,
+    input  wire logic [TAG_W-1:0]      s_rd_cpl_tag,
+    input  wire logic [1:0]            s_rd_cpl_status,
+    input  wire logic                  s_rd_cpl_valid,
+    output logic                       s_rd_cpl_ready,
+    input  wire logic [DATA_W-1:0]     s_rd_axis_tdata,
+    input  wire logic [KEEP_W-1:0]     s_rd_axis_tkeep,
+    input  wire logic                  s_rd_axis_tvalid,
+    output logic                       s_rd_axis_tready,
+    input  wire logic                  s_rd_axis_tlast,
+    input  wire logic [0:0]            s_rd_axis_tuser,
+
+    // DMA write engine
+    output logic [ADDR_W-1:0]          m_wr_desc_addr,
+    output logic [LEN_W-1:0]           m_wr_desc_len,
+    output logic [TAG_W-1:0]           m_wr_desc_tag,
+    output logic                       m_wr_desc_valid,
+    input  wire logic                  m_wr_desc_ready,
+    input  wire logic [TAG_W-1:0]      s_wr_cpl_tag,
+    input  wire logic [1:0]            s_wr_cpl_status,
+    input  wire logic                  s_wr_cpl_valid,
+    output logic                       s_wr_cpl_ready,
+    output logic [DATA_W-1:0]          m_wr_axis_tdata,
+    output logic [KEEP_W-1:0]          m_wr_axis_tkeep,
+    output logic                       m_wr_axis_tvalid,
+    input  wire logic                  m_wr_axis_tready,
+    output logic                       m_wr_axis_tlast,
+
+    // status
+    output logic [NUM_Q-1:0]           q_needs_reset,
+    output logic [NUM_Q-1:0]           q_pending,
+    output logic [NUM_ERR-1:0][CNT_W-1:0]  cnt_err,
+    // 0 notify, 1 tx chains, 2 rx chains, 3 rx empty, 4 used elems, 5 irq, 6 irq suppressed
+    output logic [NUM_STAT-1:0][CNT_W-1:0] cnt_stat
+);
+
+    if (DATA_W < 64 || (DATA_W & (DATA_W - 1)) != 0) begin : g_chk_w
+        $error("fabnic_virtq_split: DATA_W must be a power of two >= 64");
+    end
+    if (NUM_ERR != 10 || NUM_STAT != 7) begin : g_chk_n
+        $error("fabnic_virtq_split: NUM_ERR/NUM_STAT are fixed (10/7)");
+    end
+
+    localparam int E_AVAIL_JUMP = 0, E_BAD_HEAD = 1, E_DMA = 2, E_NEXT = 3, E_LOOP = 4,
+                   E_ZERO = 5, E_DIR = 6, E_IND_LEN = 7, E_IND_BAD = 8, E_RET = 9;
+    localparam int S_NOTIFY = 0, S_TXCH = 1, S_RXCH = 2, S_RXEMPTY = 3, S_USED = 4,
+                   S_IRQ = 5, S_IRQSUP = 6;
+    localparam logic [1:0] ST_OK = 2'd0, ST_BAD = 2'd1, ST_EMPTY = 2'd2;
+
+    // ------------------------------------------------------------------
+    // per-queue state (small register file indexed by queue)
+    // ------------------------------------------------------------------
+    logic [63:0] q_desc  [NUM_Q];
+    logic [63:0] q_avail [NUM_Q];
+    logic [63:0] q_used  [NUM_Q];
+    logic [15:0] q_size  [NUM_Q];
+    logic        q_en    [NUM_Q];
+    logic        q_evidx [NUM_Q];
+    logic        q_ind   [NUM_Q];
+    logic [15:0] q_vec   [NUM_Q];
+    logic [15:0] q_lavail[NUM_Q];   // last_avail_idx
+    logic [15:0] q_shadow[NUM_Q];   // last avail->idx read
+    logic [15:0] q_uidx  [NUM_Q];   // used_idx
+    logic        q_nr    [NUM_Q];
+    logic [7:0]  q_ecode [NUM_Q];
+
+    // ------------------------------------------------------------------
+    // return FIFOs
+    // ------------------------------------------------------------------
+    localparam int TRW = QID_W + 16 + 32;
+    localparam int RRW = QID_W + 16 + 32 + 1;
+    logic           tr_valid, tr_ready;
+    logic [TRW-1:0] tr_data;
+    logic           rr_valid, rr_ready;
+    logic [RRW-1:0] rr_data;
+
+    fabnic_fifo #(.WIDTH(TRW), .DEPTH(RET_DEPTH)) u_txret_fifo (
+        .clk, .rst,
+        .in_valid(s_txret_valid), .in_ready(s_txret_ready),
+        .in_data({s_txret_queue, s_txret_id, s_txret_len}),
+        .out_valid(tr_valid), .out_ready(tr_ready), .out_data(tr_data),
+        .status_count());
+    fabnic_fifo #(.WIDTH(RRW), .DEPTH(RET_DEPTH)) u_rxret_fifo (
+        .clk, .rst,
+        .in_valid(s_rxret_valid), .in_ready(s_rxret_ready),
+        .in_data({s_rxret_queue, s_rxret_id, s_rxret_len, s_rxret_more}),
+        .out_valid(rr_valid), .out_ready(rr_ready), .out_data(rr_data),
+        .status_count());
+
+    // ------------------------------------------------------------------
+    // engine
+    // ------------------------------------------------------------------
+    typedef enum logic [3:0] {
+        ST_IDLE, ST_START, ST_RD_REQ, ST_RD_DATA, ST_RD_DONE, ST_WR_REQ, ST_WR_CPL,
+        ST_WR_DONE, ST_EMIT
+    } state_t;
+    typedef enum logic [1:0] {OP_TX, OP_RX, OP_RET} op_t;
+    typedef enum logic [2:0] {K_AVAIL, K_HEAD, K_DESC, K_UEVENT, K_AFLAGS} rkind_t;
+    typedef enum logic [1:0] {W_ELEM, W_IDX, W_AEVENT} wkind_t;
+
+    state_t state;
+    op_t    op;
+    rkind_t rkind;
+    wkind_t wkind;
+
+    logic [QID_W-1:0] cq;          // current queue
+    logic [QID_W-1:0] rr_ptr;      // TX round-robin pointer
+    logic [NUM_Q-1:0] pending;
+
+    logic [63:0]  rd_addr;
+    logic [4:0]   rd_len;
+    logic [127:0] rd_buf;
+    logic [1:0]   rd_beat;
+    logic         rd_got_data, rd_got_cpl, rd_err;
+
+    logic [63:0]  wr_addr;
+    logic [3:0]   wr_len;
+    logic [63:0]  wr_data;
+    logic         wr_desc_done, wr_data_done;
+
+    logic [15:0]  head, idx, walk_cnt, ind_n;
+    logic         in_ind, chain_started, ae_done;
+    logic [63:0]  ind_base;
+
+    logic [15:0]  ret_id;
+    logic [31:0]  ret_len;
+    logic         ret_more, ret_rx, rx_lock;
+    logic [15:0]  ret_pend;
+    logic [15:0]  irq_old, irq_new;
+
+    // element register
+    logic         el_valid, el_rx;
+
+    // convenience views of the current queue
+    logic [15:0] c_size, c_mask, c_lim;
+    assign c_size = q_size[cq];
+    assign c_mask = c_size - 16'd1;
+    assign c_lim  = in_ind ? ind_n : c_size;
+
+    // descriptor fields (little-endian, lane 0 first)
+    logic [63:0] d_addr;
+    logic [31:0] d_len;
+    logic [15:0] d_flags, d_next, rd_u16;
+    assign d_addr  = rd_buf[63:0];
+    assign d_len   = rd_buf[95:64];
+    assign d_flags = rd_buf[111:96];
+    assign d_next  = rd_buf[127:112];
+    assign rd_u16  = rd_buf[15:0];
+
+    // descriptor checks
+    logic       d_bad;
+    logic [3:0] d_why;
+    always_comb begin
+        d_bad = 1'b1;
+        d_why = 4'(E_ZERO);
+        if (d_flags[2]) begin
+            if (in_ind || !q_ind[cq] || d_flags[0]) d_why = 4'(E_IND_BAD);
+            else if (d_len == 0 || d_len[3:0] != 4'd0 || (d_len >> 4) > {16'd0, c_size})
+                d_why = 4'(E_IND_LEN);
+            else d_bad = 1'b0;
+        end else begin
+            if (d_len == 0) d_why = 4'(E_ZERO);
+            else if (d_flags[1] != (op == OP_RX)) d_why = 4'(E_DIR);
+            else if (d_flags[0] && d_next >= c_lim) d_why = 4'(E_NEXT);
+            else if (d_flags[0] && (walk_cnt + 16'd1) >= c_lim) d_why = 4'(E_LOOP);
+            else d_bad = 1'b0;
+        end
+    end
+
+    // TX round robin pick
+    logic             tx_any;
+    logic [QID_W-1:0] tx_pick;
+    always_comb begin
+        tx_any  = 1'b0;
+        tx_pick = rr_ptr;
+        for (int k = NUM_Q - 1; k >= 0; k--) begin
+            logic [QID_W:0] qq;
+            qq = {1'b0, rr_ptr} + QID_W'(k) + (QID_W+1)'(1);
+            if (qq >= (QID_W+1)'(NUM_Q)) qq = qq - (QID_W+1)'(NUM_Q);
+            if (pending[qq[QID_W-1:0]]) begin
+                tx_any  = 1'b1;
+                tx_pick = qq[QID_W-1:0];
+            end
+        end
+    end
+
+    // arbitration in IDLE: cfg > rx returns > tx returns > rx request > tx work
+    logic take_rr, take_tr, take_rxreq, take_tx;
+    always_comb begin
+        cfg_ready  = (state == ST_IDLE);
+        take_rr    = (state == ST_IDLE) && !cfg_valid && rr_valid;
+        take_tr    = (state == ST_IDLE) && !cfg_valid && !rr_valid && !rx_lock && tr_valid;
+        take_rxreq = (state == ST_IDLE) && !cfg_valid && !rr_valid && !rx_lock && !tr_valid
+                     && s_rxreq_valid;
+        take_tx    = (state == ST_IDLE) && !cfg_valid && !rr_valid && !rx_lock && !tr_valid
+                     && !s_rxreq_valid && tx_any && txbuf_idle;
+        rr_ready      = take_rr;
+        tr_ready      = take_tr;
+        s_rxreq_ready = take_rxreq;
+    end
+
+    // config read
+    always_comb begin
+        cfg_rdata = '0;
+        unique case (cfg_field)
+            4'd0: cfg_rdata = q_desc[cfg_queue];
+            4'd1: cfg_rdata = q_avail[cfg_queue];
+            4'd2: cfg_rdata = q_used[cfg_queue];
+            4'd3: cfg_rdata[15:0] = q_size[cfg_queue];
+            4'd4: cfg_rdata[0] = q_en[cfg_queue];
+            4'd5: cfg_rdata[1:0] = {q_ind[cfg_queue], q_evidx[cfg_queue]};
+            4'd6: cfg_rdata[15:0] = q_vec[cfg_queue];
+            4'd7: cfg_rdata[15:0] = q_lavail[cfg_queue];
+            4'd8: cfg_rdata[15:0] = q_uidx[cfg_queue];
+            4'd9: cfg_rdata[15:0] = {q_ecode[cfg_queue], 6'd0, q_nr[cfg_queue], q_en[cfg_queue]};
+            default: cfg_rdata = '0;
+        endcase
+    end
+
+    // DMA ports
+    assign m_rd_desc_addr   = ADDR_W'(rd_addr);
+    assign m_rd_desc_len    = LEN_W'(rd_len);
+    assign m_rd_desc_tag    = '0;
+    assign m_rd_desc_valid  = (state == ST_RD_REQ);
+    assign s_rd_axis_tready = (state == ST_RD_DATA) && !rd_got_data;
+    assign s_rd_cpl_ready   = (state == ST_RD_DATA) && !rd_got_cpl;
+
+    assign m_wr_desc_addr   = ADDR_W'(wr_addr);
+    assign m_wr_desc_len    = LEN_W'(wr_len);
+    assign m_wr_desc_tag    = '0;
+    assign m_wr_desc_valid  = (state == ST_WR_REQ) && !wr_desc_done;
+    assign m_wr_axis_tdata  = DATA_W'(wr_data);
+    assign m_wr_axis_tkeep  = KEEP_W'((64'd1 << wr_len) - 64'd1);
+    assign m_wr_axis_tvalid = (state == ST_WR_REQ) && !wr_data_done;
+    assign m_wr_axis_tlast  = 1'b1;
+    assign s_wr_cpl_ready   = (state == ST_WR_CPL);
+
+    assign m_txbuf_valid = el_valid && !el_rx;
+    assign m_rxbuf_valid = el_valid && el_rx;
+    logic el_ready;
+    assign el_ready = el_rx ? m_rxbuf_ready : m_txbuf_ready;
+
+    always_comb begin
+        for (int k = 0; k < NUM_Q; k++) begin
+            q_needs_reset[k] = q_nr[k];
+        end
+    end
+    assign q_pending = pending;
+
+    // read collector: up to 16 bytes from lane 0 upwards
+    localparam int CW = (DATA_W >= 128) ? 128 : DATA_W;
+    localparam int CB = 128 / CW;
+
+    logic [CNT_W-1:0] cerr [NUM_ERR];
+    logic [CNT_W-1:0] cst  [NUM_STAT];
+    always_comb begin
+        for (int k = 0; k < NUM_ERR; k++) cnt_err[k] = cerr[k];
+        for (int k = 0; k < NUM_STAT; k++) cnt_stat[k] = cst[k];
+    end
+
+    // irq decision helper
+    function automatic logic need_event(input logic [15:0] ev, input logic [15:0] nw,
+                                        input logic [15:0] old);
+        logic [15:0] a, b;
+        a = nw - ev - 16'd1;
+        b = nw - old;
+        return a < b;
+    endfunction
+
+    always_ff @(posedge clk) begin
+        irq_valid <= 1'b0;
+
+        if (rst) begin
+            state    <= ST_IDLE;
+            op       <= OP_TX;
+            rkind    <= K_AVAIL;
+            wkind    <= W_ELEM;
+            cq       <= '0;
+            rr_ptr   <= '0;
+            pending  <= '0;
+            el_valid <= 1'b0;
+            el_rx    <= 1'b0;
+            rx_lock  <= 1'b0;
+            ret_pend <= '0;
+            rd_got_data <= 1'b0;
+            rd_got_cpl  <= 1'b0;
+            rd_err      <= 1'b0;
+            rd_beat     <= '0;
+            wr_desc_done <= 1'b0;
+            wr_data_done <= 1'b0;
+            irq_vector <= '0;
+            irq_queue  <= '0;
+            for (int k = 0; k < NUM_Q; k++) begin
+                q_desc[k] <= '0; q_avail[k] <= '0; q_used[k] <= '0; q_size[k] <= '0;
+                q_en[k] <= 1'b0; q_evidx[k] <= 1'b0; q_ind[k] <= 1'b0; q_vec[k] <= 16'hFFFF;
+                q_lavail[k] <= '0; q_shadow[k] <= '0; q_uidx[k] <= '0; q_nr[k] <= 1'b0;
+                q_ecode[k] <= '0;
+            end
+            for (int k = 0; k < NUM_ERR; k++) cerr[k] <= '0;
+            for (int k = 0; k < NUM_STAT; k++) cst[k] <= '0;
+        end else begin
+            unique case (state)
+            // ----------------------------------------------------------
+            ST_IDLE: begin
+                if (cfg_valid && cfg_write) begin
+                    unique case (cfg_field)
+                        4'd0: q_desc[cfg_queue]  <= cfg_wdata;
+                        4'd1: q_avail[cfg_queue] <= cfg_wdata;
+                        4'd2: q_used[cfg_queue]  <= cfg_wdata;
+                        4'd3: q_size[cfg_queue]  <= cfg_wdata[15:0];
+                        4'd4: begin
+                            q_en[cfg_queue] <= cfg_wdata[0];
+                            if (cfg_wdata[0]) begin
+                                q_lavail[cfg_queue] <= '0;
+                                q_shadow[cfg_queue] <= '0;
+                                q_uidx[cfg_queue]   <= '0;
+                                q_nr[cfg_queue]     <= 1'b0;
+                                q_ecode[cfg_queue]  <= '0;
+                            end
+                        end
+                        4'd5: {q_ind[cfg_queue], q_evidx[cfg_queue]} <= cfg_wdata[1:0];
+                        4'd6: q_vec[cfg_queue]    <= cfg_wdata[15:0];
+                        4'd7: begin  // also forces a fresh avail->idx read
+                            q_lavail[cfg_queue] <= cfg_wdata[15:0];
+                            q_shadow[cfg_queue] <= cfg_wdata[15:0];
+                        end
+                        4'd8: q_uidx[cfg_queue]   <= cfg_wdata[15:0];
+                        default: ;
+                    endcase
+                end
+                in_ind        <= 1'b0;
+                chain_started <= 1'b0;
+                ae_done       <= 1'b0;
+                if (take_rr) begin
+                    op       <= OP_RET;
+                    ret_rx   <= 1'b1;
+                    cq       <= rr_data[RRW-1 -: QID_W];
+                    ret_id   <= rr_data[48:33];
+                    ret_len  <= rr_data[32:1];
+                    ret_more <= rr_data[0];
+                    state    <= ST_START;
+                end else if (take_tr) begin
+                    op       <= OP_RET;
+                    ret_rx   <= 1'b0;
+                    cq       <= tr_data[TRW-1 -: QID_W];
+                    ret_id   <= tr_data[47:32];
+                    ret_len  <= tr_data[31:0];
+                    ret_more <= 1'b0;
+                    state    <= ST_START;
+                end else if (take_rxreq) begin
+                    op    <= OP_RX;
+                    cq    <= s_rxreq_queue;
+                    state <= ST_START;
+                end else if (take_tx) begin
+                    op     <= OP_TX;
+                    cq     <= tx_pick;
+                    rr_ptr <= tx_pick;
+                    state  <= ST_START;
+                end
+            end
+            // ----------------------------------------------------------
+            ST_START: begin
+                if (!q_en[cq] || q_nr[cq] || c_size == 16'd0) begin
+                    unique case (op)
+                        OP_RET: begin
+                            cerr[E_RET] <= cerr[E_RET] + 1'b1;
+                            if (!ret_more) rx_lock <= 1'b0;
+                            if (!ret_more) ret_pend <= '0;
+                            state <= ST_IDLE;
+                        end
+                        OP_RX: begin
+                            cst[S_RXEMPTY] <= cst[S_RXEMPTY] + 1'b1;
+                            el_valid <= 1'b1; el_rx <= 1'b1;
+                            m_buf_status <= ST_EMPTY; m_buf_last <= 1'b1;
+                            m_buf_queue <= cq; m_buf_addr <= '0; m_buf_len <= '0;
+                            m_buf_write <= 1'b0; m_buf_head <= '0;
+                            state <= ST_EMIT;
+                        end
+                        default: begin
+                            pending[cq] <= 1'b0;
+                            state <= ST_IDLE;
+                        end
+                    endcase
+                end else if (op == OP_RET) begin
+                    wr_addr <= q_used[cq] + 64'd4 + {45'd0, ((q_uidx[cq] + ret_pend) & c_mask), 3'd0};
+                    wr_len  <= 4'd8;
+                    wr_data <= {ret_len, 16'd0, ret_id};
+                    wkind   <= W_ELEM;
+                    state   <= ST_WR_REQ;
+                end else if (q_lavail[cq] == q_shadow[cq]) begin
+                    rd_addr <= q_avail[cq] + 64'd2;
+                    rd_len  <= 5'd2;
+                    rkind   <= K_AVAIL;
+                    state   <= ST_RD_REQ;
+                end else begin
+                    rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
+                    rd_len  <= 5'd2;
+                    rkind   <= K_HEAD;
+                    state   <= ST_RD_REQ;
+                end
+            end
+            // ----------------------------------------------------------
+            ST_RD_REQ: begin
+                rd_got_data <= 1'b0;
+                rd_got_cpl  <= 1'b0;
+                rd_err      <= 1'b0;
+                rd_beat     <= '0;
+                rd_buf      <= '0;
+                if (m_rd_desc_ready) state <= ST_RD_DATA;
+            end
+            ST_RD_DATA: begin
+                if (s_rd_axis_tvalid && s_rd_axis_tready) begin
+                    for (int b = 0; b < CB; b++) begin
+                        if (32'(rd_beat) == b) rd_buf[b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
+                    end
+                    if (32'(rd_beat) < CB) rd_beat <= rd_beat + 2'd1;
+                    if (s_rd_axis_tlast) begin
+                        rd_got_data <= 1'b1;
+                        if (s_rd_axis_tuser[0]) rd_err <= 1'b1;
+                    end
+                end
+                if (s_rd_cpl_valid && s_rd_cpl_ready) begin
+                    rd_got_cpl <= 1'b1;
+                    if (s_rd_cpl_status[0]) rd_err <= 1'b1;
+                end
+                if ((rd_got_data || (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast)) &&
+                    (rd_got_cpl || (s_rd_cpl_valid && s_rd_cpl_ready))) begin
+                    state <= ST_RD_DONE;
+                end
+            end
+            // ----------------------------------------------------------
+            ST_RD_DONE: begin
+                state <= ST_IDLE;
+                if (rd_err) begin
+                    cerr[E_DMA] <= cerr[E_DMA] + 1'b1;
+                    q_nr[cq]    <= 1'b1;
+                    q_ecode[cq] <= 8'(E_DMA);
+                    if (op == OP_RET) begin
+                        state <= ST_IDLE;
+                    end else if (op == OP_RX || chain_started) begin
+                        el_valid <= 1'b1; el_rx <= (op == OP_RX);
+                        m_buf_status <= chain_started ? ST_BAD : ST_EMPTY;
+                        m_buf_last <= 1'b1; m_buf_queue <= cq; m_buf_head <= head;
+                        m_buf_addr <= '0; m_buf_len <= '0; m_buf_write <= 1'b0;
+                        if (!chain_started) cst[S_RXEMPTY] <= cst[S_RXEMPTY] + 1'b1;
+                        state <= ST_EMIT;
+                    end else begin
+                        pending[cq] <= 1'b0;
+                    end
+                end else begin
+                    unique case (rkind)
+                    K_AVAIL: begin
+                        if ((rd_u16 - q_lavail[cq]) > c_size) begin
+                            cerr[E_AVAIL_JUMP] <= cerr[E_AVAIL_JUMP] + 1'b1;
+                            q_nr[cq]    <= 1'b1;
+                            q_ecode[cq] <= 8'(E_AVAIL_JUMP);
+                            if (op == OP_RX) begin
+                                el_valid <= 1'b1; el_rx <= 1'b1;
+                                m_buf_status <= ST_EMPTY; m_buf_last <= 1'b1; m_buf_queue <= cq;
+                                cst[S_RXEMPTY] <= cst[S_RXEMPTY] + 1'b1;
+                                state <= ST_EMIT;
+                            end else begin
+                                pending[cq] <= 1'b0;
+                            end
+                        end else begin
+                            q_shadow[cq] <= rd_u16;
+                            if (rd_u16 != q_lavail[cq]) begin
+                                rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
+                                rd_len  <= 5'd2;
+                                rkind   <= K_HEAD;
+                                state   <= ST_RD_REQ;
+                            end else if (op == OP_RX) begin
+                                el_valid <= 1'b1; el_rx <= 1'b1;
+                                m_buf_status <= ST_EMPTY; m_buf_last <= 1'b1; m_buf_queue <= cq;
+                                m_buf_addr <= '0; m_buf_len <= '0; m_buf_write <= 1'b0;
+                                m_buf_head <= '0;
+                                cst[S_RXEMPTY] <= cst[S_RXEMPTY] + 1'b1;
+                                state <= ST_EMIT;
+                            end else if (q_evidx[cq] && !ae_done) begin
+                                ae_done <= 1'b1;
+                                wr_addr <= q_used[cq] + 64'd4 + {45'd0, c_size, 3'd0};
+                                wr_len  <= 4'd2;
+                                wr_data <= {48'd0, q_lavail[cq]};
+                                wkind   <= W_AEVENT;
+                                state   <= ST_WR_REQ;
+                            end else begin
+                                pending[cq] <= 1'b0;
+                            end
+                        end
+                    end
+                    K_HEAD: begin
+                        q_lavail[cq] <= q_lavail[cq] + 16'd1;
+                        head <= rd_u16;
+                        if (rd_u16 >= c_size) begin
+                            cerr[E_BAD_HEAD] <= cerr[E_BAD_HEAD] + 1'b1;
+                            q_nr[cq]    <= 1'b1;
+                            q_ecode[cq] <= 8'(E_BAD_HEAD);
+                            if (op == OP_RX) begin
+                                el_valid <= 1'b1; el_rx <= 1'b1;
+                                m_buf_status <= ST_EMPTY; m_buf_last <= 1'b1; m_buf_queue <= cq;
+                                cst[S_RXEMPTY] <= cst[S_RXEMPTY] + 1'b1;
+                                state <= ST_EMIT;
+                            end else begin
+                                pending[cq] <= 1'b0;
+                            end
+                        end else begin
+                            idx      <= rd_u16;
+                            walk_cnt <= '0;
+                            chain_started <= 1'b1;
+                            if (op == OP_RX) cst[S_RXCH] <= cst[S_RXCH] + 1'b1;
+                            else             cst[S_TXCH] <= cst[S_TXCH] + 1'b1;
+                            rd_addr <= q_desc[cq] + {44'd0, rd_u16, 4'd0};
+                            rd_len  <= 5'd16;
+                            rkind   <= K_DESC;
+                            state   <= ST_RD_REQ;
+                        end
+                    end
+                    K_DESC: begin
+                        if (d_flags[2]) begin
+                        if (!d_bad) begin
+                                in_ind   <= 1'b1;
+                                ind_base <= d_addr;
+                                ind_n    <= d_len[19:4];
+                                walk_cnt <= '0;
+                                rd_addr  <= d_addr;
+                                rd_len   <= 5'd16;
+                                rkind    <= K_DESC;
+                                state    <= ST_RD_REQ;
+                            end
+                        end else begin
+                            if (!d_bad) begin
+                                el_valid <= 1'b1; el_rx <= (op == OP_RX);
+                                m_buf_status <= ST_OK;
+                                m_buf_addr  <= d_addr;
+                                m_buf_len   <= d_len;
+                                m_buf_write <= d_flags[1];
+                                m_buf_last  <= !d_flags[0];
+                                m_buf_head  <= head;
+                                m_buf_queue <= cq;
+                                idx      <= d_next;
+                                walk_cnt <= walk_cnt + 16'd1;
+                                state    <= ST_EMIT;
+                            end
+                        end
+                        if (d_bad) begin
+                            cerr[d_why] <= cerr[d_why] + 1'b1;
+                            el_valid <= 1'b1; el_rx <= (op == OP_RX);
+                            m_buf_status <= ST_BAD;
+                            m_buf_addr <= '0; m_buf_len <= '0; m_buf_write <= 1'b0;
+                            m_buf_last <= 1'b1; m_buf_head <= head; m_buf_queue <= cq;
+                            state <= ST_EMIT;
+                        end
+                    end
+                    K_UEVENT: begin
+                        if (need_event(rd_u16, irq_new, irq_old)) begin
+                            irq_valid <= 1'b1;
+                            cst[S_IRQ] <= cst[S_IRQ] + 1'b1;
+                        end else begin
+                            cst[S_IRQSUP] <= cst[S_IRQSUP] + 1'b1;
+                        end
+                    end
+                    K_AFLAGS: begin
+                        if (!rd_u16[0]) begin
+                            irq_valid <= 1'b1;
+                            cst[S_IRQ] <= cst[S_IRQ] + 1'b1;
+                        end else begin
+                            cst[S_IRQSUP] <= cst[S_IRQSUP] + 1'b1;
+                        end
+                    end
+                    default: ;
+                    endcase
+                end
+            end
+            // ----------------------------------------------------------
+            ST_EMIT: begin
+                if (el_ready) begin
+                    el_valid <= 1'b0;
+                    if (m_buf_last) begin
+                        state <= ST_IDLE;
+                    end else begin
+                        rd_addr <= (in_ind ? ind_base : q_desc[cq]) + {44'd0, idx, 4'd0};
+                        rd_len  <= 5'd16;
+                        rkind   <= K_DESC;
+                        state   <= ST_RD_REQ;
+                    end
+                end
+            end
+            // ----------------------------------------------------------
+            ST_WR_REQ: begin
+                if (m_wr_desc_valid && m_wr_desc_ready) wr_desc_done <= 1'b1;
+                if (m_wr_axis_tvalid && m_wr_axis_tready) wr_data_done <= 1'b1;
+                if ((wr_desc_done || m_wr_desc_ready) && (wr_data_done || m_wr_axis_tready)) begin
+                    state <= ST_WR_CPL;
+                end
+            end
+            ST_WR_CPL: begin
+                wr_desc_done <= 1'b0;
+                wr_data_done <= 1'b0;
+                if (s_wr_cpl_valid) begin
+                    state <= ST_WR_DONE;
+                    rd_err <= s_wr_cpl_status[0];
+                end
+            end
+            ST_WR_DONE: begin
+                state <= ST_IDLE;
+                if (rd_err) begin
+                    cerr[E_DMA] <= cerr[E_DMA] + 1'b1;
+                    q_nr[cq]    <= 1'b1;
+                    q_ecode[cq] <= 8'(E_DMA);
+                    if (op == OP_RET) begin
+                        if (!ret_more) begin rx_lock <= 1'b0; ret_pend <= '0; end
+                    end else begin
+                        pending[cq] <= 1'b0;
+                    end
+                end else begin
+                    unique case (wkind)
+                    W_ELEM: begin
+                        cst[S_USED] <= cst[S_USED] + 1'b1;
+                        if (ret_more) begin
+                            ret_pend <= ret_pend + 16'd1;
+                            rx_lock  <= 1'b1;
+                        end else begin
+                            irq_old <= q_uidx[cq];
+                            irq_new <= q_uidx[cq] + ret_pend + 16'd1;
+                            wr_addr <= q_used[cq] + 64'd2;
+                            wr_len  <= 4'd2;
+                            wr_data <= {48'd0, q_uidx[cq] + ret_pend + 16'd1};
+                            wkind   <= W_IDX;
+                            state   <= ST_WR_REQ;
+                        end
+                    end
+                    W_IDX: begin
+                        q_uidx[cq] <= irq_new;
+                        ret_pend   <= '0;
+                        rx_lock    <= 1'b0;
+                        irq_vector <= q_vec[cq];
+                        irq_queue  <= cq;
+                        if (q_vec[cq] != 16'hFFFF) begin
+                            if (q_evidx[cq]) begin
+                                rd_addr <= q_avail[cq] + 64'd4 + {47'd0, c_size, 1'b0};
+                                rkind   <= K_UEVENT;
+                            end else begin
+                                rd_addr <= q_avail[cq];
+                                rkind   <= K_AFLAGS;
+                            end
+                            rd_len <= 5'd2;
+                            state  <= ST_RD_REQ;
+                        end
+                    end
+                    default: begin // W_AEVENT: re-read avail->idx once
+                        rd_addr <= q_avail[cq] + 64'd2;
+                        rd_len  <= 5'd2;
+                        rkind   <= K_AVAIL;
+                        state   <= ST_RD_REQ;
+                    end
+                    endcase
+                end
+            end
+            default: state <= ST_IDLE;
+            endcase
+
+            if (notify_valid) cst[S_NOTIFY] <= cst[S_NOTIFY] + 1'b1;
+            if (notify_valid) pending[notify_queue] <= 1'b1;  // wins over a clear
+        end
+    end
+
+    // unused inputs
+    logic unused;
+    assign unused = ^{s_rd_cpl_tag, s_rd_cpl_status[1], s_rd_axis_tkeep, s_wr_cpl_tag, ret_rx,
+                      d_flags[15:3], s_rd_axis_tdata,
+                      s_wr_cpl_status[1]};
+
+endmodule
+
+`resetall
