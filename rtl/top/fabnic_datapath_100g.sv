@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// fabnic_datapath_100g: the foundation datapath at 100 G (512-bit AXI-Stream toward a hard MAC, 250 MHz).
-// hard-MAC AXIS -> fabnic_eth_mac_axis -> fabnic_dp_echo_path (parser, UDP echo,
-// builder) -> back out of the MAC; counters and MAC/PFC configuration on the
-// AXI-Lite register file generated from fw/fabnic/regmap.py (map "datapath").
+// fabnic_datapath_100g: the foundation datapath at 100 G (512-bit AXI-Stream toward a hard MAC, 250 MHz):
+// fabnic_eth_mac_axis + fabnic_dp_core (parser, UDP echo, builder, AXI-Lite
+// registers generated from fw/fabnic/regmap.py).
 `default_nettype none
 
 module fabnic_datapath_100g #(
@@ -47,25 +46,13 @@ module fabnic_datapath_100g #(
 
   localparam int CNT_W = 32;
 
-  // ---------------------------------------------------------------- registers
-  logic              req_valid, req_write, ack_valid, ack_err;
-  logic [ADDR_W-1:0] req_addr;
-  logic [31:0]       req_wdata, ack_rdata;
-  logic [3:0]        req_wstrb;
-
-  fabnic_axil_slave #(.ADDR_W(ADDR_W)) u_axil (
-    .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-    .req_valid, .req_write, .req_addr, .req_wdata, .req_wstrb,
-    .ack_valid, .ack_rdata, .ack_err, .status_timeout()
-  );
-
-  logic [31:0] cfg_src_mac_lo, cfg_refresh;
-  logic [15:0] cfg_src_mac_hi, cfg_quanta, cfg_cycles_per_quantum;
+  logic [DATA_W-1:0] rx_tdata, tx_tdata;
+  logic [KEEP_W-1:0] rx_tkeep, tx_tkeep;
+  logic rx_tvalid, rx_tready, rx_tlast, rx_tuser;
+  logic tx_tvalid, tx_tready, tx_tlast, tx_tuser;
+  logic [47:0] cfg_src_mac;
+  logic [31:0] cfg_refresh;
+  logic [15:0] cfg_quanta, cfg_cycles_per_quantum;
   logic [7:0]  cfg_pfc_req, pause;
   logic [CNT_W-1:0] mac_tx_frames;
   logic [CNT_W-1:0] mac_tx_underflow;
@@ -86,35 +73,46 @@ module fabnic_datapath_100g #(
   logic [CNT_W-1:0] mac_rx_bad;
   logic [CNT_W-1:0] mac_rx_overflow;
   logic [63:0] mac_tx_bytes, mac_rx_bytes;
-  logic [CNT_W-1:0] parser_frames_in;
-  logic [CNT_W-1:0] parser_bytes_in;
-  logic [CNT_W-1:0] parser_bad_in;
-  logic [CNT_W-1:0] parser_frames_out;
-  logic [CNT_W-1:0] parser_dropped;
-  logic [CNT_W-1:0] parser_non_ip;
-  logic [CNT_W-1:0] parser_ip_frag;
-  logic [CNT_W-1:0] parser_err_runt;
-  logic [CNT_W-1:0] parser_err_ip_version;
-  logic [CNT_W-1:0] parser_err_ipv4_ihl;
-  logic [CNT_W-1:0] parser_err_ipv4_csum;
-  logic [CNT_W-1:0] parser_err_ip_length;
-  logic [CNT_W-1:0] parser_err_udp_length;
-  logic [CNT_W-1:0] echo_echoed;
-  logic [CNT_W-1:0] echo_roce;
-  logic [CNT_W-1:0] echo_vxlan;
-  logic [CNT_W-1:0] echo_other;
-  logic [CNT_W-1:0] echo_bad;
-  logic [CNT_W-1:0] echo_built;
-  logic [CNT_W-1:0] echo_len_mismatch;
 
-  fabnic_regs_datapath #(.ADDR_W(ADDR_W), .DATA_W(DATA_W)) u_regs (
-    .clk, .rst, .req_valid, .req_write, .req_addr, .req_wdata, .req_wstrb,
-    .ack_valid, .ack_rdata, .ack_err,
-    .cfg_device_scratch(),
-    .cfg_mac_src_mac_lo(cfg_src_mac_lo), .cfg_mac_src_mac_hi(cfg_src_mac_hi),
-    .cfg_mac_pfc_req(cfg_pfc_req), .cfg_mac_quanta(cfg_quanta), .cfg_mac_refresh(cfg_refresh),
-    .cfg_mac_cycles_per_quantum(cfg_cycles_per_quantum),
-    .sts_mac_pause(pause),
+  fabnic_eth_mac_axis #(.DATA_W(DATA_W), .N_PRIO(1), .CNT_W(CNT_W)) u_mac (
+    .clk, .rst,
+    .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
+    .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
+    .m_axis_tdata(rx_tdata), .m_axis_tkeep(rx_tkeep), .m_axis_tvalid(rx_tvalid),
+    .m_axis_tready(rx_tready), .m_axis_tlast(rx_tlast), .m_axis_tuser(rx_tuser),
+    .m_axis_mac_tx_tdata, .m_axis_mac_tx_tkeep, .m_axis_mac_tx_tvalid, .m_axis_mac_tx_tready,
+    .m_axis_mac_tx_tlast, .m_axis_mac_tx_tuser,
+    .s_axis_mac_rx_tdata, .s_axis_mac_rx_tkeep, .s_axis_mac_rx_tvalid, .s_axis_mac_rx_tlast,
+    .s_axis_mac_rx_tuser,
+    .cycles_per_quantum(cfg_cycles_per_quantum), .pfc_req(cfg_pfc_req),
+    .cfg_src_mac, .cfg_quanta, .cfg_refresh, .pause,
+    .stat_tx_oversize(mac_tx_oversize), .stat_tx_pfc(mac_tx_pfc), .stat_tx_xon(mac_tx_xon),
+    .stat_rx_pfc(mac_rx_pfc), .stat_rx_pause(mac_rx_pause),
+    .stat_rx_ctrl_other(mac_rx_ctrl_other), .stat_rx_ctrl_bad(mac_rx_ctrl_bad),
+    .stat_rx_bad(mac_rx_bad), .stat_rx_overflow(mac_rx_overflow)
+  );
+
+  // counted by the hard MAC, not here
+  assign mac_tx_frames = '0;
+  assign mac_tx_underflow = '0;
+  assign mac_tx_bad = '0;
+  assign mac_rx_frames = '0;
+  assign mac_rx_bad_fcs = '0;
+  assign mac_rx_runt = '0;
+  assign mac_rx_oversize = '0;
+  assign mac_rx_xgmii_err = '0;
+  assign mac_rx_framing = '0;
+  assign mac_tx_bytes = '0;
+  assign mac_rx_bytes = '0;
+
+  fabnic_dp_core #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .CNT_W(CNT_W)) u_core (
+    .clk, .rst,
+    .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
+    .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
+    .m_axis_tdata(tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(tx_tvalid),
+    .m_axis_tready(tx_tready), .m_axis_tlast(tx_tlast), .m_axis_tuser(tx_tuser),
+    .cfg_src_mac, .cfg_pfc_req, .cfg_quanta, .cfg_refresh, .cfg_cycles_per_quantum,
+    .sts_pause(pause),
     .sts_mac_tx_frames(mac_tx_frames),
     .sts_mac_tx_underflow(mac_tx_underflow),
     .sts_mac_tx_bad(mac_tx_bad),
@@ -135,93 +133,11 @@ module fabnic_datapath_100g #(
     .sts_mac_rx_overflow(mac_rx_overflow),
     .sts_mac_tx_bytes(mac_tx_bytes),
     .sts_mac_rx_bytes(mac_rx_bytes),
-    .sts_parser_frames_in(parser_frames_in),
-    .sts_parser_bytes_in(parser_bytes_in),
-    .sts_parser_bad_in(parser_bad_in),
-    .sts_parser_frames_out(parser_frames_out),
-    .sts_parser_dropped(parser_dropped),
-    .sts_parser_non_ip(parser_non_ip),
-    .sts_parser_ip_frag(parser_ip_frag),
-    .sts_parser_err_runt(parser_err_runt),
-    .sts_parser_err_ip_version(parser_err_ip_version),
-    .sts_parser_err_ipv4_ihl(parser_err_ipv4_ihl),
-    .sts_parser_err_ipv4_csum(parser_err_ipv4_csum),
-    .sts_parser_err_ip_length(parser_err_ip_length),
-    .sts_parser_err_udp_length(parser_err_udp_length),
-    .sts_echo_echoed(echo_echoed),
-    .sts_echo_roce(echo_roce),
-    .sts_echo_vxlan(echo_vxlan),
-    .sts_echo_other(echo_other),
-    .sts_echo_bad(echo_bad),
-    .sts_echo_built(echo_built),
-    .sts_echo_len_mismatch(echo_len_mismatch)
-  );
-
-  // ---------------------------------------------------------------- MAC
-  logic [DATA_W-1:0] rx_tdata, tx_tdata;
-  logic [KEEP_W-1:0] rx_tkeep, tx_tkeep;
-  logic rx_tvalid, rx_tready, rx_tlast, rx_tuser;
-  logic tx_tvalid, tx_tready, tx_tlast, tx_tuser;
-
-  fabnic_eth_mac_axis #(.DATA_W(DATA_W), .N_PRIO(1), .CNT_W(CNT_W)) u_mac (
-    .clk, .rst,
-    .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
-    .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
-    .m_axis_tdata(rx_tdata), .m_axis_tkeep(rx_tkeep), .m_axis_tvalid(rx_tvalid),
-    .m_axis_tready(rx_tready), .m_axis_tlast(rx_tlast), .m_axis_tuser(rx_tuser),
-    .m_axis_mac_tx_tdata, .m_axis_mac_tx_tkeep, .m_axis_mac_tx_tvalid, .m_axis_mac_tx_tready,
-    .m_axis_mac_tx_tlast, .m_axis_mac_tx_tuser,
-    .s_axis_mac_rx_tdata, .s_axis_mac_rx_tkeep, .s_axis_mac_rx_tvalid, .s_axis_mac_rx_tlast,
-    .s_axis_mac_rx_tuser,
-    .cycles_per_quantum(cfg_cycles_per_quantum), .pfc_req(cfg_pfc_req),
-    .cfg_src_mac({cfg_src_mac_hi, cfg_src_mac_lo}), .cfg_quanta(cfg_quanta),
-    .cfg_refresh(cfg_refresh), .pause,
-    .stat_tx_oversize(mac_tx_oversize), .stat_tx_pfc(mac_tx_pfc), .stat_tx_xon(mac_tx_xon),
-    .stat_rx_pfc(mac_rx_pfc), .stat_rx_pause(mac_rx_pause),
-    .stat_rx_ctrl_other(mac_rx_ctrl_other), .stat_rx_ctrl_bad(mac_rx_ctrl_bad),
-    .stat_rx_bad(mac_rx_bad), .stat_rx_overflow(mac_rx_overflow)
-  );
-
-  // counted by the hard MAC, not here
-  assign mac_tx_frames = '0;
-  assign mac_tx_underflow = '0;
-  assign mac_tx_bad = '0;
-  assign mac_rx_frames = '0;
-  assign mac_rx_bad_fcs = '0;
-  assign mac_rx_runt = '0;
-  assign mac_rx_oversize = '0;
-  assign mac_rx_xgmii_err = '0;
-  assign mac_rx_framing = '0;
-  assign mac_tx_bytes = '0;
-  assign mac_rx_bytes = '0;
-
-  // ---------------------------------------------------------------- datapath
-  fabnic_dp_echo_path #(.DATA_W(DATA_W), .CNT_W(CNT_W)) u_path (
-    .clk, .rst,
-    .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
-    .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
-    .m_axis_tdata(tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(tx_tvalid),
-    .m_axis_tready(tx_tready), .m_axis_tlast(tx_tlast), .m_axis_tuser(tx_tuser),
-    .cnt_frames_in(parser_frames_in),
-    .cnt_bytes_in(parser_bytes_in),
-    .cnt_bad_in(parser_bad_in),
-    .cnt_frames_out(parser_frames_out),
-    .cnt_dropped(parser_dropped),
-    .cnt_non_ip(parser_non_ip),
-    .cnt_ip_frag(parser_ip_frag),
-    .cnt_err_runt(parser_err_runt),
-    .cnt_err_ip_version(parser_err_ip_version),
-    .cnt_err_ipv4_ihl(parser_err_ipv4_ihl),
-    .cnt_err_ipv4_csum(parser_err_ipv4_csum),
-    .cnt_err_ip_length(parser_err_ip_length),
-    .cnt_err_udp_length(parser_err_udp_length),
-    .cnt_echoed(echo_echoed),
-    .cnt_roce(echo_roce),
-    .cnt_vxlan(echo_vxlan),
-    .cnt_other(echo_other),
-    .cnt_bad(echo_bad),
-    .cnt_built(echo_built),
-    .cnt_len_mismatch(echo_len_mismatch)
+    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
+    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
+    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
+    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
+    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready
   );
 
 endmodule
