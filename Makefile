@@ -44,8 +44,10 @@ lint: $(STAMP)
 	$(PY) sim/lint.py
 	$(VENV)/bin/ruff check fw tb sim
 
+# SYNTH_ARGS="--only pkt" etc.; SYNTH_DEADLINE / SYNTH_BLOCK_TIMEOUT (s) raise the
+# default budget (570 s total, 300 s per block) for a complete table.
 synth: $(STAMP)
-	$(PY) sim/synth.py
+	$(PY) sim/synth.py $(SYNTH_ARGS)
 
 bench: $(STAMP)
 	BENCH="$(BENCH)" $(PY) sim/bench.py

@@ -93,8 +93,8 @@ TARGET_MHZ = 250.0  # the project's reference clock (ECP5 will not reach it)
 
 OUT = tools.BUILD / "synth"
 JOBS = 2
-BLOCK_TIMEOUT = 300  # s per block (Yosys)
-DEADLINE = 570       # s after start: every tool still running then is stopped and reported,
+BLOCK_TIMEOUT = int(os.environ.get("SYNTH_BLOCK_TIMEOUT", "300"))  # s per block (Yosys)
+DEADLINE = float(os.environ.get("SYNTH_DEADLINE", "570"))  # s after start: every tool still running then is stopped and reported,
                      # blocks not started are skipped (keeps `make synth` under 10 minutes)
 
 
