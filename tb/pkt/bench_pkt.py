@@ -2,7 +2,7 @@
 """pkt benchmarks (make bench): parser and builder sustained throughput for 60/64,
 1500 and 9000-byte frames, and parser latency, at DATA_W=64 and 512.
 
-Lean whole-beat driver (lean_axis, no pauses, sink always ready); cycles are counted
+Lean whole-beat driver (fabnic_tb.beats, no pauses, sink always ready); cycles are counted
 in the simulation. Gb/s are converted at the clock each width is meant for: 250 MHz
 at 512 bits (100 G), 156.25 MHz at 64 bits (10 G). Reuses the tb_pkt build.
 """
@@ -16,11 +16,11 @@ import pytest
 try:
     import cocotb
     from cocotb.triggers import ClockCycles
-    from lean_axis import Cycle, Sink, Source, VecSink, VecSource
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
     from scapy.packet import Raw
 
+    from fabnic_tb.beats import Cycle, Sink, Source, VecSink, VecSource
     from fabnic_tb.bench import record
     from fabnic_tb.clock import start_clock_reset
     from fabnic_tb.pkt_model import pack_meta

@@ -14,9 +14,9 @@ import pytest
 try:
     import cocotb
     from cocotb.triggers import ClockCycles
-    from lean_axis import Sink, Source, VecSink, VecSource
     from pkt_frames import frame_mix, udp_frame
 
+    from fabnic_tb.beats import Sink, Source, VecSink, VecSource
     from fabnic_tb.clock import start_clock_reset
     from fabnic_tb.pkt_model import ERR_BITS, err_names, pack_meta, parse, unpack_meta
 except ImportError:

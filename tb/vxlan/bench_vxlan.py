@@ -24,7 +24,6 @@ try:
     from scapy.layers.vxlan import VXLAN
     from scapy.packet import Raw
     from test_vxlan import command, setup
-    from vx_axis import Sink, Source
     from vxlan_model import (
         ACT_LOCAL,
         OP_ADD,
@@ -38,6 +37,7 @@ try:
         vni_value,
     )
 
+    from fabnic_tb.beats import Sink, Source
     from fabnic_tb.bench import record
 except ImportError:
     cocotb = None
@@ -79,7 +79,7 @@ if cocotb is not None:
             for size in ((14, 64, 1500, 9000) if path == "decap" else (64, 1500, 9000)):
                 n = {14: 200, 64: 200, 1500: 40, 9000: 12}[size]
                 snk.frames.clear()
-                src.first_cycles.clear()
+                src.first_beat_cycles.clear()
                 # latency: one frame into an idle pipeline
                 f0 = inner(size, 0)
                 if path == "decap":
@@ -89,7 +89,7 @@ if cocotb is not None:
                     src.send(f0, vni=100, len=len(f0))
                 while not snk.frames:
                     await ClockCycles(dut.clk, 10)
-                lat = snk.frames[0].start - src.first_cycles[0]
+                lat = snk.frames[0].start - src.first_beat_cycles[0]
                 l0 = int(dut.cnt_lookups.value)
                 for i in range(n):
                     f = inner(size, i)

@@ -22,7 +22,6 @@ try:
     from scapy.layers.l2 import ARP, Dot1Q, Ether
     from scapy.layers.vxlan import VXLAN
     from scapy.packet import Raw
-    from vx_axis import Sink, Source
     from vxlan_model import (
         ACT_LOCAL,
         ACT_ROCE,
@@ -48,6 +47,7 @@ try:
         vni_value,
     )
 
+    from fabnic_tb.beats import Sink, Source
     from fabnic_tb.clock import start_clock_reset
 except ImportError:
     cocotb = None
