@@ -6,3 +6,18 @@ allocator) so the same code runs against the simulation and a board.
 """
 
 __version__ = "0.1.0"
+
+from .verbs import (  # noqa: E402
+    Access,
+    Context,
+    QpState,
+    RecvWR,
+    SendWR,
+    VerbsError,
+    WorkCompletion,
+    WrOpcode,
+    open_device,
+)
+
+__all__ = ["Access", "Context", "QpState", "RecvWR", "SendWR", "VerbsError",
+           "WorkCompletion", "WrOpcode", "open_device"]

@@ -172,9 +172,98 @@ ECHO = Block(
     ]),
 )
 
+ROCE = Block(
+    "roce", 0x0400, 0x400,
+    "RoCEv2 RC transport: local addresses, the staging window and command register "
+    "that program QP/CQ/MR contexts, and engine settings. Doorbells are a separate "
+    "window (docs/roce.md): SQ producer index at 0x100000 + 8*qpn, RQ producer index "
+    "at 0x100004 + 8*qpn, CQ consumer index (bit 31 = arm) at 0x180000 + 8*cqn.",
+    (
+        Reg("num_qp", 0x00, "const", "QPs in this build (NUM_QP).", param="NUM_QP"),
+        Reg("num_cq", 0x04, "const", "CQs in this build (NUM_CQ).", param="NUM_CQ"),
+        Reg("num_mr", 0x08, "const", "Memory regions in this build (NUM_MR); key = index<<8 | tag.",
+            param="NUM_MR"),
+        Reg("caps", 0x0C, "const",
+            "Capabilities: bit0 SEND, 1 WRITE, 2 READ, 3 ATOMIC, 4 IMM, 5 IPv6, "
+            "6 selective repeat, 7 FEC, 8 DCQCN.", value=0x3F),
+        Reg("local_mac_lo", 0x10, "rw", "This NIC's MAC, bits 31:0.", reset=0x00000001),
+        Reg("local_mac_hi", 0x14, "rw", "This NIC's MAC, bits 47:32.", width=16, reset=0x0200),
+        Reg("local_ip0", 0x18, "rw", "This NIC's IP address bits 31:0 (the IPv4 address).",
+            reset=0x0A000001),
+        Reg("local_ip1", 0x1C, "rw", "This NIC's IPv6 address bits 63:32."),
+        Reg("local_ip2", 0x20, "rw", "This NIC's IPv6 address bits 95:64."),
+        Reg("local_ip3", 0x24, "rw", "This NIC's IPv6 address bits 127:96."),
+        Reg("ack_cadence", 0x28, "rw",
+            "Requester: set AckReq on every Nth packet of a message (and always on the "
+            "last). Responder: ACK at least every Nth packet received. 0 = only on the "
+            "last packet of a message.", width=16, reset=16),
+        Reg("timer_tick", 0x2C, "rw",
+            "Cycles per retransmission-timer tick (4.096 us = 1024 cycles at 250 MHz); "
+            "a QP with timeout t times out after 2^t ticks without progress.",
+            width=24, reset=1024),
+        Reg("cmd", 0x30, "pulse",
+            "Command: [3:0] op (1 QP write, 2 CQ write, 3 MR write, 4 QP query), "
+            "[4] QP write: reset the send side to sq_psn, [5] reset the receive side to "
+            "rq_psn, [31:8] object index (qpn, cqn, or MR index = key>>8). Operands come "
+            "from data0..data23 (layouts in docs/roce.md)."),
+        Reg("cmd_status", 0x34, "ro",
+            "bit0 busy (a command is running), bit1 the last command was refused "
+            "(index out of range or unknown op)."),
+        Reg("result0", 0x38, "ro", "QP query: [2:0] state, [3] error, [11:4] error cause, "
+            "[31:16] CQE status that moved the QP to ERR."),
+        Reg("result1", 0x3C, "ro", "QP query: next send PSN."),
+        Reg("result2", 0x40, "ro", "QP query: expected receive PSN."),
+        Reg("result3", 0x44, "ro", "QP query: oldest unacknowledged PSN."),
+    ) + tuple(Reg(f"data{i}", 0x80 + 4 * i, "rw", f"Command operand word {i}.")
+              for i in range(24)),
+)
+
+ROCE_CNT = Block(
+    "roce_cnt", 0x0800, 0x200,
+    "RoCEv2 transport counters (free-running, wrap). Every dropped packet is "
+    "counted under exactly one drop reason.",
+    _counters(0x00, [
+        ("rx_frames", "Frames in from the MAC."),
+        ("rx_roce", "RoCEv2 packets accepted for processing (ICRC good, headers good)."),
+        ("rx_drop_bad", "Dropped: frame marked bad by the MAC or an IP/UDP header error."),
+        ("rx_drop_not_roce", "Dropped: not UDP 4791 to this NIC's IP address."),
+        ("rx_drop_icrc", "Dropped: ICRC wrong."),
+        ("rx_drop_hdr", "Dropped: BTH/extension header error (short, version, opcode)."),
+        ("rx_drop_qpn", "Dropped: destination QP number >= NUM_QP."),
+        ("rx_drop_qp_state", "Dropped: QP not in a state that accepts the packet."),
+        ("rx_drop_psn", "Dropped: responses/ACKs with a PSN outside the outstanding window, "
+                        "requests after a sequence NAK until the gap is filled."),
+        ("rx_dup", "Duplicate requests (re-ACKed, READs re-executed)."),
+        ("rx_seq_nak", "PSN sequence error NAKs sent (one per gap)."),
+        ("rx_rnr_nak", "RNR NAKs sent (SEND with no receive WQE posted)."),
+        ("rx_access_err", "Remote access errors (rkey, PD, bounds, rights): NAK sent, "
+                          "nothing written."),
+        ("rx_inv_req", "Invalid requests (opcode sequence, length): NAK sent."),
+        ("rx_acks", "ACKs received."),
+        ("rx_naks", "NAKs received (any syndrome)."),
+        ("rx_read_resp", "READ response packets received and placed."),
+        ("rx_cnp", "CNPs received."),
+        ("tx_frames", "Frames sent."),
+        ("tx_req_pkts", "Request packets sent (first transmissions and retransmissions)."),
+        ("tx_retx_pkts", "Request packets retransmitted."),
+        ("tx_acks", "ACK/NAK packets sent."),
+        ("tx_read_resp", "READ response packets sent."),
+        ("tx_cnp", "CNPs sent."),
+        ("timeouts", "Retransmission timer expiries."),
+        ("retry_exc", "QPs moved to ERR: retry count exceeded."),
+        ("cqe", "CQEs written."),
+        ("cq_overflow", "CQEs dropped: CQ full (CQ overrun; the QP moves to ERR)."),
+        ("cqe_err", "CQEs written with an error status."),
+        ("dma_err", "DMA transfers that returned an AXI error response."),
+        ("lkey_err", "Local protection errors (lkey check failed on a WQE or RQE)."),
+        ("irq", "Interrupts raised."),
+    ]),
+)
+
 # A register file is generated per top-level design ("map"): the blocks it has.
 MAPS: dict[str, tuple[Block, ...]] = {
     "datapath": (DEVICE, MAC, PARSER, ECHO),
+    "roce": (DEVICE, ROCE, ROCE_CNT),
 }
 
 

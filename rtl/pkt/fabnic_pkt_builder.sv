@@ -13,7 +13,8 @@
 //     next header (17 when is_udp, else ip_proto), hop limit = ttl.
 //   - UDP (is_udp and IP): ports, length = 8 + payload_len, checksum 0 (UDP_CSUM=0;
 //     legal for IPv4, RFC 8200 requires a checksum for IPv6 - see docs/pkt.md).
-// The payload must be payload_len bytes (for IP frames); a different length is
+// The payload must be payload_len - TRAILER_BYTES bytes (for IP frames; TRAILER_BYTES=4
+// when fabnic_roce_icrc_gen appends the ICRC after the builder); a different length is
 // forwarded but gets tuser[0]=1 on its last beat and counts in cnt_len_mismatch.
 // A payload of one beat with tkeep=0 means an empty payload.
 // Latency: 2 cycles from meta + first payload beat to the first output beat;
@@ -24,6 +25,7 @@ module fabnic_pkt_builder #(
     parameter int DATA_W   = 64,
     parameter int KEEP_W   = DATA_W / 8,
     parameter bit UDP_CSUM = 1'b0,
+    parameter int TRAILER_BYTES = 0,  // bytes counted in payload_len but appended later (ICRC: 4)
     parameter int CNT_W    = 32
 ) (
     input  wire logic                 clk,
@@ -166,7 +168,7 @@ module fabnic_pkt_builder #(
   always_comb begin
     pcnt = mid_q ? pcnt_q : '0;
     for (int i = 0; i < KEEP_W; i++) pcnt = pcnt + 17'(s_axis_tkeep[i]);
-    mismatch = chk_cur && s_axis_tlast && pcnt != 17'(plen_cur);
+    mismatch = chk_cur && s_axis_tlast && pcnt + 17'(TRAILER_BYTES) != 17'(plen_cur);
   end
 
   always_ff @(posedge clk) begin

@@ -150,6 +150,217 @@ package fabnic_roce_pkg;
     return a + n;
   endfunction
 
+  // ---------------------------------------------------------------- transport engine
+  // QP states (IBTA numbering, as written by the host in QP context word 0).
+  localparam logic [2:0] QPS_RESET = 3'd0;
+  localparam logic [2:0] QPS_INIT  = 3'd1;
+  localparam logic [2:0] QPS_RTR   = 3'd2;
+  localparam logic [2:0] QPS_RTS   = 3'd3;
+  localparam logic [2:0] QPS_SQD   = 3'd4;
+  localparam logic [2:0] QPS_SQE   = 3'd5;
+  localparam logic [2:0] QPS_ERR   = 3'd6;
+
+  // SQE opcodes (host memory, docs/roce_design.md).
+  localparam logic [7:0] WR_SEND      = 8'd0;
+  localparam logic [7:0] WR_SEND_IMM  = 8'd1;
+  localparam logic [7:0] WR_WRITE     = 8'd2;
+  localparam logic [7:0] WR_WRITE_IMM = 8'd3;
+  localparam logic [7:0] WR_READ      = 8'd4;
+  localparam logic [7:0] WR_CMP_SWAP  = 8'd5;
+  localparam logic [7:0] WR_FETCH_ADD = 8'd6;
+
+  // CQE opcodes and status codes.
+  localparam logic [7:0] WC_SEND          = 8'h00;
+  localparam logic [7:0] WC_WRITE         = 8'h01;
+  localparam logic [7:0] WC_READ          = 8'h02;
+  localparam logic [7:0] WC_CMP_SWAP      = 8'h03;
+  localparam logic [7:0] WC_FETCH_ADD     = 8'h04;
+  localparam logic [7:0] WC_RECV          = 8'h80;
+  localparam logic [7:0] WC_RECV_RDMA_IMM = 8'h81;
+
+  localparam logic [7:0] WS_SUCCESS       = 8'd0;
+  localparam logic [7:0] WS_LOC_LEN_ERR   = 8'd1;
+  localparam logic [7:0] WS_LOC_PROT_ERR  = 8'd2;
+  localparam logic [7:0] WS_WR_FLUSH_ERR  = 8'd3;
+  localparam logic [7:0] WS_REM_ACCESS    = 8'd4;
+  localparam logic [7:0] WS_REM_INV_REQ   = 8'd5;
+  localparam logic [7:0] WS_REM_OP_ERR    = 8'd6;
+  localparam logic [7:0] WS_RETRY_EXC     = 8'd7;
+  localparam logic [7:0] WS_RNR_RETRY_EXC = 8'd8;
+
+  // AETH syndromes.
+  localparam logic [7:0] SYN_ACK        = 8'h1F;  // ACK, credit field "invalid" (no EE credits)
+  localparam logic [7:0] SYN_RNR        = 8'h20;  // | 5-bit RNR timer code
+  localparam logic [7:0] SYN_NAK_SEQ    = 8'h60;
+  localparam logic [7:0] SYN_NAK_INV    = 8'h61;
+  localparam logic [7:0] SYN_NAK_ACCESS = 8'h62;
+  localparam logic [7:0] SYN_NAK_OP     = 8'h63;
+
+  // Static QP context (host-written; decoded from the command operand words).
+  typedef struct packed {
+    logic [2:0]   state;
+    logic         ipv6;
+    logic [2:0]   pmtu;       // 1..5 = 256..4096 bytes
+    logic [3:0]   access;     // MR_ACC_* bits (remote rights of this QP as a responder)
+    logic [2:0]   retry_cnt;
+    logic [2:0]   rnr_retry;
+    logic [4:0]   timeout;
+    logic         sr;
+    logic         fec;
+    logic         cc;
+    logic [23:0]  dqpn;
+    logic [23:0]  sq_psn;
+    logic [23:0]  rq_psn;
+    logic [23:0]  pd;
+    logic [15:0]  sport;
+    logic [5:0]   dscp;
+    logic [47:0]  dmac;
+    logic [127:0] dip;
+    logic [63:0]  sq_base;
+    logic [63:0]  rq_base;
+    logic [4:0]   sq_log;
+    logic [4:0]   rq_log;
+    logic [15:0]  scq;
+    logic [15:0]  rcq;
+  } qpc_t;
+
+  localparam int CMD_WORDS = 24;
+
+  function automatic qpc_t qpc_decode(input logic [CMD_WORDS*32-1:0] w);
+    qpc_t q;
+    q.state     = w[0*32 + 0 +: 3];
+    q.ipv6      = w[0*32 + 3];
+    q.pmtu      = w[0*32 + 4 +: 3];
+    q.access    = w[0*32 + 8 +: 4];
+    q.retry_cnt = w[0*32 + 12 +: 3];
+    q.rnr_retry = w[0*32 + 15 +: 3];
+    q.timeout   = w[0*32 + 18 +: 5];
+    q.sr        = w[0*32 + 23];
+    q.fec       = w[0*32 + 24];
+    q.cc        = w[0*32 + 25];
+    q.dqpn      = w[1*32 +: 24];
+    q.sq_psn    = w[2*32 +: 24];
+    q.rq_psn    = w[3*32 +: 24];
+    q.pd        = w[4*32 +: 24];
+    q.sport     = w[5*32 +: 16];
+    q.dscp      = w[5*32 + 16 +: 6];
+    q.dmac      = {w[7*32 +: 16], w[6*32 +: 32]};
+    q.dip       = w[8*32 +: 128];
+    q.sq_base   = w[12*32 +: 64];
+    q.rq_base   = w[14*32 +: 64];
+    q.sq_log    = w[16*32 +: 5];
+    q.rq_log    = w[16*32 + 8 +: 5];
+    q.scq       = w[17*32 +: 16];
+    q.rcq       = w[17*32 + 16 +: 16];
+    return q;
+  endfunction
+
+  // log2 of the path MTU in bytes (8..12).
+  function automatic logic [3:0] pmtu_log(input logic [2:0] code);
+    return (code >= 3'd1 && code <= 3'd5) ? 4'(7 + code) : 4'd8;
+  endfunction
+
+  // Packets a message of len bytes occupies at path MTU 2^lg (at least one).
+  function automatic logic [23:0] npkts(input logic [31:0] len, input logic [3:0] lg);
+    logic [31:0] n;
+    n = (len + (32'd1 << lg) - 32'd1) >> lg;
+    return (n == 0) ? 24'd1 : n[23:0];
+  endfunction
+
+  // Send queue entry as fetched (64 bytes, little-endian in host memory).
+  typedef struct packed {
+    logic [63:0] swap;
+    logic [63:0] cmp_add;
+    logic [31:0] rkey;
+    logic [63:0] raddr;
+    logic [31:0] imm;
+    logic [31:0] lkey;
+    logic [63:0] laddr;
+    logic [31:0] len;
+    logic [7:0]  flags;
+    logic [7:0]  opcode;
+    logic [63:0] wr_id;
+  } sqe_t;
+
+  function automatic sqe_t sqe_decode(input logic [511:0] b);
+    sqe_t e;
+    e.wr_id   = b[0*8 +: 64];
+    e.opcode  = b[8*8 +: 8];
+    e.flags   = b[9*8 +: 8];
+    e.len     = b[12*8 +: 32];
+    e.laddr   = b[16*8 +: 64];
+    e.lkey    = b[24*8 +: 32];
+    e.imm     = b[28*8 +: 32];
+    e.raddr   = b[32*8 +: 64];
+    e.rkey    = b[40*8 +: 32];
+    e.cmp_add = b[48*8 +: 64];
+    e.swap    = b[56*8 +: 64];
+    return e;
+  endfunction
+
+  // Receive queue entry (32 bytes).
+  typedef struct packed {
+    logic [31:0] len;
+    logic [31:0] lkey;
+    logic [63:0] addr;
+    logic [63:0] wr_id;
+  } rqe_t;
+
+  function automatic rqe_t rqe_decode(input logic [255:0] b);
+    rqe_t e;
+    e.wr_id = b[0 +: 64];
+    e.addr  = b[64 +: 64];
+    e.lkey  = b[128 +: 32];
+    e.len   = b[160 +: 32];
+    return e;
+  endfunction
+
+  // A packet for the transmit path: header record, payload length and host address
+  // of the payload (read by DMA when plen > 0), and the addressing of the peer.
+  typedef struct packed {
+    roce_hdr_t    hdr;
+    logic [15:0]  plen;
+    logic [63:0]  addr;
+    logic [47:0]  dmac;
+    logic [127:0] dip;
+    logic         ipv6;
+    logic [15:0]  sport;
+    logic [5:0]   dscp;
+    logic [1:0]   ecn;
+  } tx_job_t;
+
+  // A completion to write.
+  typedef struct packed {
+    logic [15:0] cqn;
+    logic [63:0] wr_id;
+    logic [31:0] byte_len;
+    logic [31:0] imm;
+    logic [23:0] qpn;
+    logic [7:0]  opcode;
+    logic [7:0]  status;
+    logic        imm_valid;
+  } cqe_req_t;
+
+  // CQE bytes (32, little-endian) with the owner/phase bit.
+  function automatic logic [255:0] cqe_encode(input cqe_req_t c, input logic phase);
+    logic [255:0] b;
+    b = '0;
+    b[0 +: 64]    = c.wr_id;
+    b[64 +: 32]   = c.byte_len;
+    b[96 +: 32]   = c.imm;
+    b[128 +: 24]  = c.qpn;
+    b[160 +: 8]   = c.opcode;
+    b[168 +: 8]   = c.status;
+    b[176]        = c.imm_valid;
+    b[255]        = phase;
+    return b;
+  endfunction
+
+  // Byte swap helpers (wire order is big-endian, host memory little-endian).
+  function automatic logic [31:0] bswap32(input logic [31:0] v);
+    return {v[7:0], v[15:8], v[23:16], v[31:24]};
+  endfunction
+
 endpackage
 
 `resetall

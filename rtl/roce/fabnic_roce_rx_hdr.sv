@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // fabnic_roce_rx_hdr: RoCEv2 receive header decoder. Input: the UDP payload of a
-// RoCEv2 packet (starting at the BTH, ICRC already checked and removed). Output per
+// RoCEv2 packet (starting at the BTH, ICRC already checked; with TRAILER_BYTES=4 the
+// ICRC is still there and removed here together with the pad). Output per
 // packet: one decoded header record (fabnic_roce_pkg::roce_hdr_t) on m_hdr, and one
 // payload frame on m_axis (realigned to lane 0, BTH pad bytes removed from the end)
 // whose last beat carries the payload length on m_axis_plen.
@@ -22,6 +23,7 @@
 module fabnic_roce_rx_hdr #(
     parameter int DATA_W = 64,
     parameter int KEEP_W = DATA_W / 8,
+    parameter int TRAILER_BYTES = 0,  // bytes after the pad to remove too (ICRC: 4)
     parameter int CNT_W  = 32
 ) (
     input  wire logic                       clk,
@@ -224,15 +226,20 @@ module fabnic_roce_rx_hdr #(
       .status_done(unused_done), .status_short(unused_short)
   );
 
+  if (TRAILER_BYTES < 0 || TRAILER_BYTES > 4 || TRAILER_BYTES + 3 >= KEEP_W) begin : g_chk_trailer
+    $error("fabnic_roce_rx_hdr: TRAILER_BYTES must be 0..4 and below KEEP_W-3");
+  end
+
   // Pad count per packet (0 for packets with header errors), in packet order.
-  logic [1:0] pad_head;
+  logic [2:0] pad_head;
   logic       pad_valid, pad_pop, unused_pad_in_ready;
   logic [2:0] pad_count;
 
-  fabnic_fifo #(.WIDTH(2), .DEPTH(4)) u_pad_fifo (
+  fabnic_fifo #(.WIDTH(3), .DEPTH(4)) u_pad_fifo (
       .clk, .rst,
       .in_valid(pad_push), .in_ready(unused_pad_in_ready),
-      .in_data(dec.err == fabnic_roce_pkg::RX_ERR_NONE ? dec.bth.pad_count : 2'd0),
+      .in_data(dec.err == fabnic_roce_pkg::RX_ERR_NONE
+               ? 3'(dec.bth.pad_count) + 3'(TRAILER_BYTES) : 3'd0),
       .out_valid(pad_valid), .out_ready(pad_pop), .out_data(pad_head),
       .status_count(pad_count)
   );

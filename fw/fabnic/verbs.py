@@ -1,0 +1,972 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Verbs-like host driver for the fabnic RoCEv2 RC transport.
+
+The same blocking code drives the simulation (tb/fabnic_tb/fw_bus.py) and a board
+(fabnic.bus.MmapBus plus pinned memory). Contracts it follows:
+
+* the ``roce`` and ``roce_cnt`` register blocks of ``regmap.MAPS["roce"]`` (staging
+  words ``data0..data23``, ``cmd``, ``cmd_status``, ``result0..3``);
+* the host memory formats of docs/roce_design.md (SQE 64 B, RQE 32 B, CQE 32 B);
+* the context word layouts and doorbells described in docs/fw.md.
+
+Usage (see docs/fw.md for the whole story)::
+
+    ctx = open_device(bus, mem, mac="02:00:00:00:00:01", ip="10.0.0.1")
+    pd = ctx.alloc_pd()
+    mr = ctx.reg_mr(pd, buf, 4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE)
+    cq = ctx.create_cq(64)
+    qp = ctx.create_qp(pd, cq, cq, sq_depth=16, rq_depth=16)
+    ctx.modify_qp(qp, QpState.INIT, access=Access.REMOTE_WRITE)
+    ctx.modify_qp(qp, QpState.RTR, dest_qpn=..., rq_psn=0, path_mtu=1024,
+                  dest_mac="02:00:00:00:00:02", dest_ip="10.0.0.2")
+    ctx.modify_qp(qp, QpState.RTS, sq_psn=0, timeout=14, retry_cnt=7, rnr_retry=7)
+    ctx.post_send(qp, [SendWR(WrOpcode.RDMA_WRITE, wr_id=1, local_addr=buf, length=64,
+                              lkey=mr.lkey, remote_addr=raddr, rkey=rkey)])
+    wcs = ctx.poll_cq(cq, 16)
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import struct
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import IntEnum, IntFlag
+from typing import Any
+
+from .bus import Bus, HostMemory
+from .device import Device
+
+# --------------------------------------------------------------------------- constants
+
+SQ_DB_BASE = 0x100000   # SQ producer index of QP n at SQ_DB_BASE + 8*n
+RQ_DB_BASE = 0x100004   # RQ producer index of QP n at RQ_DB_BASE + 8*n
+CQ_DB_BASE = 0x180000   # CQ consumer index (bit 31 = arm) of CQ n at CQ_DB_BASE + 8*n
+CQ_DB_ARM = 1 << 31
+
+SQE_SIZE = 64
+RQE_SIZE = 32
+CQE_SIZE = 32
+MAX_LOG2_ENTRIES = 24    # ring size limit the driver accepts (field is 5 bits)
+MAX_MSG_LEN = 1 << 31    # SQE length field: 0 .. 2^31
+
+_SQE = struct.Struct("<QBBHIQIIQIIQQ")   # docs/roce_design.md SQE table, 64 bytes
+_RQE = struct.Struct("<QQII8x")          # wr_id, address, lkey, length, reserved
+_CQE = struct.Struct("<QIIIBBB8xB")      # ..., opcode 0x14, status 0x15, flags 0x16, phase 0x1F
+assert _SQE.size == SQE_SIZE and _RQE.size == RQE_SIZE and _CQE.size == CQE_SIZE
+
+
+class CmdOp(IntEnum):
+    QP_WRITE = 1
+    CQ_WRITE = 2
+    MR_WRITE = 3
+    QP_QUERY = 4
+
+
+CMD_RESET_SQ = 1 << 4    # QP write: reset the send side to sq_psn
+CMD_RESET_RQ = 1 << 5    # QP write: reset the receive side to rq_psn
+
+
+class Cap(IntFlag):
+    """Bits of roce.caps."""
+    SEND = 1 << 0
+    WRITE = 1 << 1
+    READ = 1 << 2
+    ATOMIC = 1 << 3
+    IMM = 1 << 4
+    IPV6 = 1 << 5
+    SELECTIVE_REPEAT = 1 << 6
+    FEC = 1 << 7
+    DCQCN = 1 << 8
+
+
+class Access(IntFlag):
+    """MR and QP access rights (MR w0[12:9], QP w0[11:8])."""
+    NONE = 0
+    LOCAL_WRITE = 1 << 0
+    REMOTE_READ = 1 << 1
+    REMOTE_WRITE = 1 << 2
+    REMOTE_ATOMIC = 1 << 3
+
+
+class QpState(IntEnum):
+    """IBTA QP states (QP context w0[2:0])."""
+    RESET = 0
+    INIT = 1
+    RTR = 2
+    RTS = 3
+    SQD = 4
+    SQE = 5
+    ERR = 6
+
+
+class WrOpcode(IntEnum):
+    """Send work request opcodes (SQE byte 0x08)."""
+    SEND = 0
+    SEND_WITH_IMM = 1
+    RDMA_WRITE = 2
+    RDMA_WRITE_WITH_IMM = 3
+    RDMA_READ = 4
+    ATOMIC_CMP_AND_SWP = 5
+    ATOMIC_FETCH_AND_ADD = 6
+
+
+class WcOpcode(IntEnum):
+    """Completion opcodes (CQE byte 0x14)."""
+    SEND = 0
+    RDMA_WRITE = 1
+    RDMA_READ = 2
+    CMP_AND_SWP = 3
+    FETCH_AND_ADD = 4
+    RECV = 0x80
+    RECV_RDMA_WITH_IMM = 0x81
+
+
+class WcStatus(IntEnum):
+    """Completion status (CQE byte 0x15)."""
+    SUCCESS = 0
+    LOC_LEN_ERR = 1
+    LOC_PROT_ERR = 2
+    WR_FLUSH_ERR = 3
+    REM_ACCESS_ERR = 4
+    REM_INV_REQ_ERR = 5
+    REM_OP_ERR = 6
+    RETRY_EXC_ERR = 7
+    RNR_RETRY_EXC_ERR = 8
+
+
+# What a send WR opcode completes as, and what the NIC must support for it.
+WC_OF_WR = {
+    WrOpcode.SEND: WcOpcode.SEND, WrOpcode.SEND_WITH_IMM: WcOpcode.SEND,
+    WrOpcode.RDMA_WRITE: WcOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM: WcOpcode.RDMA_WRITE,
+    WrOpcode.RDMA_READ: WcOpcode.RDMA_READ,
+    WrOpcode.ATOMIC_CMP_AND_SWP: WcOpcode.CMP_AND_SWP,
+    WrOpcode.ATOMIC_FETCH_AND_ADD: WcOpcode.FETCH_AND_ADD,
+}
+_CAP_OF_WR = {
+    WrOpcode.SEND: Cap.SEND, WrOpcode.SEND_WITH_IMM: Cap.SEND | Cap.IMM,
+    WrOpcode.RDMA_WRITE: Cap.WRITE, WrOpcode.RDMA_WRITE_WITH_IMM: Cap.WRITE | Cap.IMM,
+    WrOpcode.RDMA_READ: Cap.READ,
+    WrOpcode.ATOMIC_CMP_AND_SWP: Cap.ATOMIC, WrOpcode.ATOMIC_FETCH_AND_ADD: Cap.ATOMIC,
+}
+ATOMIC_OPS = (WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD)
+IMM_OPS = (WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE_WITH_IMM)
+
+SQE_SIGNALED = 1 << 0
+SQE_SOLICITED = 1 << 1
+SQE_FENCE = 1 << 2
+CQE_IMM_VALID = 1 << 0
+
+PATH_MTU_CODE = {256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
+
+# --------------------------------------------------------------------------- errors
+
+
+class VerbsError(RuntimeError):
+    """Base class of every error the driver raises."""
+
+
+class InvalidArgument(VerbsError, ValueError):
+    """An argument out of range or inconsistent (nothing was written to the NIC)."""
+
+
+class CommandTimeout(VerbsError):
+    """roce.cmd_status stayed busy for more polls than allowed."""
+
+
+class CommandRefused(VerbsError):
+    """The NIC refused a command (roce.cmd_status bit1: index out of range or unknown op)."""
+
+
+class QpStateError(VerbsError):
+    """A modify_qp transition or attribute set that IBTA/verbs does not allow, or a post
+    to a QP whose state does not accept it."""
+
+
+class QueueFull(VerbsError):
+    """post_send/post_recv: not enough free ring entries (nothing was posted)."""
+
+
+class ResourceError(VerbsError):
+    """No free QPN/CQN/MR index, or an object still in use."""
+
+
+class CompletionError(VerbsError):
+    """A CQE the driver cannot match to posted work (NIC or driver bug)."""
+
+
+# --------------------------------------------------------------------------- objects
+
+
+@dataclass
+class SendWR:
+    """One send work request (one scatter/gather element, docs/roce_design.md).
+
+    For atomics ``local_addr``/``lkey`` name the 8-byte buffer that receives the
+    original remote value and ``length`` must be 8 (the default for atomics is
+    filled in when ``length`` is left at 0).
+    """
+    opcode: WrOpcode | str
+    wr_id: int = 0
+    local_addr: int = 0
+    length: int = 0
+    lkey: int = 0
+    remote_addr: int = 0
+    rkey: int = 0
+    imm: int = 0
+    compare_add: int = 0
+    swap: int = 0
+    signaled: bool = True
+    solicited: bool = False
+    fence: bool = False
+
+
+@dataclass
+class RecvWR:
+    wr_id: int = 0
+    addr: int = 0
+    length: int = 0
+    lkey: int = 0
+
+
+@dataclass(frozen=True)
+class WorkCompletion:
+    wr_id: int
+    status: str          # WcStatus name ("SUCCESS", "REM_ACCESS_ERR", ...)
+    opcode: str          # WcOpcode name ("SEND", "RECV", ...)
+    byte_len: int
+    imm: int | None      # immediate data when the CQE flags it valid
+    qpn: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "SUCCESS"
+
+
+@dataclass
+class ProtectionDomain:
+    pdn: int
+    users: int = 0
+
+
+@dataclass
+class MemoryRegion:
+    pd: ProtectionDomain
+    index: int
+    key: int             # lkey == rkey == index << 8 | tag
+    addr: int            # host (DMA) address of the first byte
+    va: int              # address remote peers and WRs use for the first byte
+    length: int
+    access: Access
+    valid: bool = True
+
+    @property
+    def lkey(self) -> int:
+        return self.key
+
+    @property
+    def rkey(self) -> int:
+        return self.key
+
+
+@dataclass
+class CompletionQueue:
+    cqn: int
+    ring: int            # host address of the CQE ring
+    log2: int
+    vector: int
+    ci: int = 0          # free-running consumer index
+    qps: set[int] = field(default_factory=set)
+    valid: bool = True
+
+    @property
+    def depth(self) -> int:
+        return 1 << self.log2
+
+    @property
+    def phase(self) -> int:
+        """Phase bit the host expects at its consumer index (1 on the first pass)."""
+        return 1 ^ ((self.ci >> self.log2) & 1)
+
+
+@dataclass
+class QpAttrs:
+    """Shadow of every host-written QP context field (docs/fw.md "QP context")."""
+    state: QpState = QpState.RESET
+    access: Access = Access.NONE
+    path_mtu: int = 1024
+    dest_qpn: int = 0
+    sq_psn: int = 0
+    rq_psn: int = 0
+    dest_mac: int = 0
+    dest_ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.IPv4Address(0)
+    udp_sport: int = 0xC000
+    dscp: int = 0
+    timeout: int = 14
+    retry_cnt: int = 7
+    rnr_retry: int = 7
+    selective_repeat: bool = False
+    fec: bool = False
+    dcqcn: bool = False
+
+
+@dataclass
+class _Posted:
+    wr_id: int
+    signaled: bool
+
+
+@dataclass
+class QueuePair:
+    qpn: int
+    pd: ProtectionDomain
+    send_cq: CompletionQueue
+    recv_cq: CompletionQueue
+    sq_ring: int
+    sq_log2: int
+    rq_ring: int
+    rq_log2: int
+    attrs: QpAttrs
+    sq_pi: int = 0       # free-running producer indexes (what the doorbells carry)
+    rq_pi: int = 0
+    sq_out: deque[_Posted] = field(default_factory=deque)   # posted, slot not yet freed
+    rq_out: deque[int] = field(default_factory=deque)       # wr_ids of posted RQEs
+    valid: bool = True
+
+    @property
+    def state(self) -> QpState:
+        return self.attrs.state
+
+    @property
+    def sq_depth(self) -> int:
+        return 1 << self.sq_log2
+
+    @property
+    def rq_depth(self) -> int:
+        return 1 << self.rq_log2
+
+    @property
+    def sq_free(self) -> int:
+        return self.sq_depth - len(self.sq_out)
+
+    @property
+    def rq_free(self) -> int:
+        return self.rq_depth - len(self.rq_out)
+
+
+@dataclass(frozen=True)
+class QpQuery:
+    """Result of query_qp: what the NIC reports, plus the driver's shadow attributes."""
+    state: QpState
+    error: bool
+    error_cause: int
+    error_status: str    # the CQE status that moved the QP to ERR ("SUCCESS" if none)
+    next_send_psn: int
+    expected_psn: int
+    una_psn: int
+    attrs: QpAttrs
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _status_name(code: int) -> str:
+    try:
+        return WcStatus(code).name
+    except ValueError:
+        return f"UNKNOWN_{code}"
+
+
+def _wc_opcode_name(code: int) -> str:
+    try:
+        return WcOpcode(code).name
+    except ValueError:
+        return f"UNKNOWN_{code:#x}"
+
+
+def _log2_entries(depth: int, what: str) -> int:
+    if depth < 1:
+        raise InvalidArgument(f"{what} depth {depth} must be at least 1")
+    log2 = (depth - 1).bit_length()
+    if log2 > MAX_LOG2_ENTRIES:
+        raise InvalidArgument(f"{what} depth {depth} above 2^{MAX_LOG2_ENTRIES}")
+    return log2
+
+
+def _check_range(name: str, value: int, bits: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < (1 << bits):
+        raise InvalidArgument(f"{name}={value!r} does not fit {bits} bits")
+    return value
+
+
+def parse_mac(mac: int | str | bytes) -> int:
+    """MAC as a 48-bit number, first wire byte most significant (02:00:..:01 = 0x020000000001)."""
+    if isinstance(mac, int):
+        return _check_range("mac", mac, 48)
+    if isinstance(mac, bytes | bytearray):
+        if len(mac) != 6:
+            raise InvalidArgument(f"MAC {mac!r} is not 6 bytes")
+        return int.from_bytes(mac, "big")
+    parts = mac.replace("-", ":").split(":")
+    if len(parts) != 6 or not all(len(p) in (1, 2) for p in parts):
+        raise InvalidArgument(f"MAC {mac!r} is not aa:bb:cc:dd:ee:ff")
+    try:
+        return int.from_bytes(bytes(int(p, 16) for p in parts), "big")
+    except ValueError:
+        raise InvalidArgument(f"MAC {mac!r} is not aa:bb:cc:dd:ee:ff") from None
+
+
+def parse_ip(ip: Any) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    try:
+        return ipaddress.ip_address(ip)
+    except ValueError:
+        raise InvalidArgument(f"{ip!r} is not an IPv4/IPv6 address") from None
+
+
+def _ip_words(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> list[int]:
+    """Four 32-bit words, bits [31:0] first; an IPv4 address is its number in word 0."""
+    v = int(ip)
+    return [(v >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
+
+
+def pack_sqe(wr: SendWR) -> bytes:
+    op = WrOpcode[wr.opcode] if isinstance(wr.opcode, str) else WrOpcode(wr.opcode)
+    flags = ((SQE_SIGNALED if wr.signaled else 0) | (SQE_SOLICITED if wr.solicited else 0)
+             | (SQE_FENCE if wr.fence else 0))
+    return _SQE.pack(wr.wr_id, op, flags, 0, wr.length, wr.local_addr, wr.lkey, wr.imm,
+                     wr.remote_addr, wr.rkey, 0, wr.compare_add, wr.swap)
+
+
+def pack_rqe(wr: RecvWR) -> bytes:
+    return _RQE.pack(wr.wr_id, wr.addr, wr.lkey, wr.length)
+
+
+def qp_context_words(attrs: QpAttrs, qp: QueuePair) -> list[int]:
+    """The 18 QP context words (data0..data17) of a QP write."""
+    a = attrs
+    ipv6 = isinstance(a.dest_ip, ipaddress.IPv6Address)
+    w0 = (int(a.state) | int(ipv6) << 3 | PATH_MTU_CODE[a.path_mtu] << 4 | int(a.access) << 8
+          | a.retry_cnt << 12 | a.rnr_retry << 15 | a.timeout << 18
+          | int(a.selective_repeat) << 23 | int(a.fec) << 24 | int(a.dcqcn) << 25)
+    return [
+        w0, a.dest_qpn, a.sq_psn, a.rq_psn, qp.pd.pdn,
+        a.udp_sport | a.dscp << 16,
+        a.dest_mac & 0xFFFFFFFF, a.dest_mac >> 32,
+        *_ip_words(a.dest_ip),
+        qp.sq_ring & 0xFFFFFFFF, qp.sq_ring >> 32, qp.rq_ring & 0xFFFFFFFF, qp.rq_ring >> 32,
+        qp.sq_log2 | qp.rq_log2 << 8,
+        qp.send_cq.cqn | qp.recv_cq.cqn << 16,
+    ]
+
+
+# QP state machine (IBTA vol. 1 10.3 / Linux ib_modify_qp_is_ok, RC, RoCE subset):
+# (current, next) -> (required attributes, optional attributes).
+_PATH = frozenset({"udp_sport", "dscp"})
+_MODES = frozenset({"selective_repeat", "fec", "dcqcn"})
+_TRANSITIONS: dict[tuple[QpState, QpState], tuple[frozenset[str], frozenset[str]]] = {
+    (QpState.RESET, QpState.INIT): (frozenset({"access"}), _PATH | _MODES),
+    (QpState.INIT, QpState.INIT): (frozenset(), frozenset({"access"}) | _PATH | _MODES),
+    (QpState.INIT, QpState.RTR): (
+        frozenset({"dest_qpn", "rq_psn", "path_mtu", "dest_mac", "dest_ip"}),
+        frozenset({"access"}) | _PATH | _MODES),
+    (QpState.RTR, QpState.RTS): (
+        frozenset({"sq_psn", "timeout", "retry_cnt", "rnr_retry"}), frozenset({"access"})),
+    (QpState.RTS, QpState.RTS): (frozenset(), frozenset({"access"})),
+    (QpState.RTS, QpState.SQD): (frozenset(), frozenset()),
+    (QpState.SQD, QpState.SQD): (frozenset(), frozenset(
+        {"access", "path_mtu", "dest_mac", "dest_ip", "timeout", "retry_cnt", "rnr_retry"})
+        | _PATH),
+    (QpState.SQD, QpState.RTS): (frozenset(), frozenset({"access"})),
+    (QpState.SQE, QpState.RTS): (frozenset(), frozenset({"access"})),
+    (QpState.RESET, QpState.RESET): (frozenset(), frozenset()),
+}
+for _s in QpState:
+    if _s != QpState.RESET:
+        _TRANSITIONS[(_s, QpState.RESET)] = (frozenset(), frozenset())
+        _TRANSITIONS[(_s, QpState.ERR)] = (frozenset(), frozenset())
+
+_SEND_STATES = (QpState.RTS, QpState.SQD, QpState.SQE, QpState.ERR)
+_RECV_STATES = (QpState.INIT, QpState.RTR, QpState.RTS, QpState.SQD, QpState.SQE, QpState.ERR)
+
+
+class _IdPool:
+    """Indexes first..first+count-1: never-used ones first, then freed ones oldest first
+    (a freed QPN/key index is reused as late as possible)."""
+
+    def __init__(self, first: int, count: int) -> None:
+        self.next = first
+        self.end = first + count
+        self.freed: deque[int] = deque()
+
+    def get(self, what: str) -> int:
+        if self.next < self.end:
+            self.next += 1
+            return self.next - 1
+        if self.freed:
+            return self.freed.popleft()
+        raise ResourceError(f"no free {what}")
+
+    def put(self, i: int) -> None:
+        self.freed.append(i)
+
+
+# --------------------------------------------------------------------------- context
+
+
+class Context:
+    """An opened fabnic RoCE device. Create with :func:`open_device`."""
+
+    def __init__(self, bus: Bus, mem: HostMemory, *, poll_limit: int = 1000,
+                 first_qpn: int = 2) -> None:
+        self.bus = bus
+        self.mem = mem
+        self.dev = Device(bus, "roce")
+        self.poll_limit = poll_limit
+        self.info = self.dev.info()
+        self.num_qp = self.dev.read("roce", "num_qp")
+        self.num_cq = self.dev.read("roce", "num_cq")
+        self.num_mr = self.dev.read("roce", "num_mr")
+        self.caps = Cap(self.dev.read("roce", "caps") & 0x1FF)
+        if not 0 <= first_qpn < self.num_qp:
+            raise ResourceError(f"first_qpn {first_qpn} with only {self.num_qp} QPs")
+        self._qpns = _IdPool(first_qpn, self.num_qp - first_qpn)
+        self._cqns = _IdPool(0, self.num_cq)
+        self._mr_idx = _IdPool(0, self.num_mr)
+        self._mr_tag: dict[int, int] = {}
+        self._next_pdn = 1
+        self.qps: dict[int, QueuePair] = {}
+        self.cqs: dict[int, CompletionQueue] = {}
+
+    # ----------------------------------------------------------- local address
+    @property
+    def mac(self) -> int:
+        return self.dev.read("roce", "local_mac_lo") | self.dev.read("roce", "local_mac_hi") << 32
+
+    @property
+    def ip(self) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+        w = [self.dev.read("roce", f"local_ip{i}") for i in range(4)]
+        if w[1] == w[2] == w[3] == 0:
+            return ipaddress.IPv4Address(w[0])
+        return ipaddress.IPv6Address(w[0] | w[1] << 32 | w[2] << 64 | w[3] << 96)
+
+    def set_local_address(self, mac: int | str | bytes | None = None, ip: Any = None) -> None:
+        if mac is not None:
+            m = parse_mac(mac)
+            self.dev.write("roce", "local_mac_lo", m & 0xFFFFFFFF)
+            self.dev.write("roce", "local_mac_hi", m >> 32)
+        if ip is not None:
+            addr = parse_ip(ip)
+            if addr.version == 6 and not self.caps & Cap.IPV6:
+                raise InvalidArgument("this build has no IPv6 (caps bit5)")
+            for i, w in enumerate(_ip_words(addr)):
+                self.dev.write("roce", f"local_ip{i}", w)
+
+    # ----------------------------------------------------------- commands
+    def _command(self, op: CmdOp, index: int, words: Sequence[int], flags: int = 0) -> None:
+        """Stage ``words`` in data0.., write roce.cmd, wait until not busy."""
+        if len(words) > 24:
+            raise InvalidArgument(f"{op.name}: {len(words)} operand words, the window has 24")
+        self._wait_idle(op, index, before=True)
+        for i, w in enumerate(words):
+            self.dev.write("roce", f"data{i}", w & 0xFFFFFFFF)
+        self.dev.write("roce", "cmd", int(op) | flags | index << 8)
+        status = self._wait_idle(op, index, before=False)
+        if status & 2:
+            raise CommandRefused(f"roce command {op.name} index {index} refused by the NIC "
+                                 "(cmd_status bit1: index out of range or unknown op)")
+
+    def _wait_idle(self, op: CmdOp, index: int, before: bool) -> int:
+        for _ in range(self.poll_limit):
+            status = self.dev.read("roce", "cmd_status")
+            if not status & 1:
+                return status
+        when = "before issuing" if before else "after issuing"
+        raise CommandTimeout(f"roce.cmd_status still busy after {self.poll_limit} polls "
+                             f"{when} {op.name} index {index}")
+
+    # ----------------------------------------------------------- PD / MR
+    def alloc_pd(self) -> ProtectionDomain:
+        if self._next_pdn >= 1 << 24:
+            raise ResourceError("PD numbers exhausted")
+        pd = ProtectionDomain(self._next_pdn)
+        self._next_pdn += 1
+        return pd
+
+    def dealloc_pd(self, pd: ProtectionDomain) -> None:
+        if pd.users:
+            raise ResourceError(f"PD {pd.pdn} still has {pd.users} MRs/QPs")
+
+    def reg_mr(self, pd: ProtectionDomain, addr: int, length: int, access: Access | int,
+               va: int | None = None) -> MemoryRegion:
+        """Register ``length`` bytes of host memory at ``addr``; peers and WRs use ``va``
+        (default: the host address, an identity map)."""
+        access = Access(access)
+        va = addr if va is None else va
+        _check_range("addr", addr, 64)
+        _check_range("va", va, 64)
+        _check_range("length", length, 64)
+        if va + length > 1 << 64:
+            raise InvalidArgument(f"MR va {va:#x} + length {length:#x} passes 2^64")
+        if access & (Access.REMOTE_WRITE | Access.REMOTE_ATOMIC) and \
+                not access & Access.LOCAL_WRITE:
+            raise InvalidArgument("REMOTE_WRITE/REMOTE_ATOMIC need LOCAL_WRITE (verbs rule)")
+        index = self._mr_idx.get("MR index")
+        tag = self._mr_tag.get(index, 0) % 255 + 1          # 1..255, new per registration
+        mr = MemoryRegion(pd, index, index << 8 | tag, addr, va, length, access)
+        try:
+            self._command(CmdOp.MR_WRITE, index, self._mr_words(mr))
+        except VerbsError:
+            self._mr_idx.put(index)
+            raise
+        self._mr_tag[index] = tag
+        pd.users += 1
+        return mr
+
+    def dereg_mr(self, mr: MemoryRegion) -> None:
+        if not mr.valid:
+            raise InvalidArgument(f"MR key {mr.key:#x} already deregistered")
+        self._command(CmdOp.MR_WRITE, mr.index, [mr.key & 0xFF])       # valid = 0
+        mr.valid = False
+        mr.pd.users -= 1
+        self._mr_idx.put(mr.index)
+
+    def clear_mrs(self) -> None:
+        """Write valid=0 to every MR entry (the MR table is not reset by hardware)."""
+        for i in range(self.num_mr):
+            self._command(CmdOp.MR_WRITE, i, [0])
+
+    @staticmethod
+    def _mr_words(mr: MemoryRegion) -> list[int]:
+        m = 0xFFFFFFFF
+        return [(mr.key & 0xFF) | 1 << 8 | int(mr.access) << 9, mr.pd.pdn,
+                mr.va & m, mr.va >> 32, mr.length & m, mr.length >> 32, mr.addr & m,
+                mr.addr >> 32]
+
+    # ----------------------------------------------------------- CQ
+    def create_cq(self, depth: int, vector: int = 0) -> CompletionQueue:
+        """A CQ of at least ``depth`` entries (rounded up to a power of two)."""
+        log2 = _log2_entries(depth, "CQ")
+        _check_range("vector", vector, 16)
+        cqn = self._cqns.get("CQN")
+        try:
+            ring = self.mem.alloc(CQE_SIZE << log2, 64)
+            self.mem.write(ring, bytes(CQE_SIZE << log2))        # phase 0: owned by the NIC
+            cq = CompletionQueue(cqn, ring, log2, vector)
+            self._command(CmdOp.CQ_WRITE, cqn, self._cq_words(cq))
+        except Exception:
+            self._cqns.put(cqn)
+            raise
+        self.cqs[cqn] = cq
+        return cq
+
+    @staticmethod
+    def _cq_words(cq: CompletionQueue) -> list[int]:
+        return [cq.ring & 0xFFFFFFFF, cq.ring >> 32, cq.log2,
+                cq.vector | int(cq.valid) << 16]
+
+    def destroy_cq(self, cq: CompletionQueue) -> None:
+        if not cq.valid:
+            raise InvalidArgument(f"CQ {cq.cqn} already destroyed")
+        if cq.qps:
+            raise ResourceError(f"CQ {cq.cqn} still used by QPs {sorted(cq.qps)}")
+        cq.valid = False
+        self._command(CmdOp.CQ_WRITE, cq.cqn, [0, 0, 0, 0])
+        del self.cqs[cq.cqn]
+        self._cqns.put(cq.cqn)
+
+    # ----------------------------------------------------------- QP
+    def create_qp(self, pd: ProtectionDomain, send_cq: CompletionQueue,
+                  recv_cq: CompletionQueue, sq_depth: int, rq_depth: int) -> QueuePair:
+        """An RC QP in RESET with rings of at least the given depths (powers of two)."""
+        sq_log2 = _log2_entries(sq_depth, "SQ")
+        rq_log2 = _log2_entries(rq_depth, "RQ")
+        for cq in (send_cq, recv_cq):
+            if not cq.valid:
+                raise InvalidArgument(f"CQ {cq.cqn} was destroyed")
+        qpn = self._qpns.get("QPN")
+        try:
+            sq = self.mem.alloc(SQE_SIZE << sq_log2, 64)
+            rq = self.mem.alloc(RQE_SIZE << rq_log2, 64)
+            attrs = QpAttrs(udp_sport=0xC000 | (qpn & 0x3FFF))
+            qp = QueuePair(qpn, pd, send_cq, recv_cq, sq, sq_log2, rq, rq_log2, attrs)
+            # Clean context in the NIC: state RESET, both sides reset.
+            self._command(CmdOp.QP_WRITE, qpn, qp_context_words(attrs, qp),
+                          CMD_RESET_SQ | CMD_RESET_RQ)
+        except Exception:
+            self._qpns.put(qpn)
+            raise
+        pd.users += 1
+        send_cq.qps.add(qpn)
+        recv_cq.qps.add(qpn)
+        self.qps[qpn] = qp
+        return qp
+
+    def destroy_qp(self, qp: QueuePair) -> None:
+        if not qp.valid:
+            raise InvalidArgument(f"QP {qp.qpn} already destroyed")
+        attrs = replace(qp.attrs, state=QpState.RESET)
+        self._command(CmdOp.QP_WRITE, qp.qpn, qp_context_words(attrs, qp),
+                      CMD_RESET_SQ | CMD_RESET_RQ)
+        qp.valid = False
+        qp.attrs = attrs
+        qp.pd.users -= 1
+        qp.send_cq.qps.discard(qp.qpn)
+        qp.recv_cq.qps.discard(qp.qpn)
+        del self.qps[qp.qpn]
+        self._qpns.put(qp.qpn)
+
+    def modify_qp(self, qp: QueuePair, state: QpState | str, **attrs: Any) -> None:
+        """Move ``qp`` to ``state`` setting ``attrs`` (QpAttrs field names; path_mtu in
+        bytes; dest_mac str/int/bytes; dest_ip str/ipaddress; access Access flags).
+        Validates the transition and its required/allowed attributes like verbs does,
+        then writes the whole context."""
+        if not qp.valid:
+            raise InvalidArgument(f"QP {qp.qpn} was destroyed")
+        new = QpState[state] if isinstance(state, str) else QpState(state)
+        cur = qp.attrs.state
+        rule = _TRANSITIONS.get((cur, new))
+        if rule is None:
+            raise QpStateError(f"QP {qp.qpn}: {cur.name} -> {new.name} is not a valid "
+                               "transition")
+        required, optional = rule
+        given = set(attrs)
+        missing = required - given
+        if missing:
+            raise QpStateError(f"QP {qp.qpn}: {cur.name} -> {new.name} requires "
+                               f"{', '.join(sorted(missing))}")
+        extra = given - required - optional
+        if extra:
+            raise QpStateError(f"QP {qp.qpn}: {cur.name} -> {new.name} cannot set "
+                               f"{', '.join(sorted(extra))}")
+        shadow = replace(qp.attrs, state=new, **self._check_attrs(attrs))
+        flags = 0
+        if (cur, new) == (QpState.INIT, QpState.RTR):
+            flags = CMD_RESET_RQ
+        elif (cur, new) == (QpState.RTR, QpState.RTS):
+            flags = CMD_RESET_SQ
+        elif new == QpState.RESET:
+            flags = CMD_RESET_SQ | CMD_RESET_RQ
+        self._command(CmdOp.QP_WRITE, qp.qpn, qp_context_words(shadow, qp), flags)
+        qp.attrs = shadow
+        if new == QpState.RESET:         # verbs: RESET empties both queues
+            qp.sq_pi = qp.rq_pi = 0
+            qp.sq_out.clear()
+            qp.rq_out.clear()
+        elif flags == CMD_RESET_RQ and qp.rq_pi:
+            # RQEs posted in INIT: ring again in case the receive-side reset dropped them.
+            self.bus.write32(RQ_DB_BASE + 8 * qp.qpn, qp.rq_pi & 0xFFFFFFFF)
+
+    def _check_attrs(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in attrs.items():
+            if k == "access":
+                out[k] = Access(_check_range(k, int(v), 4))
+            elif k == "path_mtu":
+                if v not in PATH_MTU_CODE:
+                    raise InvalidArgument(f"path_mtu {v!r}: one of {sorted(PATH_MTU_CODE)}")
+                out[k] = v
+            elif k in ("dest_qpn", "sq_psn", "rq_psn"):
+                out[k] = _check_range(k, v, 24)
+            elif k == "dest_mac":
+                out[k] = parse_mac(v)
+            elif k == "dest_ip":
+                ip = parse_ip(v)
+                if ip.version == 6 and not self.caps & Cap.IPV6:
+                    raise InvalidArgument("this build has no IPv6 (caps bit5)")
+                out[k] = ip
+            elif k == "udp_sport":
+                out[k] = _check_range(k, v, 16)
+            elif k == "dscp":
+                out[k] = _check_range(k, v, 6)
+            elif k == "timeout":
+                out[k] = _check_range(k, v, 5)
+            elif k in ("retry_cnt", "rnr_retry"):
+                out[k] = _check_range(k, v, 3)
+            elif k in ("selective_repeat", "fec", "dcqcn"):
+                cap = {"selective_repeat": Cap.SELECTIVE_REPEAT, "fec": Cap.FEC,
+                       "dcqcn": Cap.DCQCN}[k]
+                if v and not self.caps & cap:
+                    raise InvalidArgument(f"{k}: this build lacks caps {cap.name}")
+                out[k] = bool(v)
+            else:
+                raise InvalidArgument(f"unknown QP attribute {k!r}")
+        return out
+
+    def query_qp(self, qp: QueuePair) -> QpQuery:
+        """Ask the NIC (op 4, result0..3). The shadow state follows the NIC's state."""
+        self._command(CmdOp.QP_QUERY, qp.qpn, [])
+        r0, r1, r2, r3 = (self.dev.read("roce", f"result{i}") for i in range(4))
+        try:
+            state = QpState(r0 & 7)
+        except ValueError:
+            raise VerbsError(f"QP {qp.qpn}: NIC reports undefined state {r0 & 7}") from None
+        qp.attrs.state = state
+        return QpQuery(state, bool(r0 >> 3 & 1), r0 >> 4 & 0xFF, _status_name(r0 >> 16),
+                       r1 & 0xFFFFFF, r2 & 0xFFFFFF, r3 & 0xFFFFFF, replace(qp.attrs))
+
+    # ----------------------------------------------------------- work requests
+    def post_send(self, qp: QueuePair, wrs: SendWR | Iterable[SendWR]) -> None:
+        """Write the SQEs of ``wrs`` and ring the SQ doorbell once. All-or-nothing: a
+        bad WR or too few free slots raises before anything is written."""
+        wrs = [wrs] if isinstance(wrs, SendWR) else list(wrs)
+        if not qp.valid:
+            raise InvalidArgument(f"QP {qp.qpn} was destroyed")
+        if qp.state not in _SEND_STATES:
+            raise QpStateError(f"QP {qp.qpn} is {qp.state.name}: post_send needs RTS "
+                               "(or SQD/SQE/ERR)")
+        checked = [self._check_send_wr(i, wr) for i, wr in enumerate(wrs)]
+        if len(checked) > qp.sq_free:
+            raise QueueFull(f"QP {qp.qpn}: {len(checked)} send WRs, {qp.sq_free} free SQ "
+                            f"slots of {qp.sq_depth} (unsignaled WRs hold their slots until "
+                            "a later signaled one completes)")
+        for wr in checked:
+            slot = qp.sq_pi & (qp.sq_depth - 1)
+            self.mem.write(qp.sq_ring + SQE_SIZE * slot, pack_sqe(wr))
+            qp.sq_out.append(_Posted(wr.wr_id, wr.signaled))
+            qp.sq_pi += 1
+        if checked:
+            self.bus.write32(SQ_DB_BASE + 8 * qp.qpn, qp.sq_pi & 0xFFFFFFFF)
+
+    def _check_send_wr(self, i: int, wr: SendWR) -> SendWR:
+        try:
+            op = WrOpcode[wr.opcode] if isinstance(wr.opcode, str) else WrOpcode(wr.opcode)
+        except (KeyError, ValueError):
+            raise InvalidArgument(f"WR {i}: unknown opcode {wr.opcode!r}") from None
+        if (_CAP_OF_WR[op] & self.caps) != _CAP_OF_WR[op]:
+            raise InvalidArgument(f"WR {i}: {op.name} not supported by this build "
+                                  f"(caps {int(self.caps):#x})")
+        length = wr.length
+        if op in ATOMIC_OPS:
+            length = 8 if length == 0 else length
+            if length != 8:
+                raise InvalidArgument(f"WR {i}: atomics move 8 bytes, length {wr.length}")
+        if not 0 <= length <= MAX_MSG_LEN:
+            raise InvalidArgument(f"WR {i}: length {length} outside 0..2^31")
+        for name, bits in (("wr_id", 64), ("local_addr", 64), ("lkey", 32),
+                           ("remote_addr", 64), ("rkey", 32), ("imm", 32),
+                           ("compare_add", 64), ("swap", 64)):
+            _check_range(f"WR {i} {name}", getattr(wr, name), bits)
+        return replace(wr, opcode=op, length=length)
+
+    def post_recv(self, qp: QueuePair, wrs: RecvWR | Iterable[RecvWR]) -> None:
+        """Write the RQEs of ``wrs`` and ring the RQ doorbell once (all-or-nothing)."""
+        wrs = [wrs] if isinstance(wrs, RecvWR) else list(wrs)
+        if not qp.valid:
+            raise InvalidArgument(f"QP {qp.qpn} was destroyed")
+        if qp.state not in _RECV_STATES:
+            raise QpStateError(f"QP {qp.qpn} is {qp.state.name}: post_recv needs INIT or later")
+        for i, wr in enumerate(wrs):
+            for name, bits in (("wr_id", 64), ("addr", 64), ("lkey", 32), ("length", 32)):
+                _check_range(f"RecvWR {i} {name}", getattr(wr, name), bits)
+            if wr.length > MAX_MSG_LEN:
+                raise InvalidArgument(f"RecvWR {i}: length {wr.length} above 2^31")
+        if len(wrs) > qp.rq_free:
+            raise QueueFull(f"QP {qp.qpn}: {len(wrs)} receive WRs, {qp.rq_free} free RQ slots")
+        for wr in wrs:
+            slot = qp.rq_pi & (qp.rq_depth - 1)
+            self.mem.write(qp.rq_ring + RQE_SIZE * slot, pack_rqe(wr))
+            qp.rq_out.append(wr.wr_id)
+            qp.rq_pi += 1
+        if wrs:
+            self.bus.write32(RQ_DB_BASE + 8 * qp.qpn, qp.rq_pi & 0xFFFFFFFF)
+
+    # ----------------------------------------------------------- completions
+    def poll_cq(self, cq: CompletionQueue, max_entries: int = 16) -> list[WorkCompletion]:
+        """Take up to ``max_entries`` CQEs the NIC has written; writes the CQ consumer
+        doorbell (without arm) when it took any. Frees SQ/RQ slots of the completed work.
+        Raises CompletionError (after consuming the entry) for a CQE it cannot match."""
+        if not cq.valid:
+            raise InvalidArgument(f"CQ {cq.cqn} was destroyed")
+        wcs: list[WorkCompletion] = []
+        problem: str | None = None
+        while len(wcs) < max_entries and problem is None:
+            raw = self.mem.read(cq.ring + CQE_SIZE * (cq.ci & (cq.depth - 1)), CQE_SIZE)
+            wr_id, byte_len, imm, qpn, op, status, flags, phase = _CQE.unpack(raw)
+            if phase >> 7 != cq.phase:
+                break
+            cq.ci += 1
+            qpn &= 0xFFFFFF
+            wc = WorkCompletion(wr_id, _status_name(status), _wc_opcode_name(op), byte_len,
+                                imm if flags & CQE_IMM_VALID else None, qpn)
+            wcs.append(wc)
+            problem = self._retire(cq, wc, op)
+        if wcs:
+            self.bus.write32(CQ_DB_BASE + 8 * cq.cqn, cq.ci & 0x7FFFFFFF)
+        if problem:
+            raise CompletionError(problem)
+        return wcs
+
+    def _retire(self, cq: CompletionQueue, wc: WorkCompletion, op: int) -> str | None:
+        """Free the ring slots a CQE completes; returns a problem description or None."""
+        qp = self.qps.get(wc.qpn)
+        if qp is None:
+            return f"CQ {cq.cqn}: CQE for unknown QP {wc.qpn} ({wc})"
+        if not wc.ok:
+            qp.attrs.state = QpState.ERR          # every error completion moves RC to ERR
+        if op & 0x80:
+            if qp.recv_cq is not cq:
+                return f"CQ {cq.cqn}: receive CQE of QP {qp.qpn} whose recv CQ is {qp.recv_cq.cqn}"
+            if not qp.rq_out:
+                return f"QP {qp.qpn}: receive CQE with no posted RQE ({wc})"
+            expect = qp.rq_out.popleft()
+            if expect != wc.wr_id:
+                return f"QP {qp.qpn}: receive CQE wr_id {wc.wr_id:#x}, oldest RQE {expect:#x}"
+            return None
+        if qp.send_cq is not cq:
+            return f"CQ {cq.cqn}: send CQE of QP {qp.qpn} whose send CQ is {qp.send_cq.cqn}"
+        # Success: this signaled WR and every earlier unsignaled one are done. Errors
+        # (incl. flushes) are reported for every WR, signaled or not; unsignaled WRs
+        # ahead of the first error succeeded silently.
+        while qp.sq_out:
+            p = qp.sq_out.popleft()
+            if wc.ok and p.signaled or not wc.ok and p.wr_id == wc.wr_id:
+                if p.wr_id != wc.wr_id:
+                    return f"QP {qp.qpn}: send CQE wr_id {wc.wr_id:#x}, expected {p.wr_id:#x}"
+                return None
+            if p.signaled:
+                return (f"QP {qp.qpn}: error CQE wr_id {wc.wr_id:#x} but signaled WR "
+                        f"{p.wr_id:#x} is older")
+        return f"QP {qp.qpn}: send CQE with no outstanding send WR ({wc})"
+
+    def wait_cq(self, cq: CompletionQueue, count: int, max_polls: int = 100000,
+                idle: Callable[[], None] | None = None) -> list[WorkCompletion]:
+        """Poll until ``count`` completions arrived; CommandTimeout after ``max_polls``.
+        Between empty polls it calls ``idle`` or, by default, reads roce.cmd_status: a
+        bus access, so simulated time advances (reading host memory alone does not)."""
+        wcs: list[WorkCompletion] = []
+        for _ in range(max_polls):
+            got = self.poll_cq(cq, count - len(wcs))
+            wcs += got
+            if len(wcs) >= count:
+                return wcs
+            if not got:
+                if idle is not None:
+                    idle()
+                else:
+                    self.dev.read("roce", "cmd_status")
+        raise CommandTimeout(f"CQ {cq.cqn}: {len(wcs)} of {count} completions after "
+                             f"{max_polls} polls")
+
+    def req_notify_cq(self, cq: CompletionQueue) -> None:
+        """Arm the CQ: the NIC raises its vector on the next CQE."""
+        if not cq.valid:
+            raise InvalidArgument(f"CQ {cq.cqn} was destroyed")
+        self.bus.write32(CQ_DB_BASE + 8 * cq.cqn, (cq.ci & 0x7FFFFFFF) | CQ_DB_ARM)
+
+    # ----------------------------------------------------------- counters
+    def counters(self) -> dict[str, int]:
+        """Every roce_cnt counter by name (free-running; take differences)."""
+        return self.dev.counters("roce_cnt")
+
+
+def open_device(bus: Bus, mem: HostMemory, *, mac: int | str | bytes | None = None,
+                ip: Any = None, poll_limit: int = 1000, first_qpn: int = 2,
+                clear_mrs: bool = False) -> Context:
+    """Check the device id, read the sizes and capabilities, optionally set the local
+    MAC/IP and scrub the MR table (``clear_mrs``: NUM_MR commands)."""
+    ctx = Context(bus, mem, poll_limit=poll_limit, first_qpn=first_qpn)
+    ctx.set_local_address(mac, ip)
+    if clear_mrs:
+        ctx.clear_mrs()
+    return ctx

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_roce_core: RoCEv2 RC transport engine with its host interface.
+//
+//   AXI-Lite (s_axil) -> registers (fabnic_regs_roce), command engine, doorbells
+//   AXI4 master (m_axi) <- DMA: SQE reads (requester, completer), RQE/atomic reads
+//                          (responder), payload reads (transmit), one write engine
+//                          shared by placement, atomics and CQEs
+//   m_axis_tx -> Ethernet frames to the MAC (no FCS); s_axis_rx <- frames from it
+//   m_irq_*   -> interrupt request per armed CQ that got a completion
+// Address map of s_axil (24 bits): 0x000000.. registers (docs/registers.md, map
+// "roce"); 0x100000 + 8*qpn: SQ producer index doorbell, +4: RQ producer index;
+// 0x180000 + 8*cqn: CQ consumer index | arm << 31. A doorbell write waits while its
+// FIFO is full (back-pressure, never dropped). See docs/roce.md.
+`default_nettype none
+
+module fabnic_roce_core #(
+    parameter int DATA_W   = 512,
+    parameter int KEEP_W   = DATA_W / 8,
+    parameter int NUM_QP   = 1024,
+    parameter int NUM_CQ   = 256,
+    parameter int NUM_MR   = 1024,
+    parameter int AXI_ID_W = 4,
+    parameter int CNT_W    = 32,
+    parameter int QPN_W    = (NUM_QP > 1) ? $clog2(NUM_QP) : 1,
+    parameter int CQN_W    = (NUM_CQ > 1) ? $clog2(NUM_CQ) : 1,
+    parameter int MR_W     = (NUM_MR > 1) ? $clog2(NUM_MR) : 1
+) (
+    input  wire logic                clk,
+    input  wire logic                rst,
+
+    input  wire logic [23:0]         s_axil_awaddr,
+    input  wire logic [2:0]          s_axil_awprot,
+    input  wire logic                s_axil_awvalid,
+    output logic                     s_axil_awready,
+    input  wire logic [31:0]         s_axil_wdata,
+    input  wire logic [3:0]          s_axil_wstrb,
+    input  wire logic                s_axil_wvalid,
+    output logic                     s_axil_wready,
+    output logic [1:0]               s_axil_bresp,
+    output logic                     s_axil_bvalid,
+    input  wire logic                s_axil_bready,
+    input  wire logic [23:0]         s_axil_araddr,
+    input  wire logic [2:0]          s_axil_arprot,
+    input  wire logic                s_axil_arvalid,
+    output logic                     s_axil_arready,
+    output logic [31:0]              s_axil_rdata,
+    output logic [1:0]               s_axil_rresp,
+    output logic                     s_axil_rvalid,
+    input  wire logic                s_axil_rready,
+
+    output logic [AXI_ID_W-1:0]      m_axi_awid,
+    output logic [63:0]              m_axi_awaddr,
+    output logic [7:0]               m_axi_awlen,
+    output logic [2:0]               m_axi_awsize,
+    output logic [1:0]               m_axi_awburst,
+    output logic                     m_axi_awlock,
+    output logic [3:0]               m_axi_awcache,
+    output logic [2:0]               m_axi_awprot,
+    output logic                     m_axi_awvalid,
+    input  wire logic                m_axi_awready,
+    output logic [DATA_W-1:0]        m_axi_wdata,
+    output logic [KEEP_W-1:0]        m_axi_wstrb,
+    output logic                     m_axi_wlast,
+    output logic                     m_axi_wvalid,
+    input  wire logic                m_axi_wready,
+    input  wire logic [AXI_ID_W-1:0] m_axi_bid,
+    input  wire logic [1:0]          m_axi_bresp,
+    input  wire logic                m_axi_bvalid,
+    output logic                     m_axi_bready,
+    output logic [AXI_ID_W-1:0]      m_axi_arid,
+    output logic [63:0]              m_axi_araddr,
+    output logic [7:0]               m_axi_arlen,
+    output logic [2:0]               m_axi_arsize,
+    output logic [1:0]               m_axi_arburst,
+    output logic                     m_axi_arlock,
+    output logic [3:0]               m_axi_arcache,
+    output logic [2:0]               m_axi_arprot,
+    output logic                     m_axi_arvalid,
+    input  wire logic                m_axi_arready,
+    input  wire logic [AXI_ID_W-1:0] m_axi_rid,
+    input  wire logic [DATA_W-1:0]   m_axi_rdata,
+    input  wire logic [1:0]          m_axi_rresp,
+    input  wire logic                m_axi_rlast,
+    input  wire logic                m_axi_rvalid,
+    output logic                     m_axi_rready,
+
+    output logic [DATA_W-1:0]        m_axis_tx_tdata,
+    output logic [KEEP_W-1:0]        m_axis_tx_tkeep,
+    output logic                     m_axis_tx_tvalid,
+    input  wire logic                m_axis_tx_tready,
+    output logic                     m_axis_tx_tlast,
+    output logic                     m_axis_tx_tuser,
+
+    input  wire logic [DATA_W-1:0]   s_axis_rx_tdata,
+    input  wire logic [KEEP_W-1:0]   s_axis_rx_tkeep,
+    input  wire logic                s_axis_rx_tvalid,
+    output logic                     s_axis_rx_tready,
+    input  wire logic                s_axis_rx_tlast,
+    input  wire logic                s_axis_rx_tuser,
+
+    output logic                     m_irq_valid,
+    output logic [15:0]              m_irq_vector
+);
+  import fabnic_roce_pkg::*;
+
+  if (DATA_W != 512) begin : g_chk_width
+    $error("fabnic_roce_core: DATA_W must be 512 (SQE fetch and classification assume it)");
+  end
+
+  // ---------------------------------------------------------------- register bus
+  logic        rq_valid, rq_write;
+  logic [23:0] rq_addr;
+  logic [31:0] rq_wdata;
+  logic [3:0]  rq_wstrb;
+  logic        ak_valid, ak_err;
+  logic [31:0] ak_rdata;
+  logic        unused_axil_timeout;
+  fabnic_axil_slave #(.ADDR_W(24), .TIMEOUT(0)) u_axil (
+      .clk, .rst,
+      .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
+      .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
+      .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
+      .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
+      .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+      .req_valid(rq_valid), .req_write(rq_write), .req_addr(rq_addr), .req_wdata(rq_wdata),
+      .req_wstrb(rq_wstrb), .ack_valid(ak_valid), .ack_rdata(ak_rdata), .ack_err(ak_err),
+      .status_timeout(unused_axil_timeout)
+  );
+
+  // register file: addresses below 0x100000
+  logic        rg_valid, rg_write, rg_ack_valid, rg_ack_err;
+  logic [15:0] rg_addr;
+  logic [31:0] rg_wdata, rg_ack_rdata;
+  logic [3:0]  rg_wstrb;
+  assign rg_valid = rq_valid && !rq_addr[20];
+  assign rg_write = rq_write;
+  assign rg_addr  = rq_addr[15:0];
+  assign rg_wdata = rq_wdata;
+  assign rg_wstrb = rq_wstrb;
+
+  // doorbells: 0x100000-0x17FFFF QPs, 0x180000-0x1FFFFF CQs
+  logic        db_pend_q, db_is_cq_q, db_is_rq_q;
+  logic [31:0] db_val_q;
+  logic [18:0] db_idx_q;
+  logic        sq_db_push, rq_db_push, cq_db_push, sq_db_rdy, rq_db_rdy, cq_db_rdy;
+  logic        db_ack;
+  always_ff @(posedge clk) begin
+    if (rq_valid && rq_addr[20]) begin
+      db_pend_q  <= rq_write;
+      db_is_cq_q <= rq_addr[19];
+      db_is_rq_q <= rq_addr[2];
+      db_idx_q   <= {3'd0, rq_addr[18:3]};
+      db_val_q   <= rq_wdata;
+    end
+    if (db_ack) db_pend_q <= 1'b0;
+    if (rst) db_pend_q <= 1'b0;
+  end
+  logic db_read_ack_q;
+  always_ff @(posedge clk) begin
+    db_read_ack_q <= rq_valid && rq_addr[20] && !rq_write;
+    if (rst) db_read_ack_q <= 1'b0;
+  end
+  assign sq_db_push = db_pend_q && !db_is_cq_q && !db_is_rq_q;
+  assign rq_db_push = db_pend_q && !db_is_cq_q && db_is_rq_q;
+  assign cq_db_push = db_pend_q && db_is_cq_q;
+  logic db_out_of_range;
+  assign db_out_of_range = db_is_cq_q ? (32'(db_idx_q) >= NUM_CQ) : (32'(db_idx_q) >= NUM_QP);
+  assign db_ack = db_pend_q && (db_out_of_range || (sq_db_push && sq_db_rdy)
+                                || (rq_db_push && rq_db_rdy) || (cq_db_push && cq_db_rdy));
+  assign ak_valid = rg_ack_valid || db_ack || db_read_ack_q;
+  assign ak_rdata = rg_ack_valid ? rg_ack_rdata : 32'd0;
+  assign ak_err   = rg_ack_valid ? rg_ack_err : (db_ack && db_out_of_range);
+
+  logic             sqdb_valid, sqdb_ready, rqdb_valid, rqdb_ready, cqdb_valid, cqdb_ready;
+  logic [QPN_W+15:0] sqdb_data, rqdb_data;
+  logic [CQN_W+31:0] cqdb_data;
+  logic [4:0]        unused_fc0, unused_fc1, unused_fc2;
+  fabnic_fifo #(.WIDTH(QPN_W+16), .DEPTH(16)) u_sqdb (
+      .clk, .rst, .in_valid(sq_db_push && !db_out_of_range), .in_ready(sq_db_rdy),
+      .in_data({QPN_W'(db_idx_q), db_val_q[15:0]}),
+      .out_valid(sqdb_valid), .out_ready(sqdb_ready), .out_data(sqdb_data),
+      .status_count(unused_fc0)
+  );
+  fabnic_fifo #(.WIDTH(QPN_W+16), .DEPTH(16)) u_rqdb (
+      .clk, .rst, .in_valid(rq_db_push && !db_out_of_range), .in_ready(rq_db_rdy),
+      .in_data({QPN_W'(db_idx_q), db_val_q[15:0]}),
+      .out_valid(rqdb_valid), .out_ready(rqdb_ready), .out_data(rqdb_data),
+      .status_count(unused_fc1)
+  );
+  fabnic_fifo #(.WIDTH(CQN_W+32), .DEPTH(16)) u_cqdb (
+      .clk, .rst, .in_valid(cq_db_push && !db_out_of_range), .in_ready(cq_db_rdy),
+      .in_data({CQN_W'(db_idx_q), db_val_q}),
+      .out_valid(cqdb_valid), .out_ready(cqdb_ready), .out_data(cqdb_data),
+      .status_count(unused_fc2)
+  );
+
+  // ---------------------------------------------------------------- registers
+  logic [31:0] cfg_device_scratch;
+  logic [31:0] cfg_roce_local_mac_lo, cfg_roce_local_ip0, cfg_roce_local_ip1;
+  logic [31:0] cfg_roce_local_ip2, cfg_roce_local_ip3;
+  logic [15:0] cfg_roce_local_mac_hi, cfg_roce_ack_cadence;
+  logic [23:0] cfg_roce_timer_tick;
+  logic        cmd_roce_cmd;
+  logic [31:0] cmd_roce_cmd_data;
+  logic [31:0] sts_roce_cmd_status, sts_roce_result0, sts_roce_result1, sts_roce_result2;
+  logic [31:0] sts_roce_result3;
+  logic [31:0] cmd_w [CMD_WORDS];
+  logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq;
+
+  fabnic_regs_roce #(.ADDR_W(16), .DATA_W(DATA_W), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .NUM_QP(NUM_QP)) u_regs (
+      .clk, .rst,
+      .req_valid(rg_valid),
+      .req_write(rg_write),
+      .req_addr(rg_addr),
+      .req_wdata(rg_wdata),
+      .req_wstrb(rg_wstrb),
+      .ack_valid(rg_ack_valid),
+      .ack_rdata(rg_ack_rdata),
+      .ack_err(rg_ack_err),
+      .cfg_device_scratch(cfg_device_scratch),
+      .cfg_roce_local_mac_lo(cfg_roce_local_mac_lo),
+      .cfg_roce_local_mac_hi(cfg_roce_local_mac_hi),
+      .cfg_roce_local_ip0(cfg_roce_local_ip0),
+      .cfg_roce_local_ip1(cfg_roce_local_ip1),
+      .cfg_roce_local_ip2(cfg_roce_local_ip2),
+      .cfg_roce_local_ip3(cfg_roce_local_ip3),
+      .cfg_roce_ack_cadence(cfg_roce_ack_cadence),
+      .cfg_roce_timer_tick(cfg_roce_timer_tick),
+      .cmd_roce_cmd(cmd_roce_cmd),
+      .cmd_roce_cmd_data(cmd_roce_cmd_data),
+      .sts_roce_cmd_status(sts_roce_cmd_status),
+      .sts_roce_result0(sts_roce_result0),
+      .sts_roce_result1(sts_roce_result1),
+      .sts_roce_result2(sts_roce_result2),
+      .sts_roce_result3(sts_roce_result3),
+      .cfg_roce_data0(cmd_w[0]),
+      .cfg_roce_data1(cmd_w[1]),
+      .cfg_roce_data2(cmd_w[2]),
+      .cfg_roce_data3(cmd_w[3]),
+      .cfg_roce_data4(cmd_w[4]),
+      .cfg_roce_data5(cmd_w[5]),
+      .cfg_roce_data6(cmd_w[6]),
+      .cfg_roce_data7(cmd_w[7]),
+      .cfg_roce_data8(cmd_w[8]),
+      .cfg_roce_data9(cmd_w[9]),
+      .cfg_roce_data10(cmd_w[10]),
+      .cfg_roce_data11(cmd_w[11]),
+      .cfg_roce_data12(cmd_w[12]),
+      .cfg_roce_data13(cmd_w[13]),
+      .cfg_roce_data14(cmd_w[14]),
+      .cfg_roce_data15(cmd_w[15]),
+      .cfg_roce_data16(cmd_w[16]),
+      .cfg_roce_data17(cmd_w[17]),
+      .cfg_roce_data18(cmd_w[18]),
+      .cfg_roce_data19(cmd_w[19]),
+      .cfg_roce_data20(cmd_w[20]),
+      .cfg_roce_data21(cmd_w[21]),
+      .cfg_roce_data22(cmd_w[22]),
+      .cfg_roce_data23(cmd_w[23]),
+      .sts_roce_cnt_rx_frames(c_rx_frames),
+      .sts_roce_cnt_rx_roce(c_rx_roce),
+      .sts_roce_cnt_rx_drop_bad(c_rx_drop_bad),
+      .sts_roce_cnt_rx_drop_not_roce(c_rx_drop_not_roce),
+      .sts_roce_cnt_rx_drop_icrc(c_rx_drop_icrc),
+      .sts_roce_cnt_rx_drop_hdr(c_rx_drop_hdr),
+      .sts_roce_cnt_rx_drop_qpn(c_rx_drop_qpn),
+      .sts_roce_cnt_rx_drop_qp_state(c_rx_drop_qp_state),
+      .sts_roce_cnt_rx_drop_psn(c_rx_drop_psn),
+      .sts_roce_cnt_rx_dup(c_rx_dup),
+      .sts_roce_cnt_rx_seq_nak(c_rx_seq_nak),
+      .sts_roce_cnt_rx_rnr_nak(c_rx_rnr_nak),
+      .sts_roce_cnt_rx_access_err(c_rx_access_err),
+      .sts_roce_cnt_rx_inv_req(c_rx_inv_req),
+      .sts_roce_cnt_rx_acks(c_rx_acks),
+      .sts_roce_cnt_rx_naks(c_rx_naks),
+      .sts_roce_cnt_rx_read_resp(c_rx_read_resp),
+      .sts_roce_cnt_rx_cnp(c_rx_cnp),
+      .sts_roce_cnt_tx_frames(c_tx_frames),
+      .sts_roce_cnt_tx_req_pkts(c_tx_req_pkts),
+      .sts_roce_cnt_tx_retx_pkts(c_tx_retx_pkts),
+      .sts_roce_cnt_tx_acks(c_tx_acks),
+      .sts_roce_cnt_tx_read_resp(c_tx_read_resp),
+      .sts_roce_cnt_tx_cnp(c_tx_cnp),
+      .sts_roce_cnt_timeouts(c_timeouts),
+      .sts_roce_cnt_retry_exc(c_retry_exc),
+      .sts_roce_cnt_cqe(c_cqe),
+      .sts_roce_cnt_cq_overflow(c_cq_overflow),
+      .sts_roce_cnt_cqe_err(c_cqe_err),
+      .sts_roce_cnt_dma_err(c_dma_err),
+      .sts_roce_cnt_lkey_err(c_lkey_err),
+      .sts_roce_cnt_irq(c_irq)
+  );
+
+  logic [47:0]  local_mac;
+  logic [127:0] local_ip;
+  assign local_mac = {cfg_roce_local_mac_hi, cfg_roce_local_mac_lo};
+  assign local_ip  = {cfg_roce_local_ip3, cfg_roce_local_ip2, cfg_roce_local_ip1,
+                      cfg_roce_local_ip0};
+  logic [CMD_WORDS*32-1:0] cmd_flat;
+  always_comb for (int i = 0; i < CMD_WORDS; i++) cmd_flat[32*i +: 32] = cmd_w[i];
+
+  // ---------------------------------------------------------------- command engine
+  typedef enum logic [2:0] { C_IDLE, C_INIT, C_WAIT, C_QUERY, C_QWAIT, C_CQ } c_e;
+  c_e          c_q;
+  logic [3:0]  c_op_q;
+  logic [1:0]  c_flags_q;
+  logic [23:0] c_idx_q;
+  logic        c_refused_q;
+  qpc_t        qpc_new;
+  assign qpc_new = qpc_decode(cmd_flat);
+
+  logic        st_wr_en;
+  logic [QPN_W-1:0] st_wr_addr;
+  logic        mr_wr_valid;
+  logic [MR_W-1:0] mr_wr_index;
+  mr_entry_t   mr_wr_entry;
+  always_comb begin
+    mr_wr_entry = '0;
+    mr_wr_entry.tag       = cmd_w[0][7:0];
+    mr_wr_entry.valid     = cmd_w[0][8];
+    mr_wr_entry.access    = cmd_w[0][12:9];
+    mr_wr_entry.pd        = cmd_w[1][23:0];
+    mr_wr_entry.base      = {cmd_w[3], cmd_w[2]};
+    mr_wr_entry.length    = {cmd_w[5], cmd_w[4]};
+    mr_wr_entry.host_base = {cmd_w[7], cmd_w[6]};
+  end
+
+  logic        rq_ctl_valid, rq_ctl_ready, rq_ctl_op, rq_ctl_done;
+  logic        cp_ctl_valid, cp_ctl_ready, cp_ctl_op, cp_ctl_done;
+  logic        rs_ctl_valid, rs_ctl_ready, rs_ctl_op, rs_ctl_done;
+  logic [23:0] rq_ctl_res, cp_ctl_una, rs_ctl_res;
+  logic        cp_ctl_err;
+  logic [7:0]  cp_ctl_err_status;
+  logic        cq_ctl_valid, cq_ctl_ready;
+  logic        need_rq_q, need_cp_q, need_rs_q, sent_rq_q, sent_cp_q, sent_rs_q;
+  logic        cmd_fire;
+  logic        idx_ok;
+  always_comb begin
+    case (cmd_roce_cmd_data[3:0])
+      4'd1, 4'd4: idx_ok = 32'(cmd_roce_cmd_data[31:8]) < NUM_QP;
+      4'd2:       idx_ok = 32'(cmd_roce_cmd_data[31:8]) < NUM_CQ;
+      4'd3:       idx_ok = 32'(cmd_roce_cmd_data[31:8]) < NUM_MR;
+      default:    idx_ok = 1'b0;
+    endcase
+  end
+  assign cmd_fire = cmd_roce_cmd && c_q == C_IDLE;
+
+  assign st_wr_en    = cmd_fire && idx_ok && cmd_roce_cmd_data[3:0] == 4'd1;
+  assign st_wr_addr  = QPN_W'(cmd_roce_cmd_data[31:8]);
+  assign mr_wr_valid = cmd_fire && idx_ok && cmd_roce_cmd_data[3:0] == 4'd3;
+  assign mr_wr_index = MR_W'(cmd_roce_cmd_data[31:8]);
+
+  assign rq_ctl_valid = (c_q == C_WAIT) && need_rq_q && !sent_rq_q;
+  assign cp_ctl_valid = (c_q == C_WAIT) && need_cp_q && !sent_cp_q;
+  assign rs_ctl_valid = (c_q == C_WAIT) && need_rs_q && !sent_rs_q;
+  assign rq_ctl_op    = c_op_q == 4'd4;
+  assign cp_ctl_op    = c_op_q == 4'd4;
+  assign rs_ctl_op    = c_op_q == 4'd4;
+  assign cq_ctl_valid = c_q == C_CQ;
+
+  logic done_rq_q, done_cp_q, done_rs_q;
+  assign sts_roce_cmd_status = {30'd0, c_refused_q, c_q != C_IDLE};
+
+  always_ff @(posedge clk) begin
+    case (c_q)
+      C_IDLE: begin
+        if (cmd_roce_cmd) begin
+          c_op_q    <= cmd_roce_cmd_data[3:0];
+          c_flags_q <= cmd_roce_cmd_data[5:4];
+          c_idx_q   <= cmd_roce_cmd_data[31:8];
+          c_refused_q <= !idx_ok;
+          sent_rq_q <= 1'b0; sent_cp_q <= 1'b0; sent_rs_q <= 1'b0;
+          done_rq_q <= 1'b0; done_cp_q <= 1'b0; done_rs_q <= 1'b0;
+          if (idx_ok) begin
+            case (cmd_roce_cmd_data[3:0])
+              4'd1: begin
+                need_rq_q <= cmd_roce_cmd_data[4];
+                need_cp_q <= cmd_roce_cmd_data[4];
+                need_rs_q <= cmd_roce_cmd_data[5];
+                c_q <= C_INIT;
+              end
+              4'd4: begin
+                need_rq_q <= 1'b1; need_cp_q <= 1'b1; need_rs_q <= 1'b1;
+                c_q <= C_INIT;
+              end
+              4'd2: c_q <= C_CQ;
+              default: ;
+            endcase
+          end
+        end
+      end
+      C_INIT: c_q <= C_WAIT;   // let the static write land before the engines read it
+      C_WAIT: begin
+        if (rq_ctl_valid && rq_ctl_ready) sent_rq_q <= 1'b1;
+        if (cp_ctl_valid && cp_ctl_ready) sent_cp_q <= 1'b1;
+        if (rs_ctl_valid && rs_ctl_ready) sent_rs_q <= 1'b1;
+        if (rq_ctl_done) begin done_rq_q <= 1'b1; sts_roce_result1 <= {8'd0, rq_ctl_res}; end
+        if (rs_ctl_done) begin done_rs_q <= 1'b1; sts_roce_result2 <= {8'd0, rs_ctl_res}; end
+        if (cp_ctl_done) begin
+          done_cp_q <= 1'b1;
+          sts_roce_result3 <= {8'd0, cp_ctl_una};
+          sts_roce_result0 <= {8'd0, cp_ctl_err_status, 12'd0, cp_ctl_err,
+                               cp_ctl_err ? QPS_ERR : qpc_new.state};
+        end
+        if ((!need_rq_q || done_rq_q) && (!need_cp_q || done_cp_q) && (!need_rs_q || done_rs_q))
+          c_q <= C_IDLE;
+      end
+      C_CQ: if (cq_ctl_ready) c_q <= C_IDLE;
+      default: c_q <= C_IDLE;
+    endcase
+    if (rst) begin
+      c_q         <= C_IDLE;
+      c_refused_q <= 1'b0;
+      need_rq_q <= 1'b0; need_cp_q <= 1'b0; need_rs_q <= 1'b0;
+      sts_roce_result0 <= '0; sts_roce_result1 <= '0; sts_roce_result2 <= '0;
+      sts_roce_result3 <= '0;
+    end
+  end
+
+  // ---------------------------------------------------------------- DMA
+  localparam int NRD = 4;   // 0 requester SQE, 1 completer SQE, 2 responder, 3 payload
+  logic [63:0]         rd_desc_addr  [NRD];
+  logic [31:0]         rd_desc_len   [NRD];
+  logic [NRD-1:0]      rd_desc_valid, rd_desc_ready;
+  logic [DATA_W-1:0]   rd_tdata  [NRD];
+  logic [KEEP_W-1:0]   rd_tkeep  [NRD];
+  logic [NRD-1:0]      rd_tvalid, rd_tready, rd_tlast, rd_tuser;
+  logic [AXI_ID_W-1:0] ar_id [NRD];
+  logic [63:0]         ar_addr [NRD];
+  logic [7:0]          ar_len [NRD];
+  logic [2:0]          ar_size [NRD];
+  logic [1:0]          ar_burst [NRD];
+  logic [NRD-1:0]      ar_valid, ar_ready, r_valid, r_ready;
+  logic [DATA_W-1:0]   r_data;
+  logic [1:0]          r_resp;
+  logic                r_last;
+  logic [NRD-1:0]      rd_cpl_valid, rd_cpl_err;
+
+  for (genvar g = 0; g < NRD; g++) begin : g_rd
+    logic [7:0] unused_tag, unused_tid;
+    logic [1:0] cpl_status;
+    logic       unused_lock;
+    logic [3:0] unused_cache;
+    logic [2:0] unused_prot;
+    logic [$clog2(16+1)-1:0] unused_out;
+    fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .AXI_ID(AXI_ID_W'(g))) u_rd (
+        .clk, .rst,
+        .s_desc_addr(rd_desc_addr[g]), .s_desc_len(rd_desc_len[g]), .s_desc_tag(8'd0),
+        .s_desc_valid(rd_desc_valid[g]), .s_desc_ready(rd_desc_ready[g]),
+        .m_cpl_tag(unused_tag), .m_cpl_status(cpl_status), .m_cpl_valid(rd_cpl_valid[g]),
+        .m_cpl_ready(1'b1),
+        .m_axis_tdata(rd_tdata[g]), .m_axis_tkeep(rd_tkeep[g]), .m_axis_tvalid(rd_tvalid[g]),
+        .m_axis_tready(rd_tready[g]), .m_axis_tlast(rd_tlast[g]), .m_axis_tid(unused_tid),
+        .m_axis_tuser(rd_tuser[g]),
+        .m_axi_arid(ar_id[g]), .m_axi_araddr(ar_addr[g]), .m_axi_arlen(ar_len[g]),
+        .m_axi_arsize(ar_size[g]), .m_axi_arburst(ar_burst[g]), .m_axi_arlock(unused_lock),
+        .m_axi_arcache(unused_cache), .m_axi_arprot(unused_prot), .m_axi_arvalid(ar_valid[g]),
+        .m_axi_arready(ar_ready[g]), .m_axi_rid(m_axi_rid), .m_axi_rdata(r_data),
+        .m_axi_rresp(r_resp), .m_axi_rlast(r_last), .m_axi_rvalid(r_valid[g]),
+        .m_axi_rready(r_ready[g]),
+        .status_outstanding(unused_out)
+    );
+    assign rd_cpl_err[g] = rd_cpl_valid[g] && cpl_status != 2'd0;
+    logic unused_g;
+    assign unused_g = ^{unused_tag, unused_tid, unused_lock, unused_cache, unused_prot,
+                        unused_out, rd_tkeep[g]};
+  end
+
+  fabnic_axi_rd_mux #(.N(NRD), .ID_W(AXI_ID_W), .ADDR_W(64), .DATA_W(DATA_W)) u_rdmux (
+      .clk, .rst,
+      .s_arid(ar_id), .s_araddr(ar_addr), .s_arlen(ar_len), .s_arsize(ar_size),
+      .s_arburst(ar_burst), .s_arvalid(ar_valid), .s_arready(ar_ready),
+      .s_rdata(r_data), .s_rresp(r_resp), .s_rlast(r_last), .s_rvalid(r_valid),
+      .s_rready(r_ready),
+      .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst,
+      .m_axi_arvalid, .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp,
+      .m_axi_rlast, .m_axi_rvalid, .m_axi_rready
+  );
+  assign m_axi_arlock  = 1'b0;
+  assign m_axi_arcache = 4'b0011;
+  assign m_axi_arprot  = 3'b010;
+
+  localparam int NWR = 3;   // 0 responder, 1 completer, 2 CQ writer
+  logic [63:0]       wr_addr [NWR];
+  logic [31:0]       wr_len  [NWR];
+  logic [NWR-1:0]    wr_valid, wr_ready, wr_tvalid, wr_tready, wr_tlast;
+  logic [DATA_W-1:0] wr_tdata [NWR];
+  logic [KEEP_W-1:0] wr_tkeep [NWR];
+  logic [63:0]       w_addr;
+  logic [31:0]       w_len;
+  logic              w_valid, w_ready, w_tvalid, w_tready, w_tlast;
+  logic [DATA_W-1:0] w_tdata;
+  logic [KEEP_W-1:0] w_tkeep;
+  fabnic_roce_wr_arb #(.N(NWR), .DATA_W(DATA_W)) u_wrarb (
+      .clk, .rst,
+      .s_addr(wr_addr), .s_len(wr_len), .s_valid(wr_valid), .s_ready(wr_ready),
+      .s_tdata(wr_tdata), .s_tkeep(wr_tkeep), .s_tvalid(wr_tvalid), .s_tready(wr_tready),
+      .s_tlast(wr_tlast),
+      .m_addr(w_addr), .m_len(w_len), .m_valid(w_valid), .m_ready(w_ready),
+      .m_tdata(w_tdata), .m_tkeep(w_tkeep), .m_tvalid(w_tvalid), .m_tready(w_tready),
+      .m_tlast(w_tlast)
+  );
+  logic [7:0] unused_wtag;
+  logic [1:0] wcpl_status;
+  logic       wcpl_valid, unused_wmis;
+  logic [$clog2(16+1)-1:0] unused_wout;
+  fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W)) u_wr (
+      .clk, .rst,
+      .s_desc_addr(w_addr), .s_desc_len(w_len), .s_desc_tag(8'd0), .s_desc_valid(w_valid),
+      .s_desc_ready(w_ready),
+      .m_cpl_tag(unused_wtag), .m_cpl_status(wcpl_status), .m_cpl_valid(wcpl_valid),
+      .m_cpl_ready(1'b1),
+      .s_axis_tdata(w_tdata), .s_axis_tkeep(w_tkeep), .s_axis_tvalid(w_tvalid),
+      .s_axis_tready(w_tready), .s_axis_tlast(w_tlast),
+      .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst,
+      .m_axi_awlock, .m_axi_awcache, .m_axi_awprot, .m_axi_awvalid, .m_axi_awready,
+      .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
+      .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
+      .status_outstanding(unused_wout), .status_len_mismatch(unused_wmis)
+  );
+
+  // ---------------------------------------------------------------- engines
+  localparam int NJ = 3;    // transmit sources: 0 requester, 1 responder ACKs, 2 READ responses
+  tx_job_t        jobs [NJ];
+  logic [NJ-1:0]  job_valid, job_ready;
+
+  // requester
+  logic             pub_wr_en, pub_lerr;
+  logic [QPN_W-1:0] pub_wr_addr;
+  logic [15:0]      pub_sq_pi, pub_sq_hi, pub_lerr_idx;
+  logic [23:0]      pub_psn_hi;
+  logic [7:0]       pub_lerr_status;
+  logic             ev_valid, ev_ready, ev_type;
+  logic [QPN_W-1:0] ev_qpn;
+  logic [15:0]      ev_wqe_idx;
+  logic [23:0]      ev_wqe_psn, ev_psn;
+  logic             kick_valid, kick_ready;
+  logic [QPN_W-1:0] kick_qpn;
+  logic [CNT_W-1:0] req_lkey_err;
+  fabnic_roce_req #(.NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_req (
+      .clk, .rst,
+      .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
+      .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
+      .cfg_ack_cadence(cfg_roce_ack_cadence),
+      .s_ctl_valid(rq_ctl_valid), .s_ctl_ready(rq_ctl_ready), .s_ctl_op(rq_ctl_op),
+      .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.sq_psn), .m_ctl_done(rq_ctl_done),
+      .m_ctl_result(rq_ctl_res),
+      .s_db_valid(sqdb_valid), .s_db_ready(sqdb_ready), .s_db_qpn(sqdb_data[QPN_W+15:16]),
+      .s_db_pi(sqdb_data[15:0]),
+      .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev_type(ev_type), .s_ev_qpn(ev_qpn),
+      .s_ev_wqe_idx(ev_wqe_idx), .s_ev_wqe_psn(ev_wqe_psn), .s_ev_psn(ev_psn),
+      .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
+      .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
+      .pub_lerr_idx, .pub_lerr_status,
+      .m_rd_addr(rd_desc_addr[0]), .m_rd_len(rd_desc_len[0]), .m_rd_valid(rd_desc_valid[0]),
+      .m_rd_ready(rd_desc_ready[0]), .s_rd_tdata(rd_tdata[0]), .s_rd_tvalid(rd_tvalid[0]),
+      .s_rd_tready(rd_tready[0]), .s_rd_tlast(rd_tlast[0]), .s_rd_tuser(rd_tuser[0]),
+      .m_job(jobs[0]), .m_job_valid(job_valid[0]), .m_job_ready(job_ready[0]),
+      .cnt_req_pkts(c_tx_req_pkts), .cnt_retx_pkts(c_tx_retx_pkts), .cnt_lkey_err(req_lkey_err)
+  );
+
+  // receive front
+  roce_hdr_t         rq_hdr, rp_hdr;
+  logic [15:0]       rq_plen, rp_plen;
+  logic              rqh_valid, rqh_ready, rph_valid, rph_ready;
+  logic [DATA_W-1:0] rqd_tdata, rpd_tdata;
+  logic [KEEP_W-1:0] rqd_tkeep, rpd_tkeep;
+  logic              rqd_tvalid, rqd_tready, rqd_tlast, rqd_tuser;
+  logic              rpd_tvalid, rpd_tready, rpd_tlast, rpd_tuser;
+  logic              unused_cnp_valid, unused_ce_valid;
+  logic [23:0]       unused_cnp_qpn, unused_ce_qpn;
+  logic [127:0]      unused_ce_src;
+  fabnic_roce_rx #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .CNT_W(CNT_W)) u_rx (
+      .clk, .rst, .cfg_local_ip(local_ip),
+      .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep),
+      .s_axis_tvalid(s_axis_rx_tvalid), .s_axis_tready(s_axis_rx_tready),
+      .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
+      .m_req_hdr(rq_hdr), .m_req_plen(rq_plen), .m_req_valid(rqh_valid),
+      .m_req_ready(rqh_ready), .m_req_tdata(rqd_tdata), .m_req_tkeep(rqd_tkeep),
+      .m_req_tvalid(rqd_tvalid), .m_req_tready(rqd_tready), .m_req_tlast(rqd_tlast),
+      .m_req_tuser(rqd_tuser),
+      .m_rsp_hdr(rp_hdr), .m_rsp_plen(rp_plen), .m_rsp_valid(rph_valid),
+      .m_rsp_ready(rph_ready), .m_rsp_tdata(rpd_tdata), .m_rsp_tkeep(rpd_tkeep),
+      .m_rsp_tvalid(rpd_tvalid), .m_rsp_tready(rpd_tready), .m_rsp_tlast(rpd_tlast),
+      .m_rsp_tuser(rpd_tuser),
+      .m_cnp_valid(unused_cnp_valid), .m_cnp_qpn(unused_cnp_qpn),
+      .m_ce_valid(unused_ce_valid), .m_ce_qpn(unused_ce_qpn), .m_ce_src_ip(unused_ce_src),
+      .cnt_frames(c_rx_frames), .cnt_roce(c_rx_roce), .cnt_drop_bad(c_rx_drop_bad),
+      .cnt_drop_not_roce(c_rx_drop_not_roce), .cnt_drop_icrc(c_rx_drop_icrc),
+      .cnt_drop_hdr(c_rx_drop_hdr), .cnt_drop_qpn(c_rx_drop_qpn), .cnt_cnp(c_rx_cnp)
+  );
+
+  // completer
+  cqe_req_t         cqes [2];
+  logic [1:0]       cqe_valid, cqe_ready;
+  logic [CNT_W-1:0] cp_drop_psn;
+  fabnic_roce_cpl #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_cpl (
+      .clk, .rst,
+      .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
+      .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
+      .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
+      .pub_lerr_idx, .pub_lerr_status,
+      .cfg_timer_tick(cfg_roce_timer_tick),
+      .s_ctl_valid(cp_ctl_valid), .s_ctl_ready(cp_ctl_ready), .s_ctl_op(cp_ctl_op),
+      .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.sq_psn), .m_ctl_done(cp_ctl_done),
+      .m_ctl_una(cp_ctl_una), .m_ctl_err(cp_ctl_err), .m_ctl_err_status(cp_ctl_err_status),
+      .s_hdr(rp_hdr), .s_hdr_valid(rph_valid), .s_hdr_ready(rph_ready),
+      .s_axis_tdata(rpd_tdata), .s_axis_tkeep(rpd_tkeep), .s_axis_tvalid(rpd_tvalid),
+      .s_axis_tready(rpd_tready), .s_axis_tlast(rpd_tlast), .s_axis_tuser(rpd_tuser),
+      .s_hdr_plen(rp_plen),
+      .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
+      .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev_type(ev_type), .m_ev_qpn(ev_qpn),
+      .m_ev_wqe_idx(ev_wqe_idx), .m_ev_wqe_psn(ev_wqe_psn), .m_ev_psn(ev_psn),
+      .m_rd_addr(rd_desc_addr[1]), .m_rd_len(rd_desc_len[1]), .m_rd_valid(rd_desc_valid[1]),
+      .m_rd_ready(rd_desc_ready[1]), .s_rd_tdata(rd_tdata[1]), .s_rd_tvalid(rd_tvalid[1]),
+      .s_rd_tready(rd_tready[1]), .s_rd_tlast(rd_tlast[1]), .s_rd_tuser(rd_tuser[1]),
+      .m_wr_addr(wr_addr[1]), .m_wr_len(wr_len[1]), .m_wr_valid(wr_valid[1]),
+      .m_wr_ready(wr_ready[1]), .m_wr_tdata(wr_tdata[1]), .m_wr_tkeep(wr_tkeep[1]),
+      .m_wr_tvalid(wr_tvalid[1]), .m_wr_tready(wr_tready[1]), .m_wr_tlast(wr_tlast[1]),
+      .m_cqe(cqes[1]), .m_cqe_valid(cqe_valid[1]), .m_cqe_ready(cqe_ready[1]),
+      .cnt_acks(c_rx_acks), .cnt_naks(c_rx_naks), .cnt_read_resp(c_rx_read_resp),
+      .cnt_drop_psn(cp_drop_psn), .cnt_timeouts(c_timeouts), .cnt_retry_exc(c_retry_exc)
+  );
+
+  // responder
+  tx_job_t          rjob;
+  logic [31:0]      rjob_len;
+  logic [3:0]       rjob_lg;
+  logic             rjob_valid, rjob_ready;
+  logic [CNT_W-1:0] rs_drop_psn, rs_lkey_err;
+  fabnic_roce_resp #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_resp (
+      .clk, .rst,
+      .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
+      .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
+      .s_ctl_valid(rs_ctl_valid), .s_ctl_ready(rs_ctl_ready), .s_ctl_op(rs_ctl_op),
+      .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.rq_psn), .m_ctl_done(rs_ctl_done),
+      .m_ctl_result(rs_ctl_res),
+      .s_db_valid(rqdb_valid), .s_db_ready(rqdb_ready), .s_db_qpn(rqdb_data[QPN_W+15:16]),
+      .s_db_pi(rqdb_data[15:0]),
+      .s_hdr(rq_hdr), .s_hdr_plen(rq_plen), .s_hdr_valid(rqh_valid), .s_hdr_ready(rqh_ready),
+      .s_axis_tdata(rqd_tdata), .s_axis_tkeep(rqd_tkeep), .s_axis_tvalid(rqd_tvalid),
+      .s_axis_tready(rqd_tready), .s_axis_tlast(rqd_tlast), .s_axis_tuser(rqd_tuser),
+      .m_rd_addr(rd_desc_addr[2]), .m_rd_len(rd_desc_len[2]), .m_rd_valid(rd_desc_valid[2]),
+      .m_rd_ready(rd_desc_ready[2]), .s_rd_tdata(rd_tdata[2]), .s_rd_tvalid(rd_tvalid[2]),
+      .s_rd_tready(rd_tready[2]), .s_rd_tlast(rd_tlast[2]), .s_rd_tuser(rd_tuser[2]),
+      .m_wr_addr(wr_addr[0]), .m_wr_len(wr_len[0]), .m_wr_valid(wr_valid[0]),
+      .m_wr_ready(wr_ready[0]), .m_wr_tdata(wr_tdata[0]), .m_wr_tkeep(wr_tkeep[0]),
+      .m_wr_tvalid(wr_tvalid[0]), .m_wr_tready(wr_tready[0]), .m_wr_tlast(wr_tlast[0]),
+      .m_job(jobs[1]), .m_job_valid(job_valid[1]), .m_job_ready(job_ready[1]),
+      .m_rjob(rjob), .m_rjob_len(rjob_len), .m_rjob_lg(rjob_lg), .m_rjob_valid(rjob_valid),
+      .m_rjob_ready(rjob_ready),
+      .m_cqe(cqes[0]), .m_cqe_valid(cqe_valid[0]), .m_cqe_ready(cqe_ready[0]),
+      .cnt_drop_qp_state(c_rx_drop_qp_state), .cnt_drop_psn(rs_drop_psn), .cnt_dup(c_rx_dup),
+      .cnt_seq_nak(c_rx_seq_nak), .cnt_rnr_nak(c_rx_rnr_nak), .cnt_access_err(c_rx_access_err),
+      .cnt_inv_req(c_rx_inv_req), .cnt_acks_sent(c_tx_acks), .cnt_lkey_err(rs_lkey_err)
+  );
+
+  fabnic_roce_rresp u_rresp (
+      .clk, .rst,
+      .s_rjob(rjob), .s_rjob_len(rjob_len), .s_rjob_lg(rjob_lg), .s_rjob_valid(rjob_valid),
+      .s_rjob_ready(rjob_ready),
+      .m_job(jobs[2]), .m_job_valid(job_valid[2]), .m_job_ready(job_ready[2])
+  );
+
+  // CQ writer
+  fabnic_roce_cq #(.DATA_W(DATA_W), .NUM_CQ(NUM_CQ), .CNT_W(CNT_W)) u_cq (
+      .clk, .rst,
+      .s_ctl_valid(cq_ctl_valid), .s_ctl_ready(cq_ctl_ready), .s_ctl_cqn(CQN_W'(c_idx_q)),
+      .s_ctl_base({cmd_w[1], cmd_w[0]}), .s_ctl_log(cmd_w[2][4:0]),
+      .s_ctl_vector(cmd_w[3][15:0]), .s_ctl_en(cmd_w[3][16]),
+      .s_db_valid(cqdb_valid), .s_db_ready(cqdb_ready), .s_db_cqn(cqdb_data[CQN_W+31:32]),
+      .s_db_value(cqdb_data[31:0]),
+      .s_cqe(cqes), .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready),
+      .m_wr_addr(wr_addr[2]), .m_wr_len(wr_len[2]), .m_wr_valid(wr_valid[2]),
+      .m_wr_ready(wr_ready[2]), .m_wr_tdata(wr_tdata[2]), .m_wr_tkeep(wr_tkeep[2]),
+      .m_wr_tvalid(wr_tvalid[2]), .m_wr_tready(wr_tready[2]), .m_wr_tlast(wr_tlast[2]),
+      .m_irq_valid, .m_irq_vector,
+      .cnt_cqe(c_cqe), .cnt_cqe_err(c_cqe_err), .cnt_overflow(c_cq_overflow), .cnt_irq(c_irq)
+  );
+
+  // transmit
+  logic [CNT_W-1:0] unused_tx_len_err;
+  fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .CNT_W(CNT_W)) u_tx (
+      .clk, .rst, .cfg_local_mac(local_mac), .cfg_local_ip(local_ip),
+      .s_job(jobs), .s_job_valid(job_valid), .s_job_ready(job_ready),
+      .m_desc_addr(rd_desc_addr[3]), .m_desc_len(rd_desc_len[3]), .m_desc_valid(rd_desc_valid[3]),
+      .m_desc_ready(rd_desc_ready[3]),
+      .s_pay_tdata(rd_tdata[3]), .s_pay_tkeep(rd_tkeep[3]), .s_pay_tvalid(rd_tvalid[3]),
+      .s_pay_tready(rd_tready[3]), .s_pay_tlast(rd_tlast[3]), .s_pay_tuser(rd_tuser[3]),
+      .m_axis_tdata(m_axis_tx_tdata), .m_axis_tkeep(m_axis_tx_tkeep),
+      .m_axis_tvalid(m_axis_tx_tvalid), .m_axis_tready(m_axis_tx_tready),
+      .m_axis_tlast(m_axis_tx_tlast), .m_axis_tuser(m_axis_tx_tuser),
+      .cnt_frames(c_tx_frames), .cnt_len_err(unused_tx_len_err)
+  );
+
+  // ---------------------------------------------------------------- remaining counters
+  always_ff @(posedge clk) begin
+    if (job_valid[2] && job_ready[2]) c_tx_read_resp <= c_tx_read_resp + 1'b1;
+    c_dma_err <= c_dma_err + 32'(rd_cpl_err[0]) + 32'(rd_cpl_err[1]) + 32'(rd_cpl_err[2])
+                 + 32'(rd_cpl_err[3]) + 32'(wcpl_valid && wcpl_status != 2'd0);
+    if (rst) begin
+      c_tx_read_resp <= '0;
+      c_dma_err      <= '0;
+    end
+  end
+  assign c_rx_drop_psn = rs_drop_psn + cp_drop_psn;
+  assign c_lkey_err    = req_lkey_err + rs_lkey_err;
+  assign c_tx_cnp      = '0;
+
+  logic unused;
+  assign unused = ^{unused_axil_timeout, unused_fc0, unused_fc1, unused_fc2, cfg_device_scratch,
+                    unused_wtag, unused_wmis, unused_wout, unused_cnp_valid, unused_ce_valid,
+                    unused_cnp_qpn, unused_ce_qpn, unused_ce_src, unused_tx_len_err, c_op_q,
+                    c_flags_q, rd_cpl_valid};
+
+endmodule
+
+`resetall

@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_roce_cpl: RC completer (the requester's receive side and its timers).
+//
+// Per QP (block RAM): the oldest unacknowledged PSN (una), the SQ index and first PSN
+// of the oldest uncompleted WQE, a copy of that WQE's SQE fields once loaded, retry
+// and RNR-retry budgets, the retransmission timer, and the error state.
+//
+// Inputs, one at a time: control (init/query), response packets (ACK, NAK, RNR NAK,
+// READ responses, atomic ACKs) with their payload, kicks from the requester, and a
+// timer sweep that visits QPs round-robin between packets.
+//
+// Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA), compute
+// its PSN span (deterministic, see fabnic_roce_req), and complete SEND/WRITE WQEs
+// whose last PSN is acknowledged; READ and atomic WQEs complete when their response
+// arrives. A CQE goes out for signaled WQEs and for every error. An ACK never moves
+// una past a READ/atomic whose response is missing (the timer re-requests it).
+//
+// Errors: NAK sequence error -> go-back-N rewind (retry budget); RNR NAK -> wait one
+// timeout then rewind (RNR budget, 7 = infinite); remote access/invalid/operational
+// NAK, exhausted budgets, and the requester's local errors -> the oldest WQE completes
+// with the error status, the QP enters ERR (the requester is told to stop) and every
+// further posted WQE completes with WR_FLUSH_ERR.
+`default_nettype none
+
+module fabnic_roce_cpl #(
+    parameter int DATA_W = 512,
+    parameter int KEEP_W = DATA_W / 8,
+    parameter int NUM_QP = 1024,
+    parameter int NUM_MR = 1024,
+    parameter int CNT_W  = 32,
+    parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
+) (
+    input  wire logic                         clk,
+    input  wire logic                         rst,
+
+    input  wire logic                         st_wr_en,
+    input  wire logic [QPN_W-1:0]             st_wr_addr,
+    input  wire fabnic_roce_pkg::qpc_t        st_wr_data,
+    input  wire logic                         mr_wr_valid,
+    input  wire logic [$clog2(NUM_MR)-1:0]    mr_wr_index,
+    input  wire fabnic_roce_pkg::mr_entry_t   mr_wr_entry,
+    input  wire logic                         pub_wr_en,
+    input  wire logic [QPN_W-1:0]             pub_wr_addr,
+    input  wire logic [15:0]                  pub_sq_pi,
+    input  wire logic [15:0]                  pub_sq_hi,
+    input  wire logic [23:0]                  pub_psn_hi,
+    input  wire logic                         pub_lerr,
+    input  wire logic [15:0]                  pub_lerr_idx,
+    input  wire logic [7:0]                   pub_lerr_status,
+
+    input  wire logic [23:0]                  cfg_timer_tick,
+
+    // control: op 0 = init (psn), 1 = query (una, error)
+    input  wire logic                         s_ctl_valid,
+    output logic                              s_ctl_ready,
+    input  wire logic                         s_ctl_op,
+    input  wire logic [QPN_W-1:0]             s_ctl_qpn,
+    input  wire logic [23:0]                  s_ctl_psn,
+    output logic                              m_ctl_done,
+    output logic      [23:0]                  m_ctl_una,
+    output logic                              m_ctl_err,
+    output logic      [7:0]                   m_ctl_err_status,
+
+    // response packets
+    input  wire fabnic_roce_pkg::roce_hdr_t   s_hdr,
+    input  wire logic                         s_hdr_valid,
+    output logic                              s_hdr_ready,
+    input  wire logic [DATA_W-1:0]            s_axis_tdata,
+    input  wire logic [KEEP_W-1:0]            s_axis_tkeep,
+    input  wire logic                         s_axis_tvalid,
+    output logic                              s_axis_tready,
+    input  wire logic                         s_axis_tlast,
+    input  wire logic                         s_axis_tuser,
+    input  wire logic [15:0]                  s_hdr_plen,     // payload bytes of the packet
+
+    input  wire logic                         s_kick_valid,
+    output logic                              s_kick_ready,
+    input  wire logic [QPN_W-1:0]             s_kick_qpn,
+
+    // events to the requester: type 0 rewind, 1 error
+    output logic                              m_ev_valid,
+    input  wire logic                         m_ev_ready,
+    output logic                              m_ev_type,
+    output logic      [QPN_W-1:0]             m_ev_qpn,
+    output logic      [15:0]                  m_ev_wqe_idx,
+    output logic      [23:0]                  m_ev_wqe_psn,
+    output logic      [23:0]                  m_ev_psn,
+
+    // SQE re-reads
+    output logic      [63:0]                  m_rd_addr,
+    output logic      [31:0]                  m_rd_len,
+    output logic                              m_rd_valid,
+    input  wire logic                         m_rd_ready,
+    input  wire logic [511:0]                 s_rd_tdata,
+    input  wire logic                         s_rd_tvalid,
+    output logic                              s_rd_tready,
+    input  wire logic                         s_rd_tlast,
+    input  wire logic                         s_rd_tuser,
+
+    // placement of READ responses and atomic results
+    output logic      [63:0]                  m_wr_addr,
+    output logic      [31:0]                  m_wr_len,
+    output logic                              m_wr_valid,
+    input  wire logic                         m_wr_ready,
+    output logic      [DATA_W-1:0]            m_wr_tdata,
+    output logic      [KEEP_W-1:0]            m_wr_tkeep,
+    output logic                              m_wr_tvalid,
+    input  wire logic                         m_wr_tready,
+    output logic                              m_wr_tlast,
+
+    output fabnic_roce_pkg::cqe_req_t         m_cqe,
+    output logic                              m_cqe_valid,
+    input  wire logic                         m_cqe_ready,
+
+    output logic      [CNT_W-1:0]             cnt_acks,
+    output logic      [CNT_W-1:0]             cnt_naks,
+    output logic      [CNT_W-1:0]             cnt_read_resp,
+    output logic      [CNT_W-1:0]             cnt_drop_psn,
+    output logic      [CNT_W-1:0]             cnt_timeouts,
+    output logic      [CNT_W-1:0]             cnt_retry_exc
+);
+  import fabnic_pkt_pkg::*;
+  import fabnic_roce_pkg::*;
+
+  typedef struct packed {
+    logic [23:0] una;
+    logic [15:0] wqe_idx;
+    logic [23:0] wqe_psn;
+    logic        loaded;
+    logic [7:0]  w_opcode;
+    logic [7:0]  w_flags;
+    logic [31:0] w_len;
+    logic [63:0] w_wr_id;
+    logic [63:0] w_haddr;
+    logic [2:0]  retry_left;
+    logic [2:0]  rnr_left;
+    logic        armed;
+    logic        rnr_wait;
+    logic [15:0] t_start;
+    logic        err;
+    logic [7:0]  err_status;
+  } astate_t;
+
+  typedef struct packed {
+    logic [15:0] sq_pi;
+    logic [15:0] sq_hi;
+    logic [23:0] psn_hi;
+    logic        lerr;
+    logic [15:0] lerr_idx;
+    logic [7:0]  lerr_status;
+  } pub_t;
+
+  // ---------------------------------------------------------------- tables
+  qpc_t             st_rd;
+  astate_t          as_rd;
+  pub_t             pb_rd;
+  logic             rd_en, as_wr_en;
+  logic [QPN_W-1:0] rd_addr, qpn_q;
+  astate_t          a_q;
+  qpc_t             qc_q;
+  pub_t             pb_q;
+
+  fabnic_ram_sdp #(.DATA_W($bits(qpc_t)), .DEPTH(NUM_QP)) u_static (
+      .clk, .wr_en(st_wr_en), .wr_be(1'b1), .wr_addr(st_wr_addr), .wr_data(st_wr_data),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
+  );
+  fabnic_ram_sdp #(.DATA_W($bits(astate_t)), .DEPTH(NUM_QP)) u_state (
+      .clk, .wr_en(as_wr_en), .wr_be(1'b1), .wr_addr(qpn_q), .wr_data(a_q),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(as_rd)
+  );
+  fabnic_ram_sdp #(.DATA_W($bits(pub_t)), .DEPTH(NUM_QP)) u_pub (
+      .clk, .wr_en(pub_wr_en), .wr_be(1'b1), .wr_addr(pub_wr_addr),
+      .wr_data({pub_sq_pi, pub_sq_hi, pub_psn_hi, pub_lerr, pub_lerr_idx, pub_lerr_status}),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(pb_rd)
+  );
+
+  // MR copy: translation of READ/atomic local buffers
+  logic        chk_valid, chk_ready, chk_res_valid, chk_ok, unused_mr_wr_ready;
+  logic [63:0] chk_addr;
+  mr_err_e     unused_chk_err;
+  logic [7:0]  unused_chk_id;
+  logic [CNT_W-1:0] unused_mr_cnt [6];
+  fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
+      .clk, .rst,
+      .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
+      .wr_entry(mr_wr_entry),
+      .s_chk_valid(chk_valid), .s_chk_ready(chk_ready), .s_chk_key(sqe_lkey_q),
+      .s_chk_va(a_q.w_haddr), .s_chk_len(a_q.w_len), .s_chk_access(4'(1 << MR_ACC_LOCAL_WRITE)),
+      .s_chk_pd(qc_q.pd), .s_chk_id(8'd0),
+      .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
+      .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
+      .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
+      .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
+      .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
+  );
+
+  // ---------------------------------------------------------------- timer base
+  logic [23:0] tick_cnt_q;
+  logic [15:0] now_q;
+  always_ff @(posedge clk) begin
+    if (tick_cnt_q + 24'd1 >= cfg_timer_tick) begin
+      tick_cnt_q <= '0;
+      now_q      <= now_q + 16'd1;
+    end else begin
+      tick_cnt_q <= tick_cnt_q + 24'd1;
+    end
+    if (rst) begin
+      tick_cnt_q <= '0;
+      now_q      <= '0;
+    end
+  end
+  logic [QPN_W-1:0] sweep_q;
+
+  // ---------------------------------------------------------------- FSM
+  typedef enum logic [4:0] {
+    S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_CQE,
+    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_WB
+  } st_e;
+  st_e st_q, cqe_ret_q, load_ret_q;
+  logic drop_q;
+  logic [23:0] una_n;
+
+  typedef enum logic [1:0] { SRC_CTL, SRC_PKT, SRC_KICK, SRC_TMR } src_e;
+  src_e        src_q;
+  logic        ctl_op_q;
+  logic [23:0] ctl_psn_q;
+  roce_hdr_t   h_q;
+  logic [23:0] tgt_q;              // ACK target (first PSN not acknowledged)
+  logic [31:0] sqe_lkey_q;
+  logic        flushing_q;
+  logic [7:0]  cqe_status_q;
+  logic        ev_type_q;
+  logic [23:0] ev_psn_q;
+  logic        placing_atomic_q;
+  logic [7:0]  post_q;             // 0 none, else: what to do after the advance
+  localparam logic [7:0] P_NONE = 8'd0, P_READ = 8'd1, P_ATOMIC = 8'd2, P_SEQ = 8'd3,
+                         P_RNR = 8'd4, P_ERRNAK = 8'd5, P_TMO = 8'd6;
+  logic [7:0]  nak_status_q;
+
+  logic [3:0]  lg;
+  logic [23:0] span, w_end;
+  logic        w_is_rdat;          // READ or atomic
+  always_comb begin
+    lg        = pmtu_log(qc_q.pmtu);
+    w_is_rdat = a_q.w_opcode == WR_READ || a_q.w_opcode == WR_CMP_SWAP
+                || a_q.w_opcode == WR_FETCH_ADD;
+    span      = (a_q.w_opcode == WR_CMP_SWAP || a_q.w_opcode == WR_FETCH_ADD)
+                ? 24'd1 : npkts(a_q.w_len, lg);
+    w_end     = a_q.wqe_psn + span;
+  end
+
+  logic outstanding;
+  assign outstanding = a_q.una != pb_q.psn_hi;
+
+  // picks
+  logic take_ctl, take_pkt, take_kick, take_tmr;
+  always_comb begin
+    take_ctl  = st_q == S_IDLE && s_ctl_valid;
+    take_pkt  = st_q == S_IDLE && !s_ctl_valid && s_hdr_valid;
+    take_kick = st_q == S_IDLE && !s_ctl_valid && !s_hdr_valid && s_kick_valid;
+    take_tmr  = st_q == S_IDLE && !s_ctl_valid && !s_hdr_valid && !s_kick_valid;
+    rd_en     = take_ctl || take_pkt || take_kick || take_tmr;
+    rd_addr   = take_ctl ? s_ctl_qpn : take_pkt ? QPN_W'(s_hdr.bth.dest_qp)
+              : take_kick ? s_kick_qpn : sweep_q;
+  end
+  assign s_ctl_ready  = take_ctl;
+  assign s_hdr_ready  = take_pkt;
+  assign s_kick_ready = take_kick;
+
+  // SQE fetch
+  logic [15:0] sq_mask;
+  assign sq_mask     = 16'((32'd1 << qc_q.sq_log) - 1);
+  assign m_rd_valid  = st_q == S_FETCH;
+  assign m_rd_addr   = qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0};
+  assign m_rd_len    = 32'd64;
+  assign s_rd_tready = st_q == S_WAIT;
+  assign chk_valid   = st_q == S_CHK;
+
+  // CQE
+  cqe_req_t cqe;
+  always_comb begin
+    cqe = '0;
+    cqe.cqn      = qc_q.scq;
+    cqe.wr_id    = a_q.w_wr_id;
+    cqe.byte_len = a_q.w_len;
+    cqe.qpn      = 24'(qpn_q);
+    cqe.status   = cqe_status_q;
+    case (a_q.w_opcode)
+      WR_SEND, WR_SEND_IMM:   cqe.opcode = WC_SEND;
+      WR_WRITE, WR_WRITE_IMM: cqe.opcode = WC_WRITE;
+      WR_READ:                cqe.opcode = WC_READ;
+      WR_CMP_SWAP:            cqe.opcode = WC_CMP_SWAP;
+      default:                cqe.opcode = WC_FETCH_ADD;
+    endcase
+  end
+  assign m_cqe       = cqe;
+  assign m_cqe_valid = st_q == S_CQE && (a_q.w_flags[0] || cqe_status_q != WS_SUCCESS);
+
+  // events
+  assign m_ev_valid   = st_q == S_EV;
+  assign m_ev_type    = ev_type_q;
+  assign m_ev_qpn     = qpn_q;
+  assign m_ev_wqe_idx = a_q.wqe_idx;
+  assign m_ev_wqe_psn = a_q.wqe_psn;
+  assign m_ev_psn     = ev_psn_q;
+
+  // placement
+  logic [31:0] rd_off;
+  logic        resp_ok;
+  assign rd_off = 32'(h_q.bth.psn - a_q.wqe_psn) << lg;
+  assign m_wr_valid = st_q == S_PLACE_D;
+  assign m_wr_addr  = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
+  assign m_wr_len   = placing_atomic_q ? 32'd8 : 32'(s_axis_plen_q);
+  logic [15:0] s_axis_plen_q;
+  // una after the advance: up to the target, but not past a READ/atomic still waiting
+  always_comb begin
+    una_n = a_q.una;
+    if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && w_is_rdat && psn_lt(a_q.wqe_psn, tgt_q)) begin
+      if (psn_lt(a_q.una, a_q.wqe_psn)) una_n = a_q.wqe_psn;
+    end else if (psn_lt(a_q.una, tgt_q)) begin
+      una_n = tgt_q;
+    end
+  end
+  always_comb begin
+    if (placing_atomic_q) begin
+      m_wr_tdata  = DATA_W'(h_q.atomic_ack_eth.orig_data);
+      m_wr_tkeep  = KEEP_W'(8'hFF);
+      m_wr_tvalid = st_q == S_PLACE;
+      m_wr_tlast  = 1'b1;
+    end else begin
+      m_wr_tdata  = s_axis_tdata;
+      m_wr_tkeep  = s_axis_tkeep;
+      m_wr_tvalid = st_q == S_PLACE && s_axis_tvalid;
+      m_wr_tlast  = s_axis_tlast;
+    end
+  end
+  always_comb begin
+    if (st_q == S_PLACE) s_axis_tready = !placing_atomic_q ? m_wr_tready : 1'b0;
+    else                 s_axis_tready = st_q == S_DRAIN;
+  end
+
+  assign as_wr_en = st_q == S_WB;
+
+  // ACK of PSN p moves the target to p+1 when p is inside [una, psn_hi)
+  function automatic logic in_window(input logic [23:0] p, input logic [23:0] lo,
+                                     input logic [23:0] hi);
+    return psn_le(lo, p) && psn_lt(p, hi);
+  endfunction
+
+  logic [2:0] syn_kind;
+  assign syn_kind = h_q.aeth.syndrome[7:5];
+
+  always_ff @(posedge clk) begin
+    m_ctl_done <= 1'b0;
+    case (st_q)
+      S_IDLE: begin
+        flushing_q       <= 1'b0;
+        placing_atomic_q <= 1'b0;
+        post_q           <= P_NONE;
+        drop_q           <= 1'b0;
+        if (take_ctl) begin
+          src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
+          st_q <= S_LOAD;
+        end else if (take_pkt) begin
+          src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
+          s_axis_plen_q <= s_hdr_plen;
+          st_q <= S_LOAD;
+        end else if (take_kick) begin
+          src_q <= SRC_KICK; qpn_q <= s_kick_qpn;
+          st_q <= S_LOAD;
+        end else if (take_tmr) begin
+          src_q   <= SRC_TMR; qpn_q <= sweep_q;
+          sweep_q <= (32'(sweep_q) == NUM_QP - 1) ? '0 : sweep_q + 1'b1;
+          st_q    <= S_LOAD;
+        end
+      end
+      S_LOAD: begin
+        qc_q <= st_rd;
+        a_q  <= as_rd;
+        pb_q <= pb_rd;
+        tgt_q <= as_rd.una;
+        st_q <= S_DISPATCH;
+      end
+      S_DISPATCH: begin
+        case (src_q)
+          SRC_CTL: begin
+            if (!ctl_op_q) begin
+              a_q <= '0;
+              a_q.una        <= ctl_psn_q;
+              a_q.wqe_psn    <= ctl_psn_q;
+              a_q.retry_left <= qc_q.retry_cnt;
+              a_q.rnr_left   <= qc_q.rnr_retry;
+              st_q <= S_WB;
+            end else begin
+              st_q <= S_IDLE;
+            end
+            m_ctl_una        <= a_q.una;
+            m_ctl_err        <= a_q.err;
+            m_ctl_err_status <= a_q.err_status;
+            m_ctl_done       <= 1'b1;
+          end
+          SRC_PKT: begin
+            if (a_q.err || qc_q.state != QPS_RTS) begin
+              cnt_drop_psn <= cnt_drop_psn + 1'b1;
+              drop_q <= 1'b1;
+              st_q <= S_DRAIN;
+            end else begin
+              case (h_q.bth.opcode)
+                OP_ACK: begin
+                  if (syn_kind == 3'b000) begin
+                    cnt_acks <= cnt_acks + 1'b1;
+                    if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi))
+                      tgt_q <= h_q.bth.psn + 24'd1;
+                  end else begin
+                    cnt_naks <= cnt_naks + 1'b1;
+                    if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)
+                        || h_q.bth.psn == pb_q.psn_hi) begin
+                      tgt_q <= h_q.bth.psn;
+                      if (syn_kind == 3'b001) post_q <= P_RNR;
+                      else if (h_q.aeth.syndrome[4:0] == 5'd0) post_q <= P_SEQ;
+                      else begin
+                        post_q <= P_ERRNAK;
+                        nak_status_q <= (h_q.aeth.syndrome[4:0] == 5'd1) ? WS_REM_INV_REQ
+                                      : (h_q.aeth.syndrome[4:0] == 5'd2) ? WS_REM_ACCESS
+                                      : WS_REM_OP_ERR;
+                      end
+                    end
+                  end
+                  st_q <= S_DRAIN;    // ACK payload frame is empty; drain it first
+                end
+                OP_READ_RESP_FIRST, OP_READ_RESP_MIDDLE, OP_READ_RESP_LAST,
+                OP_READ_RESP_ONLY: begin
+                  if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)) begin
+                    tgt_q  <= h_q.bth.psn;   // a response acknowledges what came before
+                    post_q <= P_READ;
+                    st_q   <= S_ADV;
+                  end else begin
+                    cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                    drop_q <= 1'b1;
+                    st_q <= S_DRAIN;
+                  end
+                end
+                OP_ATOMIC_ACK: begin
+                  if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)) begin
+                    tgt_q  <= h_q.bth.psn;
+                    post_q <= P_ATOMIC;
+                    st_q   <= S_DRAIN;
+                  end else begin
+                    cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                    drop_q <= 1'b1;
+                    st_q <= S_DRAIN;
+                  end
+                end
+                default: begin
+                  cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                  drop_q <= 1'b1;
+                  st_q <= S_DRAIN;
+                end
+              endcase
+            end
+          end
+          SRC_KICK: st_q <= S_ADV;
+          default: begin   // timer visit
+            if (a_q.err || qc_q.state != QPS_RTS || !outstanding) begin
+              if (a_q.armed) begin
+                a_q.armed <= 1'b0;
+                st_q <= S_WB;
+              end else begin
+                st_q <= S_IDLE;
+              end
+            end else if (!a_q.armed) begin
+              a_q.armed   <= 1'b1;
+              a_q.t_start <= now_q;
+              st_q <= S_WB;
+            end else if (32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)) begin
+              cnt_timeouts <= cnt_timeouts + 1'b1;
+              post_q <= P_TMO;
+              st_q   <= S_ADV;
+            end else begin
+              st_q <= S_IDLE;
+            end
+          end
+        endcase
+      end
+      // ------------------------------------------------ advance over acknowledged WQEs
+      S_ADV: begin
+        if (a_q.wqe_idx == pb_q.sq_hi) begin
+          st_q <= S_POST;
+        end else if (!a_q.loaded) begin
+          load_ret_q <= S_ADV;
+          st_q <= S_FETCH;
+        end else if (!w_is_rdat && psn_le(w_end, tgt_q)) begin
+          cqe_status_q <= WS_SUCCESS;
+          cqe_ret_q    <= S_ADV;
+          st_q         <= S_CQE;
+        end else begin
+          st_q <= S_POST;
+        end
+      end
+      S_FETCH: if (m_rd_ready) st_q <= S_WAIT;
+      S_WAIT: begin
+        if (s_rd_tvalid && s_rd_tlast) begin
+          a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
+          a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
+          a_q.w_len    <= sqe_decode(s_rd_tdata).len;
+          a_q.w_wr_id  <= sqe_decode(s_rd_tdata).wr_id;
+          a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
+          sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
+          if (sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
+              || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD)
+            a_q.w_len <= 32'd8;
+          st_q <= S_CHK;
+        end
+      end
+      S_CHK: if (chk_ready) st_q <= S_CHKW;
+      S_CHKW: begin
+        if (chk_res_valid) begin
+          // the requester checked this buffer before sending; a failure here means the
+          // MR went away meanwhile: nothing is placed (address 0 marks it)
+          a_q.w_haddr <= chk_ok ? chk_addr : 64'd0;
+          a_q.loaded  <= 1'b1;
+          st_q <= load_ret_q;
+        end
+      end
+      S_CQE: begin
+        if (!m_cqe_valid || m_cqe_ready) begin
+          a_q.wqe_idx <= a_q.wqe_idx + 16'd1;
+          a_q.wqe_psn <= w_end;
+          a_q.loaded  <= 1'b0;
+          if (cqe_status_q == WS_SUCCESS && psn_lt(a_q.una, w_end)) a_q.una <= w_end;
+          st_q <= cqe_ret_q;
+        end
+      end
+      // ------------------------------------------------ after the advance
+      S_POST: begin
+        a_q.una <= una_n;
+        if (psn_lt(a_q.una, una_n)) begin
+          a_q.t_start    <= now_q;            // progress
+          a_q.retry_left <= qc_q.retry_cnt;
+          a_q.rnr_wait   <= 1'b0;
+        end
+        case (post_q)
+          P_READ: begin
+            if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
+                && h_q.bth.psn == una_n && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
+                && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0) begin
+              st_q <= S_PLACE_D;
+            end else begin
+              cnt_drop_psn <= cnt_drop_psn + 1'b1;
+              st_q <= S_DRAIN;
+              post_q <= P_NONE;
+            end
+          end
+          P_ATOMIC: begin
+            if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
+                && (a_q.w_opcode == WR_CMP_SWAP || a_q.w_opcode == WR_FETCH_ADD)
+                && h_q.bth.psn == a_q.wqe_psn && h_q.bth.psn == una_n
+                && a_q.w_haddr != 0) begin
+              placing_atomic_q <= 1'b1;
+              st_q <= S_PLACE_D;
+            end else begin
+              cnt_drop_psn <= cnt_drop_psn + 1'b1;
+              post_q <= P_NONE;
+              st_q <= S_WB;
+            end
+          end
+          P_SEQ, P_RNR, P_TMO: begin
+            if (post_q == P_SEQ || (post_q == P_TMO && !a_q.rnr_wait)) begin
+              if (a_q.retry_left == 3'd0) begin
+                cqe_status_q <= WS_RETRY_EXC;
+                cnt_retry_exc <= cnt_retry_exc + 1'b1;
+                st_q <= S_ERR;
+              end else begin
+                a_q.retry_left <= a_q.retry_left - 3'd1;
+                a_q.t_start <= now_q;
+                a_q.armed   <= 1'b1;
+                ev_type_q <= 1'b0;
+                ev_psn_q  <= una_n;
+                st_q <= S_EV;
+              end
+            end else if (post_q == P_RNR) begin
+              // wait one timeout, then rewind (below, as P_TMO with rnr_wait)
+              a_q.rnr_wait <= 1'b1;
+              a_q.armed    <= 1'b1;
+              a_q.t_start  <= now_q;
+              st_q <= S_WB;
+            end else begin   // timeout after an RNR NAK
+              if (a_q.rnr_left == 3'd0) begin
+                cqe_status_q <= WS_RNR_RETRY_EXC;
+                cnt_retry_exc <= cnt_retry_exc + 1'b1;
+                st_q <= S_ERR;
+              end else begin
+                if (a_q.rnr_left != 3'd7) a_q.rnr_left <= a_q.rnr_left - 3'd1;
+                a_q.rnr_wait <= 1'b0;
+                a_q.t_start  <= now_q;
+                ev_type_q <= 1'b0;
+                ev_psn_q  <= a_q.una;
+                st_q <= S_EV;
+              end
+            end
+          end
+          P_ERRNAK: begin
+            cqe_status_q <= nak_status_q;
+            st_q <= S_ERR;
+          end
+          default: begin
+            if (pb_q.lerr && a_q.wqe_idx == pb_q.lerr_idx && !a_q.err) begin
+              cqe_status_q <= pb_q.lerr_status;
+              st_q <= S_ERR;
+            end else if (a_q.err && a_q.wqe_idx != pb_q.sq_pi) begin
+              flushing_q <= 1'b1;
+              cqe_status_q <= WS_WR_FLUSH_ERR;
+              st_q <= S_FLUSH;
+            end else begin
+              st_q <= S_WB;
+            end
+          end
+        endcase
+      end
+      S_PLACE_D: if (m_wr_ready) st_q <= S_PLACE;
+      S_PLACE: begin
+        if (placing_atomic_q) begin
+          if (m_wr_tready) begin
+            a_q.una <= a_q.una + 24'd1;
+            cqe_status_q <= WS_SUCCESS;
+            cqe_ret_q <= S_WB;
+            st_q <= S_CQE;
+          end
+        end else if (s_axis_tvalid && m_wr_tready && s_axis_tlast) begin
+          cnt_read_resp <= cnt_read_resp + 1'b1;
+          a_q.una     <= a_q.una + 24'd1;
+          a_q.t_start <= now_q;
+          a_q.retry_left <= qc_q.retry_cnt;
+          if (h_q.bth.psn + 24'd1 == w_end) begin
+            cqe_status_q <= WS_SUCCESS;
+            cqe_ret_q <= S_WB;
+            st_q <= S_CQE;
+          end else begin
+            st_q <= S_WB;
+          end
+        end
+      end
+      S_DRAIN: begin
+        if (s_axis_tvalid && s_axis_tlast) begin
+          st_q <= drop_q ? S_WB : S_ADV;
+        end
+      end
+      S_EV: if (m_ev_ready) st_q <= S_WB;
+      // ------------------------------------------------ errors
+      S_ERR: begin
+        // complete the oldest WQE with the error status, stop the requester, flush
+        if (a_q.wqe_idx == pb_q.sq_pi) begin
+          a_q.err        <= 1'b1;
+          a_q.err_status <= cqe_status_q;
+          ev_type_q <= 1'b1;
+          st_q <= S_EV;
+        end else if (!a_q.loaded) begin
+          load_ret_q <= S_ERR;
+          st_q <= S_FETCH;
+        end else begin
+          a_q.err        <= 1'b1;
+          a_q.err_status <= cqe_status_q;
+          cqe_ret_q  <= S_FLUSH;
+          flushing_q <= 1'b1;
+          st_q <= S_CQE;
+        end
+      end
+      S_FLUSH: begin
+        cqe_status_q <= WS_WR_FLUSH_ERR;
+        if (a_q.wqe_idx == pb_q.sq_pi) begin
+          ev_type_q <= 1'b1;
+          st_q <= S_EV;
+        end else if (!a_q.loaded) begin
+          load_ret_q <= S_FLUSH;
+          st_q <= S_FETCH;
+        end else begin
+          cqe_ret_q <= S_FLUSH;
+          st_q <= S_CQE;
+        end
+      end
+      S_WB: st_q <= S_IDLE;
+      default: st_q <= S_IDLE;
+    endcase
+    if (rst) begin
+      st_q          <= S_IDLE;
+      sweep_q       <= '0;
+      m_ctl_done    <= 1'b0;
+      cnt_acks      <= '0;
+      cnt_naks      <= '0;
+      cnt_read_resp <= '0;
+      cnt_drop_psn  <= '0;
+      cnt_timeouts  <= '0;
+      cnt_retry_exc <= '0;
+    end
+  end
+
+  logic unused;
+  assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
+                    unused_chk_id, as_rd.err_status, h_q.hdr_len, h_q.err};
+
+endmodule
+
+`resetall

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_roce_cq: completion queue writer. NUM_CQ rings in host memory (32-byte CQEs,
+// fabnic_roce_pkg::cqe_encode). Per CQE request: read the CQ context, refuse when the
+// ring is full (producer - consumer = size: counted in cnt_overflow, the CQE is lost
+// and the caller is told through m_ovf_*), else one 32-byte DMA write at
+// base + (pi mod size) * 32 with the owner/phase bit = 1 on even passes, then pi+1; if
+// the CQ is armed an interrupt request (vector) goes out and the arm is cleared.
+// Doorbells carry the host's consumer index and the arm bit. Requests from the
+// responder and the completer are served round-robin, one at a time.
+`default_nettype none
+
+module fabnic_roce_cq #(
+    parameter int DATA_W = 512,
+    parameter int KEEP_W = DATA_W / 8,
+    parameter int NUM_CQ = 256,
+    parameter int CNT_W  = 32,
+    parameter int CQN_W  = (NUM_CQ > 1) ? $clog2(NUM_CQ) : 1
+) (
+    input  wire logic                       clk,
+    input  wire logic                       rst,
+
+    // context write from the control block (base, log2 size, vector, valid): also
+    // resets pi/ci/arm
+    input  wire logic                       s_ctl_valid,
+    output logic                            s_ctl_ready,
+    input  wire logic [CQN_W-1:0]           s_ctl_cqn,
+    input  wire logic [63:0]                s_ctl_base,
+    input  wire logic [4:0]                 s_ctl_log,
+    input  wire logic [15:0]                s_ctl_vector,
+    input  wire logic                       s_ctl_en,
+
+    input  wire logic                       s_db_valid,
+    output logic                            s_db_ready,
+    input  wire logic [CQN_W-1:0]           s_db_cqn,
+    input  wire logic [31:0]                s_db_value,   // [30:0] consumer index, [31] arm
+
+    input  wire fabnic_roce_pkg::cqe_req_t  s_cqe [2],
+    input  wire logic [1:0]                 s_cqe_valid,
+    output logic      [1:0]                 s_cqe_ready,
+
+    output logic      [63:0]                m_wr_addr,
+    output logic      [31:0]                m_wr_len,
+    output logic                            m_wr_valid,
+    input  wire logic                       m_wr_ready,
+    output logic      [DATA_W-1:0]          m_wr_tdata,
+    output logic      [KEEP_W-1:0]          m_wr_tkeep,
+    output logic                            m_wr_tvalid,
+    input  wire logic                       m_wr_tready,
+    output logic                            m_wr_tlast,
+
+    output logic                            m_irq_valid,
+    output logic      [15:0]                m_irq_vector,
+
+    output logic      [CNT_W-1:0]           cnt_cqe,
+    output logic      [CNT_W-1:0]           cnt_cqe_err,
+    output logic      [CNT_W-1:0]           cnt_overflow,
+    output logic      [CNT_W-1:0]           cnt_irq
+);
+  import fabnic_roce_pkg::*;
+
+  typedef struct packed {
+    logic [63:0] base;
+    logic [4:0]  lg;
+    logic [15:0] vector;
+    logic        en;
+    logic [31:0] pi;
+    logic [31:0] ci;
+    logic        arm;
+  } cq_t;
+
+  cq_t              rd_data, c_q;
+  logic             rd_en, wr_en;
+  logic [CQN_W-1:0] rd_addr, cqn_q;
+  fabnic_ram_sdp #(.DATA_W($bits(cq_t)), .DEPTH(NUM_CQ)) u_ctx (
+      .clk, .wr_en, .wr_be(1'b1), .wr_addr(cqn_q), .wr_data(c_q),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data
+  );
+
+  typedef enum logic [2:0] { S_IDLE, S_LOAD, S_DO, S_WD, S_W, S_WB } st_e;
+  st_e st_q;
+  typedef enum logic [1:0] { E_CTL, E_DB, E_CQE } ev_e;
+  ev_e ev_q;
+
+  logic        sel;       // CQE source chosen this cycle
+  logic        rr_q;
+  cqe_req_t    cqe_q;
+  logic [31:0] db_q;
+  logic [63:0] ctl_base_q;
+  logic [4:0]  ctl_log_q;
+  logic [15:0] ctl_vec_q;
+  logic        ctl_en_q;
+
+  logic take_ctl, take_db, take_cqe;
+  always_comb begin
+    take_ctl = st_q == S_IDLE && s_ctl_valid;
+    take_db  = st_q == S_IDLE && !s_ctl_valid && s_db_valid;
+    take_cqe = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && |s_cqe_valid;
+    sel      = (s_cqe_valid == 2'b11) ? rr_q : s_cqe_valid[1];
+    rd_en    = take_ctl || take_db || take_cqe;
+    rd_addr  = take_ctl ? s_ctl_cqn : take_db ? s_db_cqn : CQN_W'(s_cqe[sel].cqn);
+  end
+  assign s_ctl_ready = take_ctl;
+  assign s_db_ready  = take_db;
+  assign s_cqe_ready = take_cqe ? (sel ? 2'b10 : 2'b01) : 2'b00;
+
+  logic [31:0] mask;
+  logic        full, phase;
+  assign mask  = (32'd1 << c_q.lg) - 1;
+  assign full  = (c_q.pi - c_q.ci) > mask;
+  assign phase = !c_q.pi[c_q.lg];
+
+  assign m_wr_valid  = st_q == S_WD;
+  assign m_wr_addr   = c_q.base + {27'd0, c_q.pi & mask, 5'd0};
+  assign m_wr_len    = 32'd32;
+  assign m_wr_tvalid = st_q == S_W;
+  assign m_wr_tdata  = DATA_W'(cqe_encode(cqe_q, phase));
+  assign m_wr_tkeep  = KEEP_W'({32{1'b1}});
+  assign m_wr_tlast  = 1'b1;
+  assign wr_en       = st_q == S_WB;
+
+  always_ff @(posedge clk) begin
+    m_irq_valid <= 1'b0;
+    case (st_q)
+      S_IDLE: begin
+        if (take_ctl) begin
+          ev_q <= E_CTL; cqn_q <= s_ctl_cqn; ctl_base_q <= s_ctl_base; ctl_log_q <= s_ctl_log;
+          ctl_vec_q <= s_ctl_vector; ctl_en_q <= s_ctl_en;
+          st_q <= S_LOAD;
+        end else if (take_db) begin
+          ev_q <= E_DB; cqn_q <= s_db_cqn; db_q <= s_db_value;
+          st_q <= S_LOAD;
+        end else if (take_cqe) begin
+          ev_q <= E_CQE; cqn_q <= CQN_W'(s_cqe[sel].cqn); cqe_q <= s_cqe[sel];
+          rr_q <= !sel;
+          st_q <= S_LOAD;
+        end
+      end
+      S_LOAD: begin
+        c_q  <= rd_data;
+        st_q <= S_DO;
+      end
+      S_DO: begin
+        case (ev_q)
+          E_CTL: begin
+            c_q <= '0;
+            c_q.base   <= ctl_base_q;
+            c_q.lg     <= ctl_log_q;
+            c_q.vector <= ctl_vec_q;
+            c_q.en     <= ctl_en_q;
+            st_q <= S_WB;
+          end
+          E_DB: begin
+            c_q.ci  <= {1'b0, db_q[30:0]};
+            c_q.arm <= c_q.arm || db_q[31];
+            st_q <= S_WB;
+          end
+          default: begin
+            if (!c_q.en || full) begin
+              cnt_overflow <= cnt_overflow + 1'b1;
+              st_q <= S_IDLE;
+            end else begin
+              st_q <= S_WD;
+            end
+          end
+        endcase
+      end
+      S_WD: if (m_wr_ready) st_q <= S_W;
+      S_W: begin
+        if (m_wr_tready) begin
+          c_q.pi  <= c_q.pi + 32'd1;
+          cnt_cqe <= cnt_cqe + 1'b1;
+          cnt_cqe_err <= cnt_cqe_err + CNT_W'(cqe_q.status != WS_SUCCESS);
+          if (c_q.arm) begin
+            c_q.arm      <= 1'b0;
+            m_irq_valid  <= 1'b1;
+            m_irq_vector <= c_q.vector;
+            cnt_irq      <= cnt_irq + 1'b1;
+          end
+          st_q <= S_WB;
+        end
+      end
+      default: st_q <= S_IDLE;
+    endcase
+    if (rst) begin
+      st_q         <= S_IDLE;
+      rr_q         <= 1'b0;
+      m_irq_valid  <= 1'b0;
+      cnt_cqe      <= '0;
+      cnt_cqe_err  <= '0;
+      cnt_overflow <= '0;
+      cnt_irq      <= '0;
+    end
+  end
+
+endmodule
+
+`resetall

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_roce_req: RC requester (send side of every QP).
+//
+// Per QP it keeps, in block RAM, the SQ producer index from the doorbell, the index of
+// the next SQE to send, the byte offset inside it, the next PSN and the highest PSN
+// ever sent. A QP with work sits in the active FIFO (at most once); a visit fetches
+// the QP's next SQE by DMA (64 bytes), checks its lkey against the local copy of the
+// MR table, and emits up to QUANTUM packets (PMTU segments of SEND/WRITE, one READ
+// request, one atomic) as transmit jobs, fetching further SQEs as needed; then the QP
+// goes to the back of the FIFO if it still has work.
+//
+// PSN assignment is deterministic from the SQE sequence (a WQE takes max(1,
+// ceil(len/PMTU)) PSNs; READ: as many as its response packets; atomics one), which is
+// what lets fabnic_roce_cpl find WQE boundaries by re-reading SQEs, with no per-WQE
+// state here. A rewind event (go-back-N from PSN p inside WQE i whose first PSN is f)
+// sets the SQ index back to i and the offset to (p - f) * PMTU; a READ is re-issued
+// for its remaining part, as IBTA allows.
+//
+// Events are taken one at a time in this priority: control (init/query), completer
+// (rewind/error), doorbell, active FIFO. A local protection error (lkey check) stops
+// the QP: the failing SQ index and status are published for the completer, which
+// completes the WQEs before it and then flushes.
+`default_nettype none
+
+module fabnic_roce_req #(
+    parameter int NUM_QP  = 1024,
+    parameter int NUM_MR  = 1024,
+    parameter int QUANTUM = 16,     // packets per visit before yielding to other QPs
+    parameter int CNT_W   = 32,
+    parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
+) (
+    input  wire logic                         clk,
+    input  wire logic                         rst,
+
+    // static context writes (from the control block)
+    input  wire logic                         st_wr_en,
+    input  wire logic [QPN_W-1:0]             st_wr_addr,
+    input  wire fabnic_roce_pkg::qpc_t        st_wr_data,
+    // MR table writes (broadcast)
+    input  wire logic                         mr_wr_valid,
+    input  wire logic [$clog2(NUM_MR)-1:0]    mr_wr_index,
+    input  wire fabnic_roce_pkg::mr_entry_t   mr_wr_entry,
+
+    input  wire logic [15:0]                  cfg_ack_cadence,
+
+    // control: op 0 = init send side (psn), op 1 = query (returns next PSN)
+    input  wire logic                         s_ctl_valid,
+    output logic                              s_ctl_ready,
+    input  wire logic                         s_ctl_op,
+    input  wire logic [QPN_W-1:0]             s_ctl_qpn,
+    input  wire logic [23:0]                  s_ctl_psn,
+    output logic                              m_ctl_done,
+    output logic      [23:0]                  m_ctl_result,
+
+    // SQ doorbells
+    input  wire logic                         s_db_valid,
+    output logic                              s_db_ready,
+    input  wire logic [QPN_W-1:0]             s_db_qpn,
+    input  wire logic [15:0]                  s_db_pi,
+
+    // completer events: type 0 = rewind, 1 = error (stop the QP)
+    input  wire logic                         s_ev_valid,
+    output logic                              s_ev_ready,
+    input  wire logic                         s_ev_type,
+    input  wire logic [QPN_W-1:0]             s_ev_qpn,
+    input  wire logic [15:0]                  s_ev_wqe_idx,
+    input  wire logic [23:0]                  s_ev_wqe_psn,
+    input  wire logic [23:0]                  s_ev_psn,
+
+    // kick to the completer: the QP needs a look (local error, doorbell while in error)
+    output logic                              m_kick_valid,
+    input  wire logic                         m_kick_ready,
+    output logic      [QPN_W-1:0]             m_kick_qpn,
+
+    // published state for the completer (written here, read there)
+    output logic                              pub_wr_en,
+    output logic      [QPN_W-1:0]             pub_wr_addr,
+    output logic      [15:0]                  pub_sq_pi,
+    output logic      [15:0]                  pub_sq_hi,
+    output logic      [23:0]                  pub_psn_hi,
+    output logic                              pub_lerr,
+    output logic      [15:0]                  pub_lerr_idx,
+    output logic      [7:0]                   pub_lerr_status,
+
+    // SQE fetch (DMA read engine of this block)
+    output logic      [63:0]                  m_rd_addr,
+    output logic      [31:0]                  m_rd_len,
+    output logic                              m_rd_valid,
+    input  wire logic                         m_rd_ready,
+    input  wire logic [511:0]                 s_rd_tdata,
+    input  wire logic                         s_rd_tvalid,
+    output logic                              s_rd_tready,
+    input  wire logic                         s_rd_tlast,
+    input  wire logic                         s_rd_tuser,
+
+    // transmit jobs
+    output fabnic_roce_pkg::tx_job_t          m_job,
+    output logic                              m_job_valid,
+    input  wire logic                         m_job_ready,
+
+    output logic      [CNT_W-1:0]             cnt_req_pkts,
+    output logic      [CNT_W-1:0]             cnt_retx_pkts,
+    output logic      [CNT_W-1:0]             cnt_lkey_err
+);
+  import fabnic_pkt_pkg::*;
+  import fabnic_roce_pkg::*;
+
+  localparam int MR_W = $clog2(NUM_MR);
+
+  typedef struct packed {
+    logic [15:0] sq_pi;
+    logic [15:0] sq_ci;
+    logic [15:0] sq_hi;
+    logic [31:0] off;
+    logic [23:0] next_psn;
+    logic [23:0] psn_hi;
+    logic        in_sched;
+    logic        err;
+    logic        lerr;
+    logic [15:0] lerr_idx;
+    logic [7:0]  lerr_status;
+  } rstate_t;
+
+  // ---------------------------------------------------------------- tables
+  qpc_t              st_rd;
+  rstate_t           rs_rd, rs_wr_data;
+  logic              rd_en, rs_wr_en;
+  logic [QPN_W-1:0]  rd_addr, rs_wr_addr;
+
+  fabnic_ram_sdp #(.DATA_W($bits(qpc_t)), .DEPTH(NUM_QP)) u_static (
+      .clk, .wr_en(st_wr_en), .wr_be(1'b1), .wr_addr(st_wr_addr), .wr_data(st_wr_data),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
+  );
+  fabnic_ram_sdp #(.DATA_W($bits(rstate_t)), .DEPTH(NUM_QP)) u_state (
+      .clk, .wr_en(rs_wr_en), .wr_be(1'b1), .wr_addr(rs_wr_addr), .wr_data(rs_wr_data),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(rs_rd)
+  );
+
+  // active FIFO: QPs with work, each at most once (in_sched)
+  logic             act_in_valid, act_in_ready, act_out_valid, act_out_ready;
+  logic [QPN_W-1:0] act_in_qpn, act_out_qpn;
+  logic [$clog2(NUM_QP):0] unused_act_count;
+  fabnic_fifo #(.WIDTH(QPN_W), .DEPTH(NUM_QP)) u_active (
+      .clk, .rst,
+      .in_valid(act_in_valid), .in_ready(act_in_ready), .in_data(act_in_qpn),
+      .out_valid(act_out_valid), .out_ready(act_out_ready), .out_data(act_out_qpn),
+      .status_count(unused_act_count)
+  );
+
+  // MR table (local copy) for lkey checks
+  logic        chk_valid, chk_ready, chk_res_valid, chk_ok;
+  logic [63:0] chk_addr;
+  mr_err_e     unused_chk_err;
+  logic [7:0]  unused_chk_id;
+  logic [CNT_W-1:0] unused_mr_cnt [7];
+  logic [31:0] chk_key, chk_len;
+  logic [63:0] chk_va;
+  logic [3:0]  chk_acc;
+  logic [23:0] chk_pd;
+  logic        unused_mr_wr_ready;
+  fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
+      .clk, .rst,
+      .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
+      .wr_entry(mr_wr_entry),
+      .s_chk_valid(chk_valid), .s_chk_ready(chk_ready), .s_chk_key(chk_key),
+      .s_chk_va(chk_va), .s_chk_len(chk_len), .s_chk_access(chk_acc), .s_chk_pd(chk_pd),
+      .s_chk_id(8'd0),
+      .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
+      .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
+      .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
+      .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
+      .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
+  );
+  assign unused_mr_cnt[6] = '0;
+
+  // ---------------------------------------------------------------- FSM
+  typedef enum logic [3:0] {
+    S_IDLE, S_LOAD, S_DISPATCH, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_PKT, S_WB, S_KICK
+  } st_e;
+  st_e st_q;
+
+  typedef enum logic [2:0] { E_CTL, E_EV, E_DB, E_ACT } ev_e;
+  ev_e              ev_q;
+  logic             ev_op_q;        // control op / completer event type
+  logic [QPN_W-1:0] qpn_q;
+  logic [23:0]      ev_psn_q, ev_wqe_psn_q;
+  logic [15:0]      ev_idx_q;
+  qpc_t             qc_q;
+  rstate_t          rs_q;
+  sqe_t             sqe_q;
+  logic [63:0]      haddr_q;        // host address of the SQE's local buffer
+  logic [$clog2(QUANTUM+1)-1:0] quantum_q;
+  logic [15:0]      pk_q;           // packets since the last AckReq in this WQE
+  logic             requeue_q, kick_q;
+
+  logic [3:0]  lg;
+  logic [31:0] pmtu_bytes, rem, seg;
+  logic        first, last, is_send, is_write, is_read, is_atomic, has_imm;
+  logic [15:0] sq_mask;
+
+  always_comb begin
+    lg         = pmtu_log(qc_q.pmtu);
+    pmtu_bytes = 32'd1 << lg;
+    rem        = sqe_q.len - rs_q.off;
+    seg        = (rem > pmtu_bytes) ? pmtu_bytes : rem;
+    first      = rs_q.off == 0;
+    last       = rem <= pmtu_bytes;
+    is_send    = sqe_q.opcode == WR_SEND || sqe_q.opcode == WR_SEND_IMM;
+    is_write   = sqe_q.opcode == WR_WRITE || sqe_q.opcode == WR_WRITE_IMM;
+    is_read    = sqe_q.opcode == WR_READ;
+    is_atomic  = sqe_q.opcode == WR_CMP_SWAP || sqe_q.opcode == WR_FETCH_ADD;
+    has_imm    = sqe_q.opcode == WR_SEND_IMM || sqe_q.opcode == WR_WRITE_IMM;
+    sq_mask    = 16'((32'd1 << qc_q.sq_log) - 1);
+  end
+
+  // the packet of the current position
+  tx_job_t job;
+  always_comb begin
+    job = '0;
+    job.dmac  = qc_q.dmac;
+    job.dip   = qc_q.dip;
+    job.ipv6  = qc_q.ipv6;
+    job.sport = qc_q.sport;
+    job.dscp  = qc_q.dscp;
+    job.ecn   = 2'b10;   // ECT(0)
+    job.hdr.bth.pkey    = 16'hFFFF;
+    job.hdr.bth.dest_qp = qc_q.dqpn;
+    job.hdr.bth.psn     = rs_q.next_psn;
+    job.addr = haddr_q + 64'(rs_q.off);
+    if (is_send || is_write) begin
+      job.plen = seg[15:0];
+      job.hdr.bth.ack_req = last || (cfg_ack_cadence != 0 && pk_q + 16'd1 >= cfg_ack_cadence);
+      if (is_send) begin
+        job.hdr.bth.opcode = (first && last) ? (has_imm ? OP_SEND_ONLY_IMM : OP_SEND_ONLY)
+                           : first ? OP_SEND_FIRST
+                           : last  ? (has_imm ? OP_SEND_LAST_IMM : OP_SEND_LAST)
+                           : OP_SEND_MIDDLE;
+        job.hdr.bth.se = last && sqe_q.flags[1];
+      end else begin
+        job.hdr.bth.opcode = (first && last) ? (has_imm ? OP_WRITE_ONLY_IMM : OP_WRITE_ONLY)
+                           : first ? OP_WRITE_FIRST
+                           : last  ? (has_imm ? OP_WRITE_LAST_IMM : OP_WRITE_LAST)
+                           : OP_WRITE_MIDDLE;
+      end
+      job.hdr.reth.va      = sqe_q.raddr;
+      job.hdr.reth.rkey    = sqe_q.rkey;
+      job.hdr.reth.dma_len = sqe_q.len;
+      job.hdr.immdt.imm    = bswap32(sqe_q.imm);
+    end else if (is_read) begin
+      job.hdr.bth.opcode   = OP_READ_REQUEST;
+      job.hdr.bth.ack_req  = 1'b1;
+      job.hdr.reth.va      = sqe_q.raddr + 64'(rs_q.off);
+      job.hdr.reth.rkey    = sqe_q.rkey;
+      job.hdr.reth.dma_len = sqe_q.len - rs_q.off;
+    end else begin
+      job.hdr.bth.opcode = (sqe_q.opcode == WR_CMP_SWAP) ? OP_COMPARE_SWAP : OP_FETCH_ADD;
+      job.hdr.bth.ack_req = 1'b1;
+      job.hdr.atomic_eth.va       = sqe_q.raddr;
+      job.hdr.atomic_eth.rkey     = sqe_q.rkey;
+      job.hdr.atomic_eth.swap_add = (sqe_q.opcode == WR_CMP_SWAP) ? sqe_q.swap : sqe_q.cmp_add;
+      job.hdr.atomic_eth.compare  = sqe_q.cmp_add;
+    end
+  end
+  assign m_job = job;
+
+  // PSNs this packet consumes
+  logic [23:0] psn_step;
+  always_comb begin
+    if (is_read) psn_step = npkts(sqe_q.len - rs_q.off, lg);
+    else         psn_step = 24'd1;
+  end
+  logic pkt_done_wqe;   // this packet finishes the WQE
+  assign pkt_done_wqe = is_read || is_atomic || last;
+
+  logic job_fire;
+  assign m_job_valid = st_q == S_PKT;
+  assign job_fire    = m_job_valid && m_job_ready;
+
+  // event acceptance in IDLE
+  logic take_ctl, take_ev, take_db, take_act;
+  always_comb begin
+    take_ctl = st_q == S_IDLE && s_ctl_valid;
+    take_ev  = st_q == S_IDLE && !s_ctl_valid && s_ev_valid;
+    take_db  = st_q == S_IDLE && !s_ctl_valid && !s_ev_valid && s_db_valid;
+    take_act = st_q == S_IDLE && !s_ctl_valid && !s_ev_valid && !s_db_valid && act_out_valid;
+  end
+  assign s_ctl_ready   = take_ctl;
+  assign s_ev_ready    = take_ev;
+  assign s_db_ready    = take_db;
+  assign act_out_ready = take_act;
+
+  always_comb begin
+    rd_en   = take_ctl || take_ev || take_db || take_act;
+    rd_addr = take_ctl ? s_ctl_qpn : take_ev ? s_ev_qpn : take_db ? s_db_qpn : act_out_qpn;
+  end
+
+  assign m_rd_valid  = st_q == S_FETCH;
+  assign m_rd_addr   = qc_q.sq_base + {42'd0, (rs_q.sq_ci & sq_mask), 6'd0};
+  assign m_rd_len    = 32'd64;
+  assign s_rd_tready = st_q == S_WAIT;
+
+  assign chk_valid = st_q == S_CHK;
+  assign chk_key   = sqe_q.lkey;
+  assign chk_va    = sqe_q.laddr;
+  assign chk_len   = (is_atomic) ? 32'd8 : sqe_q.len;
+  assign chk_acc   = (is_read || is_atomic) ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
+  assign chk_pd    = qc_q.pd;
+
+  assign m_kick_valid = st_q == S_KICK;
+  assign m_kick_qpn   = qpn_q;
+
+  // writeback and publication (the same cycle)
+  logic push_act;
+  always_comb begin
+    rs_wr_en   = st_q == S_WB;
+    rs_wr_addr = qpn_q;
+    rs_wr_data = rs_q;
+    pub_wr_en       = rs_wr_en;
+    pub_wr_addr     = qpn_q;
+    pub_sq_pi       = rs_q.sq_pi;
+    pub_sq_hi       = rs_q.sq_hi;
+    pub_psn_hi      = rs_q.psn_hi;
+    pub_lerr        = rs_q.lerr;
+    pub_lerr_idx    = rs_q.lerr_idx;
+    pub_lerr_status = rs_q.lerr_status;
+    push_act        = st_q == S_WB && requeue_q;
+    act_in_valid    = push_act;
+    act_in_qpn      = qpn_q;
+  end
+
+  logic        unused_act_in_ready;
+  assign unused_act_in_ready = act_in_ready;   // depth NUM_QP and one entry per QP: never full
+
+  always_ff @(posedge clk) begin
+    m_ctl_done <= 1'b0;
+    case (st_q)
+      S_IDLE: begin
+        requeue_q <= 1'b0;
+        kick_q    <= 1'b0;
+        if (take_ctl) begin
+          ev_q <= E_CTL; ev_op_q <= s_ctl_op; qpn_q <= s_ctl_qpn; ev_psn_q <= s_ctl_psn;
+          st_q <= S_LOAD;
+        end else if (take_ev) begin
+          ev_q <= E_EV; ev_op_q <= s_ev_type; qpn_q <= s_ev_qpn; ev_psn_q <= s_ev_psn;
+          ev_wqe_psn_q <= s_ev_wqe_psn; ev_idx_q <= s_ev_wqe_idx;
+          st_q <= S_LOAD;
+        end else if (take_db) begin
+          ev_q <= E_DB; qpn_q <= s_db_qpn; ev_idx_q <= s_db_pi;
+          st_q <= S_LOAD;
+        end else if (take_act) begin
+          ev_q <= E_ACT; qpn_q <= act_out_qpn;
+          st_q <= S_LOAD;
+        end
+      end
+      S_LOAD: begin
+        qc_q <= st_rd;
+        rs_q <= rs_rd;
+        st_q <= S_DISPATCH;
+      end
+      S_DISPATCH: begin
+        quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
+        case (ev_q)
+          E_CTL: begin
+            if (!ev_op_q) begin
+              rs_q <= '0;
+              rs_q.next_psn <= ev_psn_q;
+              rs_q.psn_hi   <= ev_psn_q;
+              st_q <= S_WB;
+            end else begin
+              m_ctl_result <= rs_q.next_psn;
+              m_ctl_done   <= 1'b1;
+              st_q <= S_IDLE;
+            end
+            if (!ev_op_q) begin
+              m_ctl_done <= 1'b1;
+            end
+          end
+          E_EV: begin
+            if (ev_op_q) begin
+              rs_q.err <= 1'b1;
+              st_q <= S_WB;
+            end else if (!rs_q.err) begin
+              rs_q.sq_ci    <= ev_idx_q;
+              rs_q.next_psn <= ev_psn_q;
+              rs_q.off      <= 32'(ev_psn_q - ev_wqe_psn_q) << pmtu_log(qc_q.pmtu);
+              if (!rs_q.in_sched) begin
+                rs_q.in_sched <= 1'b1;
+                requeue_q     <= 1'b1;
+              end
+              st_q <= S_WB;
+            end else begin
+              st_q <= S_IDLE;
+            end
+          end
+          E_DB: begin
+            rs_q.sq_pi <= ev_idx_q;
+            if (rs_q.err || qc_q.state == QPS_ERR) begin
+              kick_q <= 1'b1;   // the completer flushes what was just posted
+            end else if (!rs_q.in_sched && qc_q.state == QPS_RTS) begin
+              rs_q.in_sched <= 1'b1;
+              requeue_q     <= 1'b1;
+            end
+            st_q <= S_WB;
+          end
+          default: begin  // E_ACT
+            if (!rs_q.in_sched) begin
+              st_q <= S_IDLE;        // stale entry (QP re-initialised)
+            end else if (rs_q.err || qc_q.state != QPS_RTS || rs_q.sq_ci == rs_q.sq_pi) begin
+              rs_q.in_sched <= 1'b0;
+              st_q <= S_WB;
+            end else begin
+              st_q <= S_FETCH;
+            end
+          end
+        endcase
+      end
+      S_FETCH: if (m_rd_ready) st_q <= S_WAIT;
+      S_WAIT: begin
+        if (s_rd_tvalid) begin
+          sqe_q <= sqe_decode(s_rd_tdata);
+          pk_q  <= '0;
+          if (s_rd_tlast) st_q <= s_rd_tuser ? S_WB : S_CHK;
+          // a DMA error leaves the QP scheduled; it retries on its next visit
+        end
+      end
+      S_CHK: if (chk_ready) st_q <= S_CHKW;
+      S_CHKW: begin
+        if (chk_res_valid) begin
+          haddr_q <= chk_addr;
+          if (!chk_ok || sqe_q.opcode > WR_FETCH_ADD || sqe_q.len[31]
+              || (is_atomic && (sqe_q.len != 32'd8))) begin
+            rs_q.err         <= 1'b1;
+            rs_q.in_sched    <= 1'b0;
+            rs_q.lerr        <= 1'b1;
+            rs_q.lerr_idx    <= rs_q.sq_ci;
+            rs_q.lerr_status <= !chk_ok ? WS_LOC_PROT_ERR : WS_LOC_LEN_ERR;
+            cnt_lkey_err     <= cnt_lkey_err + CNT_W'(!chk_ok);
+            kick_q           <= 1'b1;
+            st_q             <= S_WB;
+          end else begin
+            st_q <= S_PKT;
+          end
+        end
+      end
+      S_PKT: begin
+        if (job_fire) begin
+          cnt_req_pkts  <= cnt_req_pkts + 1'b1;
+          cnt_retx_pkts <= cnt_retx_pkts + CNT_W'(psn_lt(rs_q.next_psn, rs_q.psn_hi));
+          rs_q.next_psn <= rs_q.next_psn + psn_step;
+          if (!psn_lt(rs_q.next_psn + psn_step, rs_q.psn_hi))
+            rs_q.psn_hi <= rs_q.next_psn + psn_step;
+          pk_q      <= job.hdr.bth.ack_req ? 16'd0 : pk_q + 16'd1;
+          quantum_q <= quantum_q - 1'b1;
+          if (pkt_done_wqe) begin
+            rs_q.off   <= '0;
+            rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
+            if (rs_q.sq_ci == rs_q.sq_hi) rs_q.sq_hi <= rs_q.sq_hi + 16'd1;
+            if (quantum_q > 1 && rs_q.sq_ci + 16'd1 != rs_q.sq_pi) begin
+              st_q <= S_FETCH;
+            end else begin
+              requeue_q <= rs_q.sq_ci + 16'd1 != rs_q.sq_pi;
+              if (rs_q.sq_ci + 16'd1 == rs_q.sq_pi) rs_q.in_sched <= 1'b0;
+              st_q <= S_WB;
+            end
+          end else begin
+            rs_q.off <= rs_q.off + seg;
+            if (quantum_q == 1) begin
+              requeue_q <= 1'b1;
+              st_q      <= S_WB;
+            end
+          end
+        end
+      end
+      S_WB: st_q <= kick_q ? S_KICK : S_IDLE;
+      S_KICK: if (m_kick_ready) st_q <= S_IDLE;
+      default: st_q <= S_IDLE;
+    endcase
+    if (rst) begin
+      st_q          <= S_IDLE;
+      cnt_req_pkts  <= '0;
+      cnt_retx_pkts <= '0;
+      cnt_lkey_err  <= '0;
+      requeue_q     <= 1'b0;
+      kick_q        <= 1'b0;
+      m_ctl_done    <= 1'b0;
+    end
+  end
+
+  logic unused;
+  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr};
+
+endmodule
+
+`resetall

@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_roce_resp: RC responder (the receive side of every QP for requests).
+//
+// Per request packet, in order: QP state check (RTR/RTS), PSN check against the
+// expected PSN (new / duplicate / gap), opcode-sequence check, then
+//   SEND:   receive WQE fetched by DMA on the first packet (RNR NAK when none is
+//           posted), its lkey checked, payload placed at buffer + message offset;
+//           a receive CQE on the last packet;
+//   WRITE:  rkey/PD/bounds/rights checked on the first packet (the whole message),
+//           payload placed at the running address; WRITE with immediate consumes a
+//           receive WQE and completes it;
+//   READ:   rkey checked, a read-response job (fabnic_roce_rresp) for PSNs
+//           psn .. psn+n-1;
+//   ATOMIC: rkey checked (8 bytes, aligned), 8 bytes read, CmpSwap/FetchAdd
+//           computed, written back, atomic ACK with the original value (kept per QP
+//           so a duplicate gets the same answer without executing twice).
+// ACK on AckReq (coalescing is the requester's cadence); duplicates are re-ACKed and
+// duplicate READs re-executed; the first packet after a gap gets one sequence NAK
+// (later ones are dropped until the gap fills); remote access violations and invalid
+// requests get NAKs, and nothing is written to host memory for them.
+// Placement is synchronous: payload is streamed into the DMA write engine before the
+// CQE request is issued, so (same AXI ID, in order) the data lands before the CQE.
+`default_nettype none
+
+module fabnic_roce_resp #(
+    parameter int DATA_W = 512,
+    parameter int KEEP_W = DATA_W / 8,
+    parameter int NUM_QP = 1024,
+    parameter int NUM_MR = 1024,
+    parameter int CNT_W  = 32,
+    parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
+) (
+    input  wire logic                         clk,
+    input  wire logic                         rst,
+
+    input  wire logic                         st_wr_en,
+    input  wire logic [QPN_W-1:0]             st_wr_addr,
+    input  wire fabnic_roce_pkg::qpc_t        st_wr_data,
+    input  wire logic                         mr_wr_valid,
+    input  wire logic [$clog2(NUM_MR)-1:0]    mr_wr_index,
+    input  wire fabnic_roce_pkg::mr_entry_t   mr_wr_entry,
+
+    // control: op 0 = init receive side (psn), 1 = query (expected PSN)
+    input  wire logic                         s_ctl_valid,
+    output logic                              s_ctl_ready,
+    input  wire logic                         s_ctl_op,
+    input  wire logic [QPN_W-1:0]             s_ctl_qpn,
+    input  wire logic [23:0]                  s_ctl_psn,
+    output logic                              m_ctl_done,
+    output logic      [23:0]                  m_ctl_result,
+
+    input  wire logic                         s_db_valid,
+    output logic                              s_db_ready,
+    input  wire logic [QPN_W-1:0]             s_db_qpn,
+    input  wire logic [15:0]                  s_db_pi,
+
+    input  wire fabnic_roce_pkg::roce_hdr_t   s_hdr,
+    input  wire logic [15:0]                  s_hdr_plen,
+    input  wire logic                         s_hdr_valid,
+    output logic                              s_hdr_ready,
+    input  wire logic [DATA_W-1:0]            s_axis_tdata,
+    input  wire logic [KEEP_W-1:0]            s_axis_tkeep,
+    input  wire logic                         s_axis_tvalid,
+    output logic                              s_axis_tready,
+    input  wire logic                         s_axis_tlast,
+    input  wire logic                         s_axis_tuser,
+
+    output logic      [63:0]                  m_rd_addr,
+    output logic      [31:0]                  m_rd_len,
+    output logic                              m_rd_valid,
+    input  wire logic                         m_rd_ready,
+    input  wire logic [511:0]                 s_rd_tdata,
+    input  wire logic                         s_rd_tvalid,
+    output logic                              s_rd_tready,
+    input  wire logic                         s_rd_tlast,
+    input  wire logic                         s_rd_tuser,
+
+    output logic      [63:0]                  m_wr_addr,
+    output logic      [31:0]                  m_wr_len,
+    output logic                              m_wr_valid,
+    input  wire logic                         m_wr_ready,
+    output logic      [DATA_W-1:0]            m_wr_tdata,
+    output logic      [KEEP_W-1:0]            m_wr_tkeep,
+    output logic                              m_wr_tvalid,
+    input  wire logic                         m_wr_tready,
+    output logic                              m_wr_tlast,
+
+    // ACK / NAK / atomic ACK packets
+    output fabnic_roce_pkg::tx_job_t          m_job,
+    output logic                              m_job_valid,
+    input  wire logic                         m_job_ready,
+
+    // READ response work: job template (dest, BTH, AETH msn), first PSN, host address,
+    // length; fabnic_roce_rresp segments it
+    output fabnic_roce_pkg::tx_job_t          m_rjob,
+    output logic      [31:0]                  m_rjob_len,
+    output logic      [3:0]                   m_rjob_lg,
+    output logic                              m_rjob_valid,
+    input  wire logic                         m_rjob_ready,
+
+    output fabnic_roce_pkg::cqe_req_t         m_cqe,
+    output logic                              m_cqe_valid,
+    input  wire logic                         m_cqe_ready,
+
+    output logic      [CNT_W-1:0]             cnt_drop_qp_state,
+    output logic      [CNT_W-1:0]             cnt_drop_psn,
+    output logic      [CNT_W-1:0]             cnt_dup,
+    output logic      [CNT_W-1:0]             cnt_seq_nak,
+    output logic      [CNT_W-1:0]             cnt_rnr_nak,
+    output logic      [CNT_W-1:0]             cnt_access_err,
+    output logic      [CNT_W-1:0]             cnt_inv_req,
+    output logic      [CNT_W-1:0]             cnt_acks_sent,
+    output logic      [CNT_W-1:0]             cnt_lkey_err
+);
+  import fabnic_pkt_pkg::*;
+  import fabnic_roce_pkg::*;
+
+  typedef struct packed {
+    logic [23:0] epsn;
+    logic [23:0] msn;
+    logic [15:0] rq_pi;
+    logic [15:0] rq_ci;
+    logic        rqe_valid;
+    logic        rqe_ok;
+    logic [63:0] rqe_haddr;
+    logic [31:0] rqe_len;
+    logic [63:0] rqe_wrid;
+    logic [31:0] msg_off;
+    logic        in_send;
+    logic        in_write;
+    logic [63:0] wr_haddr;
+    logic [31:0] wr_rem;
+    logic [31:0] wr_len;
+    logic        nak_sent;
+    logic        atom_valid;
+    logic [23:0] atom_psn;
+    logic [63:0] atom_orig;
+  } rstate_t;
+
+  qpc_t             st_rd, qc_q;
+  rstate_t          rs_rd, r_q;
+  logic             rd_en, wr_en;
+  logic [QPN_W-1:0] rd_addr, qpn_q;
+
+  fabnic_ram_sdp #(.DATA_W($bits(qpc_t)), .DEPTH(NUM_QP)) u_static (
+      .clk, .wr_en(st_wr_en), .wr_be(1'b1), .wr_addr(st_wr_addr), .wr_data(st_wr_data),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
+  );
+  fabnic_ram_sdp #(.DATA_W($bits(rstate_t)), .DEPTH(NUM_QP)) u_state (
+      .clk, .wr_en, .wr_be(1'b1), .wr_addr(qpn_q), .wr_data(r_q),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(rs_rd)
+  );
+
+  // MR table copy
+  logic        chk_valid, chk_ready, chk_res_valid, chk_ok, unused_mr_wr_ready;
+  logic [63:0] chk_addr, chk_va;
+  logic [31:0] chk_key, chk_len;
+  logic [3:0]  chk_acc;
+  mr_err_e     unused_chk_err;
+  logic [7:0]  unused_chk_id;
+  logic [CNT_W-1:0] unused_mr_cnt [6];
+  fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
+      .clk, .rst,
+      .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
+      .wr_entry(mr_wr_entry),
+      .s_chk_valid(chk_valid), .s_chk_ready(chk_ready), .s_chk_key(chk_key),
+      .s_chk_va(chk_va), .s_chk_len(chk_len), .s_chk_access(chk_acc), .s_chk_pd(qc_q.pd),
+      .s_chk_id(8'd0),
+      .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
+      .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
+      .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
+      .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
+      .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
+  );
+
+  typedef enum logic [4:0] {
+    S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
+    S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
+    S_ATOM_WD, S_ATOM_W, S_RJOB, S_CQE, S_ACK, S_WB
+  } st_e;
+  st_e st_q, after_rqe_q;
+
+  typedef enum logic [1:0] { SRC_CTL, SRC_DB, SRC_PKT } src_e;
+  src_e        src_q;
+  logic        ctl_op_q;
+  logic [23:0] ctl_psn_q;
+  logic [15:0] db_pi_q;
+  roce_hdr_t   h_q;
+  logic [15:0] plen_q;
+  logic [7:0]  op;
+  assign op = h_q.bth.opcode;
+
+  // what to send after the packet (ack_kind) and complete (cqe_q)
+  typedef enum logic [2:0] { A_NONE, A_ACK, A_NAK, A_ATOMIC } ack_e;
+  ack_e        ack_q;
+  logic [7:0]  syn_q;
+  logic [23:0] ack_psn_q;
+  logic        cqe_pend_q;
+  cqe_req_t    cqe_q;
+  logic        drain_q;        // payload still to drain
+  logic        accept_q;       // the SEND/WRITE packet is accepted: commit after placement
+  logic [63:0] atom_orig_q, atom_new_q;
+
+  // opcode classes
+  logic is_send, is_write, is_first, is_last, has_imm, is_read, is_atomic, is_req;
+  always_comb begin
+    is_send   = op <= OP_SEND_ONLY_IMM;
+    is_write  = op >= OP_WRITE_FIRST && op <= OP_WRITE_ONLY_IMM;
+    is_read   = op == OP_READ_REQUEST;
+    is_atomic = op == OP_COMPARE_SWAP || op == OP_FETCH_ADD;
+    is_req    = is_send || is_write || is_read || is_atomic;
+    is_first  = op == OP_SEND_FIRST || op == OP_SEND_ONLY || op == OP_SEND_ONLY_IMM
+                || op == OP_WRITE_FIRST || op == OP_WRITE_ONLY || op == OP_WRITE_ONLY_IMM;
+    is_last   = op == OP_SEND_LAST || op == OP_SEND_LAST_IMM || op == OP_SEND_ONLY
+                || op == OP_SEND_ONLY_IMM || op == OP_WRITE_LAST || op == OP_WRITE_LAST_IMM
+                || op == OP_WRITE_ONLY || op == OP_WRITE_ONLY_IMM;
+    has_imm   = op == OP_SEND_LAST_IMM || op == OP_SEND_ONLY_IMM || op == OP_WRITE_LAST_IMM
+                || op == OP_WRITE_ONLY_IMM;
+  end
+  logic needs_rqe;   // this packet consumes a receive WQE
+  assign needs_rqe = is_send || op == OP_WRITE_LAST_IMM || op == OP_WRITE_ONLY_IMM;
+
+  logic [3:0] lg;
+  assign lg = pmtu_log(qc_q.pmtu);
+
+  // picks
+  logic take_ctl, take_db, take_pkt;
+  always_comb begin
+    take_ctl = st_q == S_IDLE && s_ctl_valid;
+    take_db  = st_q == S_IDLE && !s_ctl_valid && s_db_valid;
+    take_pkt = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && s_hdr_valid;
+    rd_en    = take_ctl || take_db || take_pkt;
+    rd_addr  = take_ctl ? s_ctl_qpn : take_db ? s_db_qpn : QPN_W'(s_hdr.bth.dest_qp);
+  end
+  assign s_ctl_ready = take_ctl;
+  assign s_db_ready  = take_db;
+  assign s_hdr_ready = take_pkt;
+
+  // DMA reads: RQE (32 B) or atomic operand (8 B)
+  logic [15:0] rq_mask;
+  assign rq_mask     = 16'((32'd1 << qc_q.rq_log) - 1);
+  assign m_rd_valid  = st_q == S_RQE_RD || st_q == S_ATOM_RD;
+  assign m_rd_addr   = (st_q == S_ATOM_RD) ? r_q.wr_haddr
+                     : qc_q.rq_base + {43'd0, (r_q.rq_ci & rq_mask), 5'd0};
+  assign m_rd_len    = (st_q == S_ATOM_RD) ? 32'd8 : 32'd32;
+  assign s_rd_tready = st_q == S_RQE_WAIT || st_q == S_ATOM_WAIT;
+
+  // MR checks: RQE buffer (local write) or the remote access of the request
+  always_comb begin
+    if (st_q == S_RQE_CHK) begin
+      chk_key = rqe_lkey_q;
+      chk_va  = r_q.rqe_haddr;
+      chk_len = r_q.rqe_len;
+      chk_acc = 4'(1 << MR_ACC_LOCAL_WRITE);
+    end else if (is_atomic) begin
+      chk_key = h_q.atomic_eth.rkey;
+      chk_va  = h_q.atomic_eth.va;
+      chk_len = 32'd8;
+      chk_acc = 4'(1 << MR_ACC_REMOTE_ATOMIC);
+    end else begin
+      chk_key = h_q.reth.rkey;
+      chk_va  = h_q.reth.va;
+      chk_len = h_q.reth.dma_len;
+      chk_acc = is_read ? 4'(1 << MR_ACC_REMOTE_READ) : 4'(1 << MR_ACC_REMOTE_WRITE);
+    end
+  end
+  assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK;
+  logic [31:0] rqe_lkey_q;
+
+  // placement
+  logic place_send;
+  assign place_send = is_send;
+  assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD;
+  assign m_wr_addr  = (st_q == S_ATOM_WD) ? r_q.wr_haddr
+                    : place_send ? r_q.rqe_haddr + 64'(r_q.msg_off) : r_q.wr_haddr;
+  assign m_wr_len   = (st_q == S_ATOM_WD) ? 32'd8 : 32'(plen_q);
+  always_comb begin
+    if (st_q == S_ATOM_W) begin
+      m_wr_tdata  = DATA_W'(atom_new_q);
+      m_wr_tkeep  = KEEP_W'(8'hFF);
+      m_wr_tvalid = 1'b1;
+      m_wr_tlast  = 1'b1;
+    end else begin
+      m_wr_tdata  = s_axis_tdata;
+      m_wr_tkeep  = s_axis_tkeep;
+      m_wr_tvalid = st_q == S_PLACE && s_axis_tvalid;
+      m_wr_tlast  = s_axis_tlast;
+    end
+  end
+  assign s_axis_tready = (st_q == S_PLACE) ? m_wr_tready : st_q == S_DRAIN;
+
+  // ACK / NAK / atomic ACK job
+  tx_job_t ackj;
+  always_comb begin
+    ackj = '0;
+    ackj.dmac  = qc_q.dmac;
+    ackj.dip   = qc_q.dip;
+    ackj.ipv6  = qc_q.ipv6;
+    ackj.sport = qc_q.sport;
+    ackj.dscp  = qc_q.dscp;
+    ackj.ecn   = 2'b10;
+    ackj.hdr.bth.opcode  = (ack_q == A_ATOMIC) ? OP_ATOMIC_ACK : OP_ACK;
+    ackj.hdr.bth.pkey    = 16'hFFFF;
+    ackj.hdr.bth.dest_qp = qc_q.dqpn;
+    ackj.hdr.bth.psn     = ack_psn_q;
+    ackj.hdr.aeth.syndrome = syn_q;
+    ackj.hdr.aeth.msn      = r_q.msn;
+    ackj.hdr.atomic_ack_eth.orig_data = atom_orig_q;
+  end
+  assign m_job       = ackj;
+  assign m_job_valid = st_q == S_ACK && ack_q != A_NONE;
+
+  // READ response job
+  tx_job_t rj;
+  always_comb begin
+    rj = ackj;
+    rj.hdr.bth.opcode = OP_READ_RESP_ONLY;   // the segmenter picks the real opcode
+    rj.hdr.bth.psn    = h_q.bth.psn;
+    rj.hdr.aeth.syndrome = SYN_ACK;
+    rj.hdr.aeth.msn      = r_q.msn;
+    rj.addr = r_q.wr_haddr;
+  end
+  assign m_rjob       = rj;
+  assign m_rjob_len   = h_q.reth.dma_len;
+  assign m_rjob_lg    = lg;
+  assign m_rjob_valid = st_q == S_RJOB;
+
+  assign m_cqe       = cqe_q;
+  assign m_cqe_valid = st_q == S_CQE && cqe_pend_q;
+
+  assign wr_en = st_q == S_WB;
+
+  logic signed [23:0] pd_diff;
+  assign pd_diff = psn_diff(h_q.bth.psn, r_q.epsn);
+
+  // receive CQE template from the loaded RQE
+  function automatic cqe_req_t recv_cqe(input rstate_t r, input logic [7:0] status,
+                                        input logic [7:0] opc, input logic [31:0] blen,
+                                        input roce_hdr_t h, input logic imm,
+                                        input qpc_t q, input logic [QPN_W-1:0] qpn);
+    cqe_req_t c;
+    c = '0;
+    c.cqn       = q.rcq;
+    c.wr_id     = r.rqe_wrid;
+    c.byte_len  = blen;
+    c.imm       = imm ? bswap32(h.immdt.imm) : 32'd0;
+    c.imm_valid = imm;
+    c.qpn       = 24'(qpn);
+    c.opcode    = opc;
+    c.status    = status;
+    return c;
+  endfunction
+
+  always_ff @(posedge clk) begin
+    m_ctl_done <= 1'b0;
+    case (st_q)
+      S_IDLE: begin
+        ack_q      <= A_NONE;
+        cqe_pend_q <= 1'b0;
+        drain_q    <= 1'b1;
+        accept_q   <= 1'b0;
+        if (take_ctl) begin
+          src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
+          st_q <= S_LOAD;
+        end else if (take_db) begin
+          src_q <= SRC_DB; qpn_q <= s_db_qpn; db_pi_q <= s_db_pi;
+          st_q <= S_LOAD;
+        end else if (take_pkt) begin
+          src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
+          plen_q <= s_hdr_plen;
+          st_q <= S_LOAD;
+        end
+      end
+      S_LOAD: begin
+        qc_q <= st_rd;
+        r_q  <= rs_rd;
+        st_q <= S_DISPATCH;
+      end
+      S_DISPATCH: begin
+        case (src_q)
+          SRC_CTL: begin
+            m_ctl_result <= r_q.epsn;
+            m_ctl_done   <= 1'b1;
+            if (!ctl_op_q) begin
+              r_q      <= '0;
+              r_q.epsn <= ctl_psn_q;
+              st_q <= S_WB;
+            end else begin
+              st_q <= S_IDLE;
+            end
+          end
+          SRC_DB: begin
+            r_q.rq_pi <= db_pi_q;
+            st_q <= S_WB;
+          end
+          default: begin
+            ack_psn_q <= h_q.bth.psn;
+            if (!(qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) || !is_req) begin
+              cnt_drop_qp_state <= cnt_drop_qp_state + CNT_W'(is_req);
+              cnt_inv_req       <= cnt_inv_req + CNT_W'(!is_req);
+              st_q <= S_DRAIN;
+            end else if (pd_diff > 0) begin
+              // gap: one sequence NAK, then silence until the expected PSN arrives
+              if (!r_q.nak_sent) begin
+                r_q.nak_sent <= 1'b1;
+                ack_q     <= A_NAK;
+                syn_q     <= SYN_NAK_SEQ;
+                ack_psn_q <= r_q.epsn;
+                cnt_seq_nak <= cnt_seq_nak + 1'b1;
+              end else begin
+                cnt_drop_psn <= cnt_drop_psn + 1'b1;
+              end
+              st_q <= S_DRAIN;
+            end else if (pd_diff < 0) begin
+              cnt_dup <= cnt_dup + 1'b1;
+              if (is_read) begin
+                st_q <= S_MR_CHK;          // re-execute
+              end else if (is_atomic && r_q.atom_valid && r_q.atom_psn == h_q.bth.psn) begin
+                ack_q       <= A_ATOMIC;
+                syn_q       <= SYN_ACK;
+                atom_orig_q <= r_q.atom_orig;
+                st_q <= S_DRAIN;
+              end else begin
+                ack_q     <= A_ACK;
+                syn_q     <= SYN_ACK;
+                ack_psn_q <= r_q.epsn - 24'd1;
+                st_q <= S_DRAIN;
+              end
+            end else begin
+              r_q.nak_sent <= 1'b0;
+              st_q <= S_NEW;
+            end
+          end
+        endcase
+      end
+      // ------------------------------------------------ a new request at the expected PSN
+      S_NEW: begin
+        if ((is_send && (is_first == r_q.in_send)) || (is_write && (is_first == r_q.in_write))
+            || ((is_read || is_atomic) && (r_q.in_send || r_q.in_write))) begin
+          // opcode out of sequence
+          ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+          cnt_inv_req <= cnt_inv_req + 1'b1;
+          st_q <= S_DRAIN;
+        end else if (needs_rqe && !r_q.rqe_valid) begin
+          if (r_q.rq_ci == r_q.rq_pi) begin
+            ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
+            cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
+            st_q <= S_DRAIN;
+          end else begin
+            after_rqe_q <= S_NEW;
+            st_q <= S_RQE_RD;
+          end
+        end else if (is_read || is_atomic || (is_write && is_first)) begin
+          if ((is_read && !qc_q.access[MR_ACC_REMOTE_READ])
+              || (is_atomic && !qc_q.access[MR_ACC_REMOTE_ATOMIC])
+              || (is_write && !qc_q.access[MR_ACC_REMOTE_WRITE])) begin
+            ack_q <= A_NAK; syn_q <= SYN_NAK_ACCESS;
+            cnt_access_err <= cnt_access_err + 1'b1;
+            st_q <= S_DRAIN;
+          end else if (is_atomic && h_q.atomic_eth.va[2:0] != 3'd0) begin
+            ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+            cnt_inv_req <= cnt_inv_req + 1'b1;
+            st_q <= S_DRAIN;
+          end else begin
+            st_q <= S_MR_CHK;
+          end
+        end else begin
+          st_q <= S_EXEC;
+        end
+      end
+      S_RQE_RD: if (m_rd_ready) st_q <= S_RQE_WAIT;
+      S_RQE_WAIT: begin
+        if (s_rd_tvalid && s_rd_tlast) begin
+          r_q.rqe_wrid  <= rqe_decode(s_rd_tdata[255:0]).wr_id;
+          r_q.rqe_haddr <= rqe_decode(s_rd_tdata[255:0]).addr;
+          r_q.rqe_len   <= rqe_decode(s_rd_tdata[255:0]).len;
+          rqe_lkey_q    <= rqe_decode(s_rd_tdata[255:0]).lkey;
+          st_q <= S_RQE_CHK;
+        end
+      end
+      S_RQE_CHK: if (chk_ready) st_q <= S_RQE_CHKW;
+      S_RQE_CHKW: begin
+        if (chk_res_valid) begin
+          r_q.rqe_valid <= 1'b1;
+          r_q.rqe_ok    <= chk_ok || !is_send;   // WRITE_IMM places nothing in it
+          r_q.msg_off   <= '0;
+          if (chk_ok) r_q.rqe_haddr <= chk_addr;
+          cnt_lkey_err <= cnt_lkey_err + CNT_W'(!chk_ok && is_send);
+          st_q <= after_rqe_q;
+        end
+      end
+      S_MR_CHK: if (chk_ready) st_q <= S_MR_CHKW;
+      S_MR_CHKW: begin
+        if (chk_res_valid) begin
+          if (!chk_ok) begin
+            ack_q <= A_NAK; syn_q <= SYN_NAK_ACCESS;
+            cnt_access_err <= cnt_access_err + 1'b1;
+            st_q <= S_DRAIN;
+          end else begin
+            r_q.wr_haddr <= chk_addr;
+            if (is_write) begin
+              r_q.wr_rem <= h_q.reth.dma_len;
+              r_q.wr_len <= h_q.reth.dma_len;
+            end
+            st_q <= S_EXEC;
+          end
+        end
+      end
+      S_EXEC: begin
+        if (is_read) begin
+          st_q <= S_RJOB;
+        end else if (is_atomic) begin
+          st_q <= S_ATOM_RD;
+        end else if (is_send) begin
+          if (!r_q.rqe_ok) begin
+            // receive buffer not accessible: local protection error, nothing placed
+            ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
+            cqe_q <= recv_cqe(r_q, WS_LOC_PROT_ERR, WC_RECV, r_q.msg_off, h_q, 1'b0, qc_q, qpn_q);
+            cqe_pend_q <= 1'b1;
+            r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
+            st_q <= S_DRAIN;
+          end else if (r_q.msg_off + 32'(plen_q) > r_q.rqe_len) begin
+            ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+            cnt_inv_req <= cnt_inv_req + 1'b1;
+            cqe_q <= recv_cqe(r_q, WS_LOC_LEN_ERR, WC_RECV, r_q.msg_off, h_q, 1'b0, qc_q, qpn_q);
+            cqe_pend_q <= 1'b1;
+            r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
+            st_q <= S_DRAIN;
+          end else begin
+            st_q <= (plen_q != 0) ? S_PLACE_D : S_DRAIN;
+            accept_q <= 1'b1;
+          end
+        end else begin  // write
+          if (32'(plen_q) > r_q.wr_rem || (is_last && 32'(plen_q) != r_q.wr_rem)
+              || (!is_last && 32'(plen_q) != (32'd1 << lg))) begin
+            ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+            cnt_inv_req <= cnt_inv_req + 1'b1;
+            r_q.in_write <= 1'b0;
+            st_q <= S_DRAIN;
+          end else begin
+            st_q <= (plen_q != 0) ? S_PLACE_D : S_DRAIN;
+            accept_q <= 1'b1;
+          end
+        end
+      end
+      S_PLACE_D: if (m_wr_ready) st_q <= S_PLACE;
+      S_PLACE: begin
+        if (s_axis_tvalid && m_wr_tready && s_axis_tlast) begin
+          drain_q <= 1'b0;
+          st_q <= S_DRAIN;   // commit happens there (no beats left to drain)
+        end
+      end
+      S_DRAIN: begin
+        if (!drain_q || (s_axis_tvalid && s_axis_tlast)) begin
+          drain_q <= 1'b0;
+          // commit the state of an accepted SEND/WRITE
+          if (accept_q) begin
+            r_q.epsn <= r_q.epsn + 24'd1;
+            if (is_send) begin
+              r_q.msg_off <= r_q.msg_off + 32'(plen_q);
+              r_q.in_send <= !is_last;
+            end else begin
+              r_q.wr_haddr <= r_q.wr_haddr + 64'(plen_q);
+              r_q.wr_rem   <= r_q.wr_rem - 32'(plen_q);
+              r_q.in_write <= !is_last;
+            end
+            if (is_last) r_q.msn <= r_q.msn + 24'd1;
+            if (is_last && needs_rqe) begin
+              cqe_q <= recv_cqe(r_q, WS_SUCCESS, is_send ? WC_RECV : WC_RECV_RDMA_IMM,
+                                is_send ? r_q.msg_off + 32'(plen_q) : r_q.wr_len,
+                                h_q, has_imm, qc_q, qpn_q);
+              cqe_pend_q    <= 1'b1;
+              r_q.rqe_valid <= 1'b0;
+              r_q.rq_ci     <= r_q.rq_ci + 16'd1;
+            end
+            if (h_q.bth.ack_req) begin
+              ack_q <= A_ACK; syn_q <= SYN_ACK;
+            end
+          end
+          st_q <= S_CQE;
+        end
+      end
+      // ------------------------------------------------ atomics
+      S_ATOM_RD: if (m_rd_ready) st_q <= S_ATOM_WAIT;
+      S_ATOM_WAIT: begin
+        if (s_rd_tvalid && s_rd_tlast) begin
+          atom_orig_q <= s_rd_tdata[63:0];
+          if (op == OP_COMPARE_SWAP)
+            atom_new_q <= (s_rd_tdata[63:0] == h_q.atomic_eth.compare)
+                          ? h_q.atomic_eth.swap_add : s_rd_tdata[63:0];
+          else
+            atom_new_q <= s_rd_tdata[63:0] + h_q.atomic_eth.swap_add;
+          st_q <= S_ATOM_WD;
+        end
+      end
+      S_ATOM_WD: if (m_wr_ready) st_q <= S_ATOM_W;
+      S_ATOM_W: begin
+        if (m_wr_tready) begin
+          r_q.atom_valid <= 1'b1;
+          r_q.atom_psn   <= h_q.bth.psn;
+          r_q.atom_orig  <= atom_orig_q;
+          r_q.epsn       <= r_q.epsn + 24'd1;
+          r_q.msn        <= r_q.msn + 24'd1;
+          ack_q <= A_ATOMIC; syn_q <= SYN_ACK;
+          drain_q <= 1'b1;
+          st_q <= S_DRAIN;
+        end
+      end
+      // ------------------------------------------------ READ
+      S_RJOB: begin
+        if (m_rjob_ready) begin
+          if (pd_diff == 0) begin
+            r_q.epsn <= r_q.epsn + npkts(h_q.reth.dma_len, lg);
+            r_q.msn  <= r_q.msn + 24'd1;
+          end
+          st_q <= S_DRAIN;
+        end
+      end
+      S_CQE: if (!cqe_pend_q || m_cqe_ready) st_q <= S_ACK;
+      S_ACK: begin
+        if (ack_q == A_NONE || m_job_ready) begin
+          cnt_acks_sent <= cnt_acks_sent + CNT_W'(ack_q != A_NONE);
+          st_q <= S_WB;
+        end
+      end
+      S_WB: st_q <= S_IDLE;
+      default: st_q <= S_IDLE;
+    endcase
+    if (rst) begin
+      st_q              <= S_IDLE;
+      m_ctl_done        <= 1'b0;
+      cnt_drop_qp_state <= '0;
+      cnt_drop_psn      <= '0;
+      cnt_dup           <= '0;
+      cnt_seq_nak       <= '0;
+      cnt_rnr_nak       <= '0;
+      cnt_access_err    <= '0;
+      cnt_inv_req       <= '0;
+      cnt_acks_sent     <= '0;
+      cnt_lkey_err      <= '0;
+    end
+  end
+
+  logic unused;
+  assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
+                    unused_chk_id, s_rd_tdata[511:256], h_q.hdr_len, h_q.err};
+
+endmodule
+
+`resetall
