@@ -712,7 +712,8 @@ module fabnic_roce_core #(
   assign unused = ^{unused_axil_timeout, unused_fc0, unused_fc1, unused_fc2, cfg_device_scratch,
                     unused_wtag, unused_wmis, unused_wout, unused_cnp_valid, unused_ce_valid,
                     unused_cnp_qpn, unused_ce_qpn, unused_ce_src, unused_tx_len_err, c_op_q,
-                    c_flags_q, rd_cpl_valid};
+                    c_flags_q, rd_cpl_valid, rq_addr[23:21],
+                    cmd_roce_cmd_data[7:6], c_idx_q};
 
 endmodule
 

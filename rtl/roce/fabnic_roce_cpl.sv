@@ -307,7 +307,6 @@ module fabnic_roce_cpl #(
 
   // placement
   logic [31:0] rd_off;
-  logic        resp_ok;
   assign rd_off = 32'(h_q.bth.psn - a_q.wqe_psn) << lg;
   assign m_wr_valid = st_q == S_PLACE_D;
   assign m_wr_addr  = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
@@ -331,12 +330,13 @@ module fabnic_roce_cpl #(
     end else begin
       m_wr_tdata  = s_axis_tdata;
       m_wr_tkeep  = s_axis_tkeep;
-      m_wr_tvalid = st_q == S_PLACE && s_axis_tvalid;
+      m_wr_tvalid = st_q == S_PLACE && s_axis_tvalid && s_axis_plen_q != 0;
       m_wr_tlast  = s_axis_tlast;
     end
   end
   always_comb begin
-    if (st_q == S_PLACE) s_axis_tready = !placing_atomic_q ? m_wr_tready : 1'b0;
+    if (st_q == S_PLACE) s_axis_tready = placing_atomic_q ? 1'b0
+                                       : (s_axis_plen_q == 0 || m_wr_tready);
     else                 s_axis_tready = st_q == S_DRAIN;
   end
 
@@ -545,7 +545,7 @@ module fabnic_roce_cpl #(
             if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
                 && h_q.bth.psn == una_n && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
                 && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0) begin
-              st_q <= S_PLACE_D;
+              st_q <= (s_axis_plen_q == 0) ? S_PLACE : S_PLACE_D;   // nothing to write
             end else begin
               cnt_drop_psn <= cnt_drop_psn + 1'b1;
               st_q <= S_DRAIN;
@@ -627,7 +627,7 @@ module fabnic_roce_cpl #(
             cqe_ret_q <= S_WB;
             st_q <= S_CQE;
           end
-        end else if (s_axis_tvalid && m_wr_tready && s_axis_tlast) begin
+        end else if (s_axis_tvalid && s_axis_tready && s_axis_tlast) begin
           cnt_read_resp <= cnt_read_resp + 1'b1;
           a_q.una     <= a_q.una + 24'd1;
           a_q.t_start <= now_q;
@@ -697,7 +697,7 @@ module fabnic_roce_cpl #(
 
   logic unused;
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
-                    unused_chk_id, as_rd.err_status, h_q.hdr_len, h_q.err};
+                    unused_chk_id, as_rd.err_status, h_q, qc_q, flushing_q};
 
 endmodule
 

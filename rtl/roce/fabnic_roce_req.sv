@@ -20,7 +20,9 @@
 // Events are taken one at a time in this priority: control (init/query), completer
 // (rewind/error), doorbell, active FIFO. A local protection error (lkey check) stops
 // the QP: the failing SQ index and status are published for the completer, which
-// completes the WQEs before it and then flushes.
+// completes the WQEs before it and then flushes. The published state (SQ producer
+// index, WQEs started, highest PSN sent) is rewritten after every packet, so a
+// response never arrives for a PSN the completer does not know was sent.
 `default_nettype none
 
 module fabnic_roce_req #(
@@ -105,8 +107,6 @@ module fabnic_roce_req #(
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
-
-  localparam int MR_W = $clog2(NUM_MR);
 
   typedef struct packed {
     logic [15:0] sq_pi;
@@ -311,12 +311,13 @@ module fabnic_roce_req #(
   assign m_kick_qpn   = qpn_q;
 
   // writeback and publication (the same cycle)
-  logic push_act;
+  logic push_act, pub_now_q;
+  always_ff @(posedge clk) pub_now_q <= !rst && job_fire;
   always_comb begin
     rs_wr_en   = st_q == S_WB;
     rs_wr_addr = qpn_q;
     rs_wr_data = rs_q;
-    pub_wr_en       = rs_wr_en;
+    pub_wr_en       = rs_wr_en || pub_now_q;   // also right after every packet sent
     pub_wr_addr     = qpn_q;
     pub_sq_pi       = rs_q.sq_pi;
     pub_sq_hi       = rs_q.sq_hi;
@@ -488,7 +489,7 @@ module fabnic_roce_req #(
   end
 
   logic unused;
-  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr};
+  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr, qc_q, sqe_q};
 
 endmodule
 

@@ -335,16 +335,16 @@ module fabnic_roce_resp #(
   assign pd_diff = psn_diff(h_q.bth.psn, r_q.epsn);
 
   // receive CQE template from the loaded RQE
-  function automatic cqe_req_t recv_cqe(input rstate_t r, input logic [7:0] status,
-                                        input logic [7:0] opc, input logic [31:0] blen,
-                                        input roce_hdr_t h, input logic imm,
-                                        input qpc_t q, input logic [QPN_W-1:0] qpn);
+  function automatic cqe_req_t recv_cqe(input logic [63:0] wrid, input logic [15:0] rcq,
+                                        input logic [7:0] status, input logic [7:0] opc,
+                                        input logic [31:0] blen, input logic [31:0] wire_imm,
+                                        input logic imm, input logic [QPN_W-1:0] qpn);
     cqe_req_t c;
     c = '0;
-    c.cqn       = q.rcq;
-    c.wr_id     = r.rqe_wrid;
+    c.cqn       = rcq;
+    c.wr_id     = wrid;
     c.byte_len  = blen;
-    c.imm       = imm ? bswap32(h.immdt.imm) : 32'd0;
+    c.imm       = imm ? bswap32(wire_imm) : 32'd0;
     c.imm_valid = imm;
     c.qpn       = 24'(qpn);
     c.opcode    = opc;
@@ -516,14 +516,14 @@ module fabnic_roce_resp #(
           if (!r_q.rqe_ok) begin
             // receive buffer not accessible: local protection error, nothing placed
             ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
-            cqe_q <= recv_cqe(r_q, WS_LOC_PROT_ERR, WC_RECV, r_q.msg_off, h_q, 1'b0, qc_q, qpn_q);
+            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_PROT_ERR, WC_RECV, r_q.msg_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
           end else if (r_q.msg_off + 32'(plen_q) > r_q.rqe_len) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
-            cqe_q <= recv_cqe(r_q, WS_LOC_LEN_ERR, WC_RECV, r_q.msg_off, h_q, 1'b0, qc_q, qpn_q);
+            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_LEN_ERR, WC_RECV, r_q.msg_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
@@ -567,9 +567,10 @@ module fabnic_roce_resp #(
             end
             if (is_last) r_q.msn <= r_q.msn + 24'd1;
             if (is_last && needs_rqe) begin
-              cqe_q <= recv_cqe(r_q, WS_SUCCESS, is_send ? WC_RECV : WC_RECV_RDMA_IMM,
+              cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_SUCCESS,
+                                is_send ? WC_RECV : WC_RECV_RDMA_IMM,
                                 is_send ? r_q.msg_off + 32'(plen_q) : r_q.wr_len,
-                                h_q, has_imm, qc_q, qpn_q);
+                                h_q.immdt.imm, has_imm, qpn_q);
               cqe_pend_q    <= 1'b1;
               r_q.rqe_valid <= 1'b0;
               r_q.rq_ci     <= r_q.rq_ci + 16'd1;
@@ -644,7 +645,7 @@ module fabnic_roce_resp #(
 
   logic unused;
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
-                    unused_chk_id, s_rd_tdata[511:256], h_q.hdr_len, h_q.err};
+                    unused_chk_id, s_rd_tdata[511:256], h_q, qc_q};
 
 endmodule
 

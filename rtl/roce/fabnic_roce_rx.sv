@@ -317,7 +317,7 @@ module fabnic_roce_rx #(
   assign unused = ^{unused_icrc_frames, unused_depth, unused_good, unused_bad, unused_ovf,
                     f_oversize, unused_d_plen, unused_sd_count, pc[0], pc[1], pc[2], pc[3],
                     pc[5], pc[6], pc[7], pc[8], pc[9], pc[10], pc[11], pc[12], hc[0], hc[1],
-                    hc[2], hc[3], hc[4], pc[4]};
+                    hc[2], hc[3], hc[4], pc[4], pm};
 
 endmodule
 
