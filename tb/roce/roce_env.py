@@ -122,3 +122,46 @@ class PairEnv:
         await run_driver(bring_up, a, qa, qb.qpn, self.b.mac, self.b.ip, sq_psn_a, sq_psn_b)
         await run_driver(bring_up, b, qb, qa.qpn, self.a.mac, self.a.ip, sq_psn_b, sq_psn_a)
         return qa, qb, cqa, cqb, pda, pdb
+
+
+def check_wire(frames: list[tuple[str, bytes]]) -> dict[int, int]:
+    """Re-parse every captured frame with scapy: Ethernet/IPv4|IPv6/UDP 4791/BTH, the IP
+    header checksum, the UDP length, the extension header the opcode calls for, the
+    BTH pad count, and the ICRC (recomputed from the masking rules with zlib).
+    Returns frames per BTH opcode."""
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.inet6 import IPv6
+    from scapy.layers.l2 import Ether
+
+    from fabnic_tb import roce_layers as rl
+
+    hdr_len = {rl.RETH: 16, rl.AETH: 4, rl.ImmDt: 4, rl.IETH: 4, rl.AtomicETH: 28}
+    seen: dict[int, int] = {}
+    for side, f in frames:
+        assert f[-4:] == rl.icrc_reference(f[:-4]), f"{side}: ICRC wrong in {f.hex()}"
+        p = Ether(f)
+        ip = p[IP] if IP in p else p[IPv6]
+        if IP in p:
+            want = IP(bytes(p[IP]))
+            del want.chksum
+            assert IP(bytes(want)).chksum == p[IP].chksum, f"{side}: IPv4 checksum"
+        assert UDP in p and p[UDP].dport == 4791, f"{side}: not RoCEv2"
+        assert p[UDP].len == len(bytes(p[UDP])), f"{side}: UDP length"
+        assert ip is not None
+        bth = p[rl.BTH]
+        op = int(bth.opcode)
+        seen[op] = seen.get(op, 0) + 1
+        ext = rl.FIRST_EXT.get(op)
+        body = bytes(bth.payload)[:-4]          # headers after BTH + payload + pad
+        hl = 0
+        if ext is not None:
+            assert ext in p, f"{side}: opcode {op:#x} without {ext.__name__}"
+            hl = hdr_len.get(ext, 12 if ext is rl.AETH else 0)
+            if op == rl.ATOMIC_ACK:
+                hl = 12
+            if op in (rl.WRITE_ONLY_IMM,):
+                hl = 20
+        plen_padded = len(body) - hl
+        assert plen_padded % 4 == 0, f"{side}: opcode {op:#x} payload not padded to 4"
+        assert int(bth.padcount) < 4
+    return seen

@@ -16,8 +16,9 @@ HERE = Path(__file__).parent
 try:
     import cocotb
     from cocotb.triggers import ClockCycles
-    from roce_env import PairEnv
+    from roce_env import PairEnv, check_wire
 
+    from fabnic import verbs
     from fabnic.verbs import Access, RecvWR, SendWR, WrOpcode
     from fabnic_tb.fw_bus import run_driver
 except ImportError:  # collected by pytest outside the simulator
@@ -93,6 +94,8 @@ if cocotb is not None:
         assert int.from_bytes(a.mem.read(la + 16392, 8), "little") == 1005
         assert int.from_bytes(b.mem.read(lb + 16384, 8), "little") == 77
         await ClockCycles(dut.clk, 50)
+        seen = check_wire(env.frames)
+        dut._log.info("wire: %d frames re-parsed, opcodes %s", len(env.frames), seen)
         dut._log.info("counters A %s", await run_driver(a.ctx.counters))
         dut._log.info("counters B %s", await run_driver(b.ctx.counters))
 
@@ -156,6 +159,7 @@ if cocotb is not None:
         ca = await run_driver(a.ctx.counters)
         cb = await run_driver(b.ctx.counters)
         dut._log.info("lossy mix done at cycle %d; A %s; B %s", env.cycle, ca, cb)
+        check_wire(env.frames)
         drops = int(dut.lab_cnt_drops.value) + int(dut.lba_cnt_drops.value)
         dut._log.info("link drops %d, retransmitted %d", drops, ca["tx_retx_pkts"])
         if float(os.environ.get("ROCE_LOSS", "0.05")) > 0:
@@ -207,8 +211,120 @@ if cocotb is not None:
                   lambda: None)
         assert a.mem.read(la + 16384, 3000) == b.mem.read(lb + 20000, 3000)
 
+    @cocotb.test()
+    async def error_cases(dut):
+        """Remote access violations (stale rkey, wrong PD, out of bounds, missing rights):
+        REM_ACCESS_ERR, later WRs flushed, QP in ERR, peer memory untouched, and another
+        QP pair keeps working. Unknown QPN: dropped and counted, retries exhausted.
+        ICRC corruption: dropped, counted, recovered. RNR: NAKs until a receive is posted."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_errors.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        size = 1 << 14
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        rng = random.Random(11)
+        a.mem.write(la, bytes(rng.randrange(256) for _ in range(size)))
+        b.mem.write(lb, bytes(rng.randrange(256) for _ in range(size)))
+        good = await env.connect(ACC, timeout=2)
+        qa0, qb0, cqa0, cqb0, pda0, pdb0 = good
+        mra0 = await run_driver(a.ctx.reg_mr, pda0, la, size, ACC)
+        mrb0 = await run_driver(b.ctx.reg_mr, pdb0, lb, size, ACC)
+
+        async def healthy(tag):
+            off = rng.randrange(0, size // 2)
+            await run_driver(a.ctx.post_send, qa0, [SendWR(WrOpcode.RDMA_WRITE, wr_id=tag,
+                             local_addr=la + off, length=777, lkey=mra0.lkey,
+                             remote_addr=lb + size // 2 + off // 2, rkey=mrb0.rkey)])
+            wc = (await run_driver(a.ctx.wait_cq, cqa0, 1, 20000))[0]
+            assert wc.ok and wc.wr_id == tag, wc
+            assert b.mem.read(lb + size // 2 + off // 2, 777) == a.mem.read(la + off, 777)
+
+        async def violation(name, make_mr, wr_kw):
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=2)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+            mrb = await make_mr(pdb)
+            before = b.mem.read(lb, size)
+            cnt0 = (await run_driver(b.ctx.counters))["rx_access_err"]
+            kw = dict(local_addr=la, length=256, lkey=mra.lkey, remote_addr=lb + 64,
+                      rkey=mrb.rkey)
+            kw.update(wr_kw(mrb))
+            wrs = [SendWR(WrOpcode.RDMA_WRITE, wr_id=1, **kw),
+                   SendWR(WrOpcode.RDMA_WRITE, wr_id=2, local_addr=la, length=64, lkey=mra.lkey,
+                          remote_addr=lb + 4096, rkey=mrb0.rkey)]
+            await run_driver(a.ctx.post_send, qa, wrs)
+            wcs = await run_driver(a.ctx.wait_cq, cqa, 2, 20000)
+            assert [(w.wr_id, w.status) for w in wcs] == [(1, "REM_ACCESS_ERR"),
+                                                         (2, "WR_FLUSH_ERR")], (name, wcs)
+            q = await run_driver(a.ctx.query_qp, qa)
+            assert q.state == verbs.QpState.ERR, (name, q)
+            assert b.mem.read(lb, size) == before, f"{name}: peer memory changed"
+            cnt1 = (await run_driver(b.ctx.counters))["rx_access_err"]
+            assert cnt1 == cnt0 + 1, (name, cnt0, cnt1)
+            await healthy(100 + len(name))
+            dut._log.info("%s: REM_ACCESS_ERR, flushed, memory untouched", name)
+
+        async def mr_ok(pd):
+            return await run_driver(b.ctx.reg_mr, pd, lb, size, ACC)
+
+        async def mr_other_pd(pd):
+            pd2 = await run_driver(b.ctx.alloc_pd)
+            return await run_driver(b.ctx.reg_mr, pd2, lb, size, ACC)
+
+        async def mr_no_write(pd):
+            return await run_driver(b.ctx.reg_mr, pd, lb, size,
+                                    Access.LOCAL_WRITE | Access.REMOTE_READ)
+
+        await violation("stale rkey", mr_ok, lambda m: {"rkey": m.rkey ^ 0x01})
+        await violation("wrong PD", mr_other_pd, lambda m: {})
+        await violation("out of bounds", mr_ok, lambda m: {"remote_addr": lb + size - 100})
+        await violation("no remote write", mr_no_write, lambda m: {})
+
+        # unknown destination QP (>= NUM_QP at B): dropped and counted; retries run out
+        def lonely(ctx):
+            pd = ctx.alloc_pd()
+            cq = ctx.create_cq(16)
+            qp = ctx.create_qp(pd, cq, cq, sq_depth=8, rq_depth=8)
+            ctx.modify_qp(qp, verbs.QpState.INIT, access=ACC)
+            ctx.modify_qp(qp, verbs.QpState.RTR, dest_qpn=100, rq_psn=0, path_mtu=1024,
+                          dest_mac=b.mac, dest_ip=b.ip)
+            ctx.modify_qp(qp, verbs.QpState.RTS, sq_psn=0, timeout=1, retry_cnt=1, rnr_retry=0)
+            return qp, cq, ctx.reg_mr(pd, la, size, ACC)
+        qx, cqx, mrx = await run_driver(lonely, a.ctx)
+        await run_driver(a.ctx.post_send, qx, [SendWR(WrOpcode.RDMA_WRITE, wr_id=7,
+                         local_addr=la, length=64, lkey=mrx.lkey, remote_addr=lb,
+                         rkey=mrb0.rkey)])
+        wc = (await run_driver(a.ctx.wait_cq, cqx, 1, 20000))[0]
+        assert wc.status == "RETRY_EXC_ERR", wc
+        assert (await run_driver(b.ctx.counters))["rx_drop_qpn"] >= 2
+        await healthy(200)
+
+        # ICRC corruption on the wire: dropped, counted, retransmitted
+        env.link("lab", biterr_en=1, biterr_p=int(0.3 * 2**32))
+        await healthy(201)
+        await healthy(202)
+        env.link("lab", biterr_en=0)
+        assert (await run_driver(b.ctx.counters))["rx_drop_icrc"] > 0
+
+        # RNR: SEND before any receive is posted, then post one
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=2, rnr_retry=7)
+        mrs = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.SEND, wr_id=9, local_addr=la,
+                         length=300, lkey=mrs.lkey)])
+        await ClockCycles(dut.clk, 3000)
+        assert (await run_driver(b.ctx.counters))["rx_rnr_nak"] > 0
+        rb = await run_driver(b.ctx.reg_mr, pdb, lb + 8192, 1024, ACC)
+        await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=19, addr=lb + 8192, length=1024,
+                                                      lkey=rb.lkey)])
+        wc = (await run_driver(a.ctx.wait_cq, cqa, 1, 20000))[0]
+        assert wc.ok and wc.wr_id == 9, wc
+        rwc = (await run_driver(b.ctx.wait_cq, cqb, 1, 20000))[0]
+        assert rwc.ok and rwc.byte_len == 300 and rwc.wr_id == 19, rwc
+        assert b.mem.read(lb + 8192, 300) == a.mem.read(la, 300)
+        seen = check_wire(env.frames)
+        dut._log.info("wire: %d frames re-parsed, opcodes %s", len(env.frames), seen)
+
 
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,error_cases").split(","))
