@@ -194,9 +194,10 @@ ROCE = Block(
         Reg("local_ip2", 0x20, "rw", "This NIC's IPv6 address bits 95:64."),
         Reg("local_ip3", 0x24, "rw", "This NIC's IPv6 address bits 127:96."),
         Reg("ack_cadence", 0x28, "rw",
-            "Requester: set AckReq on every Nth packet of a message (and always on the "
-            "last). Responder: ACK at least every Nth packet received. 0 = only on the "
-            "last packet of a message.", width=16, reset=16),
+            "Requester: set AckReq on every Nth packet sent (counted across messages), on "
+            "the last packet of the last posted WQE and on the last packet of a scheduling "
+            "visit; the responder ACKs each AckReq. 0 = AckReq on the last packet of every "
+            "message.", width=16, reset=16),
         Reg("timer_tick", 0x2C, "rw",
             "Cycles per retransmission-timer tick (4.096 us = 1024 cycles at 250 MHz); "
             "a QP with timeout t times out after 2^t ticks without progress.",

@@ -467,6 +467,22 @@ module fabnic_roce_core #(
                         unused_out, rd_tkeep[g]};
   end
 
+  // SQE reads of the requester and the completer land in FIFOs that hold a whole
+  // fetch (8 SQEs), so a client busy with something else never stalls the shared R
+  // channel (that would block the payload reads the transmit path needs).
+  logic [511:0] sq_tdata [2];
+  logic [1:0]   sq_tvalid, sq_tready, sq_tlast, sq_tuser;
+  for (genvar g = 0; g < 2; g++) begin : g_sqf
+    logic [3:0] unused_cnt;
+    fabnic_fifo #(.WIDTH(DATA_W + 2), .DEPTH(8)) u_f (
+        .clk, .rst,
+        .in_valid(rd_tvalid[g]), .in_ready(rd_tready[g]),
+        .in_data({rd_tdata[g], rd_tlast[g], rd_tuser[g]}),
+        .out_valid(sq_tvalid[g]), .out_ready(sq_tready[g]),
+        .out_data({sq_tdata[g], sq_tlast[g], sq_tuser[g]}), .status_count(unused_cnt)
+    );
+  end
+
   fabnic_axi_rd_mux #(.N(NRD), .ID_W(AXI_ID_W), .ADDR_W(64), .DATA_W(DATA_W)) u_rdmux (
       .clk, .rst,
       .s_arid(ar_id), .s_araddr(ar_addr), .s_arlen(ar_len), .s_arsize(ar_size),
@@ -554,8 +570,8 @@ module fabnic_roce_core #(
       .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
       .pub_lerr_idx, .pub_lerr_status,
       .m_rd_addr(rd_desc_addr[0]), .m_rd_len(rd_desc_len[0]), .m_rd_valid(rd_desc_valid[0]),
-      .m_rd_ready(rd_desc_ready[0]), .s_rd_tdata(rd_tdata[0]), .s_rd_tvalid(rd_tvalid[0]),
-      .s_rd_tready(rd_tready[0]), .s_rd_tlast(rd_tlast[0]), .s_rd_tuser(rd_tuser[0]),
+      .m_rd_ready(rd_desc_ready[0]), .s_rd_tdata(sq_tdata[0]), .s_rd_tvalid(sq_tvalid[0]),
+      .s_rd_tready(sq_tready[0]), .s_rd_tlast(sq_tlast[0]), .s_rd_tuser(sq_tuser[0]),
       .m_job(jobs[0]), .m_job_valid(job_valid[0]), .m_job_ready(job_ready[0]),
       .cnt_req_pkts(c_tx_req_pkts), .cnt_retx_pkts(c_tx_retx_pkts), .cnt_lkey_err(req_lkey_err)
   );
@@ -613,8 +629,8 @@ module fabnic_roce_core #(
       .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev_type(ev_type), .m_ev_qpn(ev_qpn),
       .m_ev_wqe_idx(ev_wqe_idx), .m_ev_wqe_psn(ev_wqe_psn), .m_ev_psn(ev_psn),
       .m_rd_addr(rd_desc_addr[1]), .m_rd_len(rd_desc_len[1]), .m_rd_valid(rd_desc_valid[1]),
-      .m_rd_ready(rd_desc_ready[1]), .s_rd_tdata(rd_tdata[1]), .s_rd_tvalid(rd_tvalid[1]),
-      .s_rd_tready(rd_tready[1]), .s_rd_tlast(rd_tlast[1]), .s_rd_tuser(rd_tuser[1]),
+      .m_rd_ready(rd_desc_ready[1]), .s_rd_tdata(sq_tdata[1]), .s_rd_tvalid(sq_tvalid[1]),
+      .s_rd_tready(sq_tready[1]), .s_rd_tlast(sq_tlast[1]), .s_rd_tuser(sq_tuser[1]),
       .m_wr_addr(wr_addr[1]), .m_wr_len(wr_len[1]), .m_wr_valid(wr_valid[1]),
       .m_wr_ready(wr_ready[1]), .m_wr_tdata(wr_tdata[1]), .m_wr_tkeep(wr_tkeep[1]),
       .m_wr_tvalid(wr_tvalid[1]), .m_wr_tready(wr_tready[1]), .m_wr_tlast(wr_tlast[1]),

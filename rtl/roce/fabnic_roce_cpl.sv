@@ -10,7 +10,8 @@
 // READ responses, atomic ACKs) with their payload, kicks from the requester, and a
 // timer sweep that visits QPs round-robin between packets.
 //
-// Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA), compute
+// Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA, up to 8 per
+// read, one 512-bit beat each; unused ones are discarded), compute
 // its PSN span (deterministic, see fabnic_roce_req), and complete SEND/WRITE WQEs
 // whose last PSN is acknowledged; READ and atomic WQEs complete when their response
 // arrives. A CQE goes out for signaled WQEs and for every error. An ACK never moves
@@ -215,10 +216,11 @@ module fabnic_roce_cpl #(
   // ---------------------------------------------------------------- FSM
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_CQE,
-    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_WB
+    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB
   } st_e;
   st_e st_q, cqe_ret_q, load_ret_q;
   logic drop_q;
+  logic more_q;   // SQE beats of the current read still to come
   logic [23:0] una_n;
 
   typedef enum logic [1:0] { SRC_CTL, SRC_PKT, SRC_KICK, SRC_TMR } src_e;
@@ -272,9 +274,19 @@ module fabnic_roce_cpl #(
   logic [15:0] sq_mask;
   assign sq_mask     = 16'((32'd1 << qc_q.sq_log) - 1);
   assign m_rd_valid  = st_q == S_FETCH;
+  // up to 8 SQEs per read: the WQEs the advance or the flush will walk next
+  logic [15:0] lim, pend, to_end, nfetch;
+  always_comb begin
+    lim    = (load_ret_q == S_ADV) ? pb_q.sq_hi : pb_q.sq_pi;
+    pend   = lim - a_q.wqe_idx;
+    to_end = (sq_mask + 16'd1) - (a_q.wqe_idx & sq_mask);
+    nfetch = (pend < to_end) ? pend : to_end;
+    if (nfetch > 16'd8) nfetch = 16'd8;
+    if (nfetch == 16'd0) nfetch = 16'd1;
+  end
   assign m_rd_addr   = qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0};
-  assign m_rd_len    = 32'd64;
-  assign s_rd_tready = st_q == S_WAIT;
+  assign m_rd_len    = {10'd0, nfetch, 6'd0};
+  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP;
   assign chk_valid   = st_q == S_CHK;
 
   // CQE
@@ -486,21 +498,22 @@ module fabnic_roce_cpl #(
       // ------------------------------------------------ advance over acknowledged WQEs
       S_ADV: begin
         if (a_q.wqe_idx == pb_q.sq_hi) begin
-          st_q <= S_POST;
+          st_q <= more_q ? S_SKIP : S_POST;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ADV;
-          st_q <= S_FETCH;
+          st_q <= more_q ? S_WAIT : S_FETCH;
         end else if (!w_is_rdat && psn_le(w_end, tgt_q)) begin
           cqe_status_q <= WS_SUCCESS;
           cqe_ret_q    <= S_ADV;
           st_q         <= S_CQE;
         end else begin
-          st_q <= S_POST;
+          st_q <= more_q ? S_SKIP : S_POST;
         end
       end
       S_FETCH: if (m_rd_ready) st_q <= S_WAIT;
       S_WAIT: begin
-        if (s_rd_tvalid && s_rd_tlast) begin
+        if (s_rd_tvalid) begin
+          more_q       <= !s_rd_tlast;
           a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
           a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
           a_q.w_len    <= sqe_decode(s_rd_tdata).len;
@@ -657,7 +670,7 @@ module fabnic_roce_cpl #(
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ERR;
-          st_q <= S_FETCH;
+          st_q <= more_q ? S_WAIT : S_FETCH;
         end else begin
           a_q.err        <= 1'b1;
           a_q.err_status <= cqe_status_q;
@@ -673,10 +686,16 @@ module fabnic_roce_cpl #(
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_FLUSH;
-          st_q <= S_FETCH;
+          st_q <= more_q ? S_WAIT : S_FETCH;
         end else begin
           cqe_ret_q <= S_FLUSH;
           st_q <= S_CQE;
+        end
+      end
+      S_SKIP: begin
+        if (s_rd_tvalid && s_rd_tlast) begin
+          more_q <= 1'b0;
+          st_q   <= S_POST;
         end
       end
       S_WB: st_q <= S_IDLE;
@@ -684,6 +703,8 @@ module fabnic_roce_cpl #(
     endcase
     if (rst) begin
       st_q          <= S_IDLE;
+      more_q        <= 1'b0;
+      load_ret_q    <= S_ADV;
       sweep_q       <= '0;
       m_ctl_done    <= 1'b0;
       cnt_acks      <= '0;

@@ -8,7 +8,9 @@
 // the QP's next SQE by DMA (64 bytes), checks its lkey against the local copy of the
 // MR table, and emits up to QUANTUM packets (PMTU segments of SEND/WRITE, one READ
 // request, one atomic) as transmit jobs, fetching further SQEs as needed; then the QP
-// goes to the back of the FIFO if it still has work.
+// goes to the back of the FIFO if it still has work. SQEs are read up to 8 per DMA
+// read (one 512-bit beat each); prefetched SQEs a visit does not use are discarded
+// and read again on the next visit.
 //
 // PSN assignment is deterministic from the SQE sequence (a WQE takes max(1,
 // ceil(len/PMTU)) PSNs; READ: as many as its response packets; atomics one), which is
@@ -28,7 +30,7 @@
 module fabnic_roce_req #(
     parameter int NUM_QP  = 1024,
     parameter int NUM_MR  = 1024,
-    parameter int QUANTUM = 16,     // packets per visit before yielding to other QPs
+    parameter int QUANTUM = 64,     // packets per visit before yielding to other QPs
     parameter int CNT_W   = 32,
     parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
@@ -176,7 +178,7 @@ module fabnic_roce_req #(
 
   // ---------------------------------------------------------------- FSM
   typedef enum logic [3:0] {
-    S_IDLE, S_LOAD, S_DISPATCH, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_PKT, S_WB, S_KICK
+    S_IDLE, S_LOAD, S_DISPATCH, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_PKT, S_SKIP, S_WB, S_KICK
   } st_e;
   st_e st_q;
 
@@ -193,6 +195,7 @@ module fabnic_roce_req #(
   logic [$clog2(QUANTUM+1)-1:0] quantum_q;
   logic [15:0]      pk_q;           // packets since the last AckReq in this WQE
   logic             requeue_q, kick_q;
+  logic             more_q;         // SQE beats of the current fetch still to come
 
   logic [3:0]  lg;
   logic [31:0] pmtu_bytes, rem, seg;
@@ -230,7 +233,12 @@ module fabnic_roce_req #(
     job.addr = haddr_q + 64'(rs_q.off);
     if (is_send || is_write) begin
       job.plen = seg[15:0];
-      job.hdr.bth.ack_req = last || (cfg_ack_cadence != 0 && pk_q + 16'd1 >= cfg_ack_cadence);
+      // AckReq every cfg_ack_cadence packets (across messages), on the last packet of the
+      // last posted WQE, and on the last packet of a visit, so every WQE gets acknowledged
+      job.hdr.bth.ack_req = (cfg_ack_cadence != 0 && pk_q + 16'd1 >= cfg_ack_cadence)
+                            || (last && (cfg_ack_cadence == 0 || rs_q.sq_ci + 16'd1 == rs_q.sq_pi
+                                         || quantum_q == 1))
+                            || (!last && quantum_q == 1);
       if (is_send) begin
         job.hdr.bth.opcode = (first && last) ? (has_imm ? OP_SEND_ONLY_IMM : OP_SEND_ONLY)
                            : first ? OP_SEND_FIRST
@@ -296,9 +304,18 @@ module fabnic_roce_req #(
   end
 
   assign m_rd_valid  = st_q == S_FETCH;
+  // up to SQE_BATCH SQEs per read, not past the posted ones nor the ring's end
+  localparam int SQE_BATCH = 8;
+  logic [15:0] pend, to_end, nfetch;
+  always_comb begin
+    pend   = rs_q.sq_pi - rs_q.sq_ci;
+    to_end = (sq_mask + 16'd1) - (rs_q.sq_ci & sq_mask);
+    nfetch = (pend < to_end) ? pend : to_end;
+    if (nfetch > 16'(SQE_BATCH)) nfetch = 16'(SQE_BATCH);
+  end
   assign m_rd_addr   = qc_q.sq_base + {42'd0, (rs_q.sq_ci & sq_mask), 6'd0};
-  assign m_rd_len    = 32'd64;
-  assign s_rd_tready = st_q == S_WAIT;
+  assign m_rd_len    = {10'd0, nfetch, 6'd0};
+  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP;
 
   assign chk_valid = st_q == S_CHK;
   assign chk_key   = sqe_q.lkey;
@@ -361,6 +378,7 @@ module fabnic_roce_req #(
       end
       S_DISPATCH: begin
         quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
+        pk_q      <= '0;
         case (ev_q)
           E_CTL: begin
             if (!ev_op_q) begin
@@ -419,12 +437,19 @@ module fabnic_roce_req #(
       S_FETCH: if (m_rd_ready) st_q <= S_WAIT;
       S_WAIT: begin
         if (s_rd_tvalid) begin
-          sqe_q <= sqe_decode(s_rd_tdata);
-          pk_q  <= '0;
-          if (s_rd_tlast) st_q <= s_rd_tuser ? S_WB : S_CHK;
-          // a DMA error leaves the QP scheduled; it retries on its next visit
+          sqe_q  <= sqe_decode(s_rd_tdata);
+          more_q <= !s_rd_tlast;
+          // a DMA error (reported on the last beat) leaves the QP scheduled: it
+          // retries on its next visit
+          if (s_rd_tlast && s_rd_tuser) begin
+            requeue_q <= 1'b1;
+            st_q <= S_WB;
+          end else begin
+            st_q <= S_CHK;
+          end
         end
       end
+      S_SKIP: if (s_rd_tvalid && s_rd_tlast) st_q <= S_WB;   // prefetched SQEs not used
       S_CHK: if (chk_ready) st_q <= S_CHKW;
       S_CHKW: begin
         if (chk_res_valid) begin
@@ -438,7 +463,7 @@ module fabnic_roce_req #(
             rs_q.lerr_status <= !chk_ok ? WS_LOC_PROT_ERR : WS_LOC_LEN_ERR;
             cnt_lkey_err     <= cnt_lkey_err + CNT_W'(!chk_ok);
             kick_q           <= 1'b1;
-            st_q             <= S_WB;
+            st_q             <= more_q ? S_SKIP : S_WB;
           end else begin
             st_q <= S_PKT;
           end
@@ -458,17 +483,17 @@ module fabnic_roce_req #(
             rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
             if (rs_q.sq_ci == rs_q.sq_hi) rs_q.sq_hi <= rs_q.sq_hi + 16'd1;
             if (quantum_q > 1 && rs_q.sq_ci + 16'd1 != rs_q.sq_pi) begin
-              st_q <= S_FETCH;
+              st_q <= more_q ? S_WAIT : S_FETCH;
             end else begin
               requeue_q <= rs_q.sq_ci + 16'd1 != rs_q.sq_pi;
               if (rs_q.sq_ci + 16'd1 == rs_q.sq_pi) rs_q.in_sched <= 1'b0;
-              st_q <= S_WB;
+              st_q <= more_q ? S_SKIP : S_WB;
             end
           end else begin
             rs_q.off <= rs_q.off + seg;
             if (quantum_q == 1) begin
               requeue_q <= 1'b1;
-              st_q      <= S_WB;
+              st_q      <= more_q ? S_SKIP : S_WB;
             end
           end
         end

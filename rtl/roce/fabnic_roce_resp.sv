@@ -177,7 +177,7 @@ module fabnic_roce_resp #(
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
     S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
-    S_ATOM_WD, S_ATOM_W, S_RJOB, S_CQE, S_ACK, S_WB
+    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB
   } st_e;
   st_e st_q, after_rqe_q;
 
@@ -309,7 +309,7 @@ module fabnic_roce_resp #(
     ackj.hdr.atomic_ack_eth.orig_data = atom_orig_q;
   end
   assign m_job       = ackj;
-  assign m_job_valid = st_q == S_ACK && ack_q != A_NONE;
+  assign m_job_valid = st_q == S_FIN && ack_q != A_NONE;
 
   // READ response job
   tx_job_t rj;
@@ -327,9 +327,14 @@ module fabnic_roce_resp #(
   assign m_rjob_valid = st_q == S_RJOB;
 
   assign m_cqe       = cqe_q;
-  assign m_cqe_valid = st_q == S_CQE && cqe_pend_q;
+  assign m_cqe_valid = st_q == S_FIN && cqe_pend_q;
+  // S_FIN: the CQE and the ACK go out in parallel; the state is written back in the
+  // cycle both are done
+  logic fin_done;
+  assign fin_done = st_q == S_FIN && (!cqe_pend_q || m_cqe_ready)
+                    && (ack_q == A_NONE || m_job_ready);
 
-  assign wr_en = st_q == S_WB;
+  assign wr_en = st_q == S_WB || fin_done;
 
   logic signed [23:0] pd_diff;
   assign pd_diff = psn_diff(h_q.bth.psn, r_q.epsn);
@@ -579,7 +584,7 @@ module fabnic_roce_resp #(
               ack_q <= A_ACK; syn_q <= SYN_ACK;
             end
           end
-          st_q <= S_CQE;
+          st_q <= S_FIN;
         end
       end
       // ------------------------------------------------ atomics
@@ -618,12 +623,13 @@ module fabnic_roce_resp #(
           st_q <= S_DRAIN;
         end
       end
-      S_CQE: if (!cqe_pend_q || m_cqe_ready) st_q <= S_ACK;
-      S_ACK: begin
-        if (ack_q == A_NONE || m_job_ready) begin
-          cnt_acks_sent <= cnt_acks_sent + CNT_W'(ack_q != A_NONE);
-          st_q <= S_WB;
+      S_FIN: begin
+        if (m_cqe_valid && m_cqe_ready) cqe_pend_q <= 1'b0;
+        if (m_job_valid && m_job_ready) begin
+          ack_q <= A_NONE;
+          cnt_acks_sent <= cnt_acks_sent + 1'b1;
         end
+        if (fin_done) st_q <= S_IDLE;
       end
       S_WB: st_q <= S_IDLE;
       default: st_q <= S_IDLE;
