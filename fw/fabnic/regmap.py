@@ -274,3 +274,8 @@ def block(name: str) -> Block:
             if b.name == name:
                 return b
     raise KeyError(name)
+
+# Maps defined next to their blocks (imported last: they build on Block/Reg above).
+from .regmap_vxlan import MAP_VNIC  # noqa: E402
+
+MAPS["vnic"] = MAP_VNIC

@@ -3,9 +3,12 @@
 // fabnic_virtio_net_rx: VirtIO-net receive data mover (store and forward).
 //
 // 1. A frame (s_axis, tdest = RX queue, last-beat tuser[0] = bad,
-//    tuser[1] = checksum verified) is stored in a frame RAM behind a 12-byte
-//    gap for the virtio_net_hdr. Bad frames and frames > MAX_FRAME are
-//    dropped and counted before any buffer is taken.
+//    tuser[1] = checksum verified) is stored in one of NSLOT (4) frame slots
+//    behind a 12-byte gap for the virtio_net_hdr. Bad frames and frames >
+//    MAX_FRAME are dropped and counted before any buffer is taken.
+// Three stages work on different slots at the same time: ingest (slot ws),
+// gather (slot gs: chains, capacity check, write commands) and write (the
+// command FIFO: DMA writes of header + frame out of the slot).
 // 2. Buffer chains are requested from fabnic_virtq_split (m_rxreq / s_buf):
 //    one chain, or with mrg_rxbuf up to MAX_CHAINS chains until the capacity
 //    covers 12 + frame length. A chain the engine marks BAD is returned at
@@ -13,10 +16,13 @@
 //    enough room -> the frame is dropped and counted; chains already taken
 //    are returned with used len 0 (never silent truncation).
 // 3. virtio_net_hdr {flags = DATA_VALID if tuser[1], num_buffers = chains}
-//    followed by the frame are written buffer by buffer through fabnic_dma_wr.
-// 4. After every write completion, one used element per chain (len = bytes
-//    written into it) goes to m_ret_*, with more=1 on all but the last so
-//    the engine publishes used->idx once for the whole frame.
+//    followed by the frame are written buffer by buffer through fabnic_dma_wr
+//    (one write command per buffer, CMD_DEPTH commands queued).
+// 4. One used element per chain (len = bytes written into it) is queued with
+//    the number of write completions it must wait for; it goes to m_ret_*
+//    only after all of the frame's writes completed, with more=1 on all but
+//    the last so the engine publishes used->idx once for the whole frame.
+//    The next frame's delivery does not wait for these completions.
 // At most MAX_ELEMS buffers per frame are used; further buffers of a chain
 // are ignored (not counted as capacity).
 `default_nettype none
@@ -32,7 +38,10 @@ module fabnic_virtio_net_rx #(
     parameter int MAX_CHAINS = 8,
     parameter int CNT_W      = 32,
     parameter int KEEP_W     = DATA_W / 8,
-    parameter int NUM_DROP   = 4
+    parameter int NUM_DROP   = 4,
+    parameter int RETQ_DEPTH = 16,    // queued used elements (pow2, >= MAX_CHAINS)
+    parameter int CMD_DEPTH  = 16,    // queued buffer write commands (pow2)
+    parameter int NSLOT      = 4      // frame slots (>= 2)
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -93,40 +102,55 @@ module fabnic_virtio_net_rx #(
     localparam int HDR   = 12;
     localparam int W0    = HDR / B;
     localparam int SH    = HDR % B;
-    localparam int DEPTH = (MAX_FRAME + HDR + B - 1) / B + 3;
-    localparam int RA_W  = $clog2(DEPTH);
+    localparam int DEPTH = (MAX_FRAME + HDR + B - 1) / B + 3;   // words per slot
+    localparam int RA_W  = $clog2(NSLOT * DEPTH);
+    localparam int SL_W  = $clog2(NSLOT);
     localparam int EI_W  = $clog2(MAX_ELEMS + 1);
     localparam int CI_W  = $clog2(MAX_CHAINS + 1);
+    localparam int EX_W  = (MAX_ELEMS > 1) ? $clog2(MAX_ELEMS) : 1;
+    localparam int CX_W  = (MAX_CHAINS > 1) ? $clog2(MAX_CHAINS) : 1;
 
     if (DATA_W < 64 || (DATA_W & (DATA_W - 1)) != 0) begin : g_chk_w
         $error("fabnic_virtio_net_rx: DATA_W must be a power of two >= 64");
     end
-    if (NUM_DROP != 4 || MAX_FRAME >= 65000) begin : g_chk_n
-        $error("fabnic_virtio_net_rx: NUM_DROP is 4, MAX_FRAME < 65000");
+    if (NUM_DROP != 4 || MAX_FRAME >= 65000 || NSLOT < 2 || RETQ_DEPTH < MAX_CHAINS) begin : g_chk_n
+        $error("fabnic_virtio_net_rx: NUM_DROP is 4, MAX_FRAME < 65000, NSLOT >= 2, RETQ_DEPTH >= MAX_CHAINS");
     end
 
-    typedef enum logic [3:0] {
-        ST_ING, ST_FLUSH, ST_REQ, ST_BUF, ST_BADRET, ST_DESC, ST_STREAM, ST_WAITCPL,
-        ST_RET, ST_DROPRET
-    } state_t;
-    state_t state;
+    function automatic logic [SL_W-1:0] slot_next(input logic [SL_W-1:0] x);
+        return (32'(x) == NSLOT - 1) ? '0 : x + 1'b1;
+    endfunction
+    function automatic logic [RA_W-1:0] slot_base(input logic [SL_W-1:0] x);
+        return RA_W'(32'(x) * DEPTH);
+    endfunction
+
+    // slots
+    logic [NSLOT-1:0] slot_full;   // holds a frame (ingested, not yet released)
+    logic [NSLOT-1:0] slot_gath;   // its write commands are queued
+    logic [SL_W-1:0]  ws, gs;
+    logic [15:0]      sl_flen [NSLOT];
+    logic             sl_bad  [NSLOT];
+    logic             sl_big  [NSLOT];
+    logic             sl_csok [NSLOT];
+    logic [QID_W-1:0] sl_queue[NSLOT];
 
     // ---------------- frame RAM ----------------
     logic              ram_we, ram_re;
     logic [RA_W-1:0]   ram_waddr, ram_raddr;
     logic [DATA_W-1:0] ram_wdata, ram_rdata;
-    fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(DEPTH)) u_ram (
+    fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(NSLOT * DEPTH)) u_ram (
         .clk,
         .wr_en(ram_we), .wr_be(1'b1), .wr_addr(ram_waddr), .wr_data(ram_wdata),
         .rd_en(ram_re), .rd_regce(1'b1), .rd_addr(ram_raddr), .rd_data(ram_rdata));
 
-    // ---------------- ingest ----------------
+    // =================== ingest (slot ws) ===================
+    typedef enum logic [0:0] {I_ING, I_FLUSH} istate_t;
+    istate_t istate;
     logic [DATA_W-1:0] carry, in_masked;
     logic [RA_W-1:0]   wptr;
-    logic [15:0]       flen;
+    logic [15:0]       i_flen;
     logic [BW:0]       in_n;
-    logic              too_big, in_bad, csum_ok;
-    logic [QID_W-1:0]  queue;
+    logic              too_big;
 
     always_comb begin
         in_n = '0;
@@ -135,78 +159,145 @@ module fabnic_virtio_net_rx #(
             in_masked[i*8 +: 8] = s_axis_tkeep[i] ? s_axis_tdata[i*8 +: 8] : 8'd0;
         end
     end
-    assign s_axis_tready = (state == ST_ING);
+    assign s_axis_tready = (istate == I_ING) && !slot_full[ws];
 
     logic fits;
-    assign fits = ({1'b0, flen} + 17'(in_n)) <= 17'(MAX_FRAME);
+    assign fits = ({1'b0, i_flen} + 17'(in_n)) <= 17'(MAX_FRAME);
     always_comb begin
         ram_we    = 1'b0;
-        ram_waddr = wptr;
+        ram_waddr = slot_base(ws) + wptr;
         ram_wdata = (in_masked << (8 * SH)) | carry;
-        if (state == ST_ING && s_axis_tvalid && !too_big && fits) ram_we = 1'b1;
-        if (state == ST_FLUSH && !too_big) begin
+        if (s_axis_tready && s_axis_tvalid && !too_big && fits) ram_we = 1'b1;
+        if (istate == I_FLUSH && !too_big) begin
             ram_we    = 1'b1;
             ram_wdata = carry;
         end
     end
 
-    // ---------------- buffers ----------------
+    // =================== gather (slot gs) ===================
+    typedef enum logic [3:0] {
+        ST_IDLE, ST_START, ST_REQ, ST_BUF, ST_BADRET, ST_CHECK, ST_EMIT, ST_RET, ST_DROPRET
+    } state_t;
+    state_t state;
+
     logic [63:0]      e_addr [MAX_ELEMS];
     logic [31:0]      e_len  [MAX_ELEMS];
     logic [CI_W-1:0]  e_chain[MAX_ELEMS];
     logic [15:0]      c_head [MAX_CHAINS];
     logic [31:0]      c_len  [MAX_CHAINS];
-    logic [EI_W-1:0]  n_elems;
+    logic [EI_W-1:0]  n_elems, gi;
     logic [CI_W-1:0]  n_chains, ret_i;
     logic [32:0]      cap;
-    logic [15:0]      total;     // 12 + frame length
-    logic [15:0]      bad_head;
+    logic [15:0]      total, goff, bad_head;
+    logic [15:0]      flen;
+    logic             csum_ok;
+    logic [QID_W-1:0] queue;
+    logic [31:0]      g_cmds;      // write commands emitted (all frames)
 
-    assign total = flen + 16'(HDR);
+    assign flen    = sl_flen[gs];
+    assign csum_ok = sl_csok[gs];
+    assign queue   = sl_queue[gs];
+    assign total   = flen + 16'(HDR);
     assign m_rxreq_valid = (state == ST_REQ);
     assign m_rxreq_queue = queue;
     assign s_buf_ready   = (state == ST_BUF);
 
-    // ---------------- write-out ----------------
-    logic [EI_W-1:0]  wi;          // element being written
-    logic [15:0]      woff;        // virtual offset written so far
-    logic [15:0]      wlen;        // bytes for the current element
-    logic [15:0]      nb, reads, beat;
-    logic [RA_W-1:0]  rptr;
-    logic [BW-1:0]    rsh;
-    logic             rd_inflight;
-    logic [RA_W-1:0]  rd_idx;
-    logic [31:0]      issued, cpls;
-    logic [8*HDR-1:0] hdr;
-    // virtio_net_hdr: flags DATA_VALID (2) if verified, num_buffers = chains taken
-    assign hdr = {16'(n_chains), 64'd0, 8'd0, (csum_ok ? 8'd2 : 8'd0)};
-
-    localparam int EX_W = (MAX_ELEMS > 1) ? $clog2(MAX_ELEMS) : 1;
-    localparam int CX_W = (MAX_CHAINS > 1) ? $clog2(MAX_CHAINS) : 1;
-    logic [EX_W-1:0] wi_x, ne_x;
-    logic [CX_W-1:0] nc_x, ri_x, wc_x;
-    assign wi_x = EX_W'(wi);
+    logic [EX_W-1:0] gi_x, ne_x;
+    logic [CX_W-1:0] nc_x, ri_x, gc_x;
+    assign gi_x = EX_W'(gi);
     assign ne_x = EX_W'(n_elems);
     assign nc_x = CX_W'(n_chains);
     assign ri_x = CX_W'(ret_i);
-    assign wc_x = CX_W'(e_chain[wi_x]);
+    assign gc_x = CX_W'(e_chain[gi_x]);
 
     logic [31:0] e_cur_len;
-    assign e_cur_len = e_len[wi_x];
-    logic [15:0] remain;
-    assign remain = total - woff;
-    logic [15:0] wlen_c;
-    assign wlen_c = ({16'd0, remain} < e_cur_len) ? remain : e_cur_len[15:0];
+    logic [15:0] remain, wlen_c;
+    assign e_cur_len = e_len[gi_x];
+    assign remain    = total - goff;
+    assign wlen_c    = ({16'd0, remain} < e_cur_len) ? remain : e_cur_len[15:0];
 
-    logic cap_short, wr_done, desc_go;
-    assign cap_short = (state == ST_DESC) && (issued == 0) && (woff == 16'd0) &&
-                       (cap < {17'd0, total});
-    assign wr_done   = (woff == total) || (wi == n_elems);
-    assign desc_go   = (state == ST_DESC) && !cap_short && !wr_done && (wlen_c != 16'd0);
-    assign m_wr_desc_addr  = ADDR_W'(e_addr[wi_x]);
-    assign m_wr_desc_len   = LEN_W'(wlen_c);
+    // write command: {addr, len, slot offset, num_buffers, DATA_VALID, slot, last of frame}
+    localparam int CMD_W = 64 + 16 + 16 + CI_W + 1 + SL_W + 1;
+    logic             cmd_in_valid, cmd_in_ready, cmd_out_valid, cmd_out_ready;
+    logic [CMD_W-1:0] cmd_out;
+    logic             emit_done;
+    assign emit_done    = (goff == total) || (gi == n_elems);
+    assign cmd_in_valid = (state == ST_EMIT) && !emit_done && (wlen_c != 16'd0);
+
+    fabnic_fifo #(.WIDTH(CMD_W), .DEPTH(CMD_DEPTH)) u_cmdq (
+        .clk, .rst,
+        .in_valid(cmd_in_valid), .in_ready(cmd_in_ready),
+        .in_data({e_addr[gi_x], wlen_c, goff, n_chains, csum_ok, gs,
+                  (goff + wlen_c) == total}),
+        .out_valid(cmd_out_valid), .out_ready(cmd_out_ready), .out_data(cmd_out),
+        .status_count());
+
+    // returns: queued with the write-command count they wait for
+    localparam int RQ_W = QID_W + 16 + 32 + 1 + 1 + 32;
+    logic            rq_in_valid, rq_in_ready, rq_out_valid, rq_out_ready;
+    logic [RQ_W-1:0] rq_out;
+    logic [15:0]     rq_id;
+    logic [31:0]     rq_len, rq_target, rq_wait, cpl_total;
+    logic            rq_more, rq_fend, rq_out_fend;
+    always_comb begin
+        rq_in_valid = 1'b0;
+        rq_id       = c_head[ri_x];
+        rq_len      = c_len[ri_x];
+        rq_more     = 1'b0;
+        rq_fend     = 1'b0;
+        if (state == ST_BADRET) begin
+            rq_in_valid = 1'b1;
+            rq_id       = bad_head;
+            rq_len      = '0;
+        end else if (state == ST_RET) begin
+            rq_in_valid = 1'b1;
+            rq_more     = (ret_i + 1'b1) < n_chains;
+            rq_fend     = !rq_more;
+        end else if (state == ST_DROPRET) begin
+            rq_in_valid = (ret_i < n_chains);
+            rq_len      = '0;
+        end
+    end
+    fabnic_fifo #(.WIDTH(RQ_W), .DEPTH(RETQ_DEPTH)) u_retq (
+        .clk, .rst,
+        .in_valid(rq_in_valid), .in_ready(rq_in_ready),
+        .in_data({queue, rq_id, rq_len, rq_more, rq_fend, g_cmds}),
+        .out_valid(rq_out_valid), .out_ready(rq_out_ready), .out_data(rq_out),
+        .status_count());
+    assign {m_ret_queue, m_ret_id, m_ret_len, m_ret_more, rq_out_fend, rq_target} = rq_out;
+    assign rq_wait      = cpl_total - rq_target;     // >= 0: its writes completed
+    assign m_ret_valid  = rq_out_valid && !rq_wait[31];
+    assign rq_out_ready = m_ret_valid && m_ret_ready;
+    logic rq_fire;
+    assign rq_fire = rq_in_valid && rq_in_ready;
+
+    // =================== write (command FIFO) ===================
+    logic [63:0]     k_addr;
+    logic [15:0]     k_len, k_off;
+    logic [CI_W-1:0] k_nch;
+    logic            k_csok, k_last;
+    logic [SL_W-1:0] k_slot;
+    assign {k_addr, k_len, k_off, k_nch, k_csok, k_slot, k_last} = cmd_out;
+
+    typedef enum logic [1:0] {W_IDLE, W_STREAM} wstate_t;
+    wstate_t          wst;
+    logic [15:0]      wlen, nb, reads, beat;
+    logic [RA_W-1:0]  rptr, rbase;
+    logic [BW-1:0]    rsh;
+    logic             rd_inflight, w_last;
+    logic [RA_W-1:0]  rd_idx;
+    logic [SL_W-1:0]  w_slot;
+    logic [8*HDR-1:0] hdr;
+    // virtio_net_hdr: flags DATA_VALID (2) if verified, num_buffers = chains taken
+    logic [CI_W-1:0]  w_nch;
+    logic             w_csok;
+    assign hdr = {16'(w_nch), 64'd0, 8'd0, (w_csok ? 8'd2 : 8'd0)};
+
+    assign m_wr_desc_addr  = ADDR_W'(k_addr);
+    assign m_wr_desc_len   = LEN_W'(k_len);
     assign m_wr_desc_tag   = '0;
-    assign m_wr_desc_valid = desc_go;
+    assign m_wr_desc_valid = (wst == W_IDLE) && cmd_out_valid;
+    assign cmd_out_ready   = m_wr_desc_valid && m_wr_desc_ready;
     assign s_wr_cpl_ready  = 1'b1;
 
     // RAM read -> header patch -> word FIFO -> realigner
@@ -221,10 +312,10 @@ module fabnic_virtio_net_rx #(
         .status_count(wf_count));
 
     logic issue;
-    assign issue = (state == ST_STREAM) && (reads <= nb) &&
+    assign issue = (wst == W_STREAM) && (reads <= nb) &&
                    ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
     assign ram_re    = issue;
-    assign ram_raddr = rptr;
+    assign ram_raddr = rbase + rptr;
     assign wf_in_valid = rd_inflight;
     always_comb begin
         wf_in_data = ram_rdata;
@@ -242,29 +333,9 @@ module fabnic_virtio_net_rx #(
         for (int i = 0; i < B; i++) begin
             m_wr_axis_tkeep[i] = (32'(beat) * B + i) < 32'(wlen);
         end
-        m_wr_axis_tvalid = (state == ST_STREAM) && have_prev && wf_out_valid;
+        m_wr_axis_tvalid = (wst == W_STREAM) && have_prev && wf_out_valid;
         m_wr_axis_tlast  = (beat == nb - 16'd1);
-        wf_out_ready     = (state == ST_STREAM) && wf_out_valid && (!have_prev || m_wr_axis_tready);
-    end
-
-    // returns
-    always_comb begin
-        m_ret_valid = 1'b0;
-        m_ret_queue = queue;
-        m_ret_id    = c_head[ri_x];
-        m_ret_len   = c_len[ri_x];
-        m_ret_more  = 1'b0;
-        if (state == ST_BADRET) begin
-            m_ret_valid = 1'b1;
-            m_ret_id    = bad_head;
-            m_ret_len   = '0;
-        end else if (state == ST_RET) begin
-            m_ret_valid = 1'b1;
-            m_ret_more  = (ret_i + 1'b1) < n_chains;
-        end else if (state == ST_DROPRET) begin
-            m_ret_valid = (ret_i < n_chains);
-            m_ret_len   = '0;
-        end
+        wf_out_ready     = (wst == W_STREAM) && wf_out_valid && (!have_prev || m_wr_axis_tready);
     end
 
     logic [CNT_W-1:0] cdrop [NUM_DROP];
@@ -272,58 +343,101 @@ module fabnic_virtio_net_rx #(
         for (int k = 0; k < NUM_DROP; k++) cnt_drop[k] = cdrop[k];
     end
 
+    // slot release by the gather stage (drops) or the write stage (last command)
+    logic             g_free, w_free;
+    assign g_free = (state == ST_DROPRET) && (ret_i >= n_chains);
+    assign w_free = (wst == W_STREAM) && w_last && m_wr_axis_tvalid && m_wr_axis_tready
+                    && m_wr_axis_tlast;
+
     always_ff @(posedge clk) begin
         if (rst) begin
-            state      <= ST_ING;
+            state      <= ST_IDLE;
+            istate     <= I_ING;
+            wst        <= W_IDLE;
+            slot_full  <= '0;
+            slot_gath  <= '0;
+            ws         <= '0;
+            gs         <= '0;
             carry      <= '0;
             wptr       <= RA_W'(W0);
-            flen       <= '0;
+            i_flen     <= '0;
             too_big    <= 1'b0;
             n_elems    <= '0;
             n_chains   <= '0;
             cap        <= '0;
+            gi         <= '0;
+            goff       <= '0;
+            g_cmds     <= '0;
+            cpl_total  <= '0;
+            ret_i      <= '0;
             rd_inflight <= 1'b0;
             have_prev  <= 1'b0;
-            issued     <= '0;
-            cpls       <= '0;
-            ret_i      <= '0;
+            w_last     <= 1'b0;
             cnt_frames <= '0;
             cnt_bad_chain <= '0;
             cnt_dma_err <= '0;
+            for (int k = 0; k < NSLOT; k++) begin
+                sl_flen[k] <= '0; sl_bad[k] <= 1'b0; sl_big[k] <= 1'b0; sl_csok[k] <= 1'b0;
+                sl_queue[k] <= '0;
+            end
             for (int k = 0; k < NUM_DROP; k++) cdrop[k] <= '0;
         end else begin
             rd_inflight <= issue;
             rd_idx      <= rptr;
+            // a frame counts as delivered when its last used element is handed on
+            if (rq_out_ready && rq_out_fend) cnt_frames <= cnt_frames + 1'b1;
             if (s_wr_cpl_valid) begin
-                cpls <= cpls + 1;
+                cpl_total <= cpl_total + 1;
                 if (s_wr_cpl_status[0]) cnt_dma_err <= cnt_dma_err + 1'b1;
             end
-            unique case (state)
-            ST_ING: begin
-                if (s_axis_tvalid) begin
+
+            // ---------------- ingest ----------------
+            unique case (istate)
+            I_ING: begin
+                if (s_axis_tvalid && s_axis_tready) begin
                     if (!too_big && fits) begin
-                        flen  <= flen + 16'(in_n);
-                        wptr  <= wptr + 1'b1;
-                        carry <= (SH == 0) ? '0 : (in_masked >> (DATA_W - 8 * SH));
+                        i_flen <= i_flen + 16'(in_n);
+                        wptr   <= wptr + 1'b1;
+                        carry  <= (SH == 0) ? '0 : (in_masked >> (DATA_W - 8 * SH));
                     end else begin
                         too_big <= 1'b1;
                     end
                     if (s_axis_tlast) begin
-                        in_bad  <= s_axis_tuser[0];
-                        csum_ok <= s_axis_tuser[1];
-                        queue   <= s_axis_tdest;
-                        state   <= ST_FLUSH;
+                        sl_bad[ws]   <= s_axis_tuser[0];
+                        sl_csok[ws]  <= s_axis_tuser[1];
+                        sl_queue[ws] <= s_axis_tdest;
+                        istate       <= I_FLUSH;
                     end
                 end
             end
-            ST_FLUSH: begin
+            default: begin   // I_FLUSH: carry written, slot handed to gather
+                sl_flen[ws] <= i_flen;
+                sl_big[ws]  <= too_big;
+                ws      <= slot_next(ws);
+                carry   <= '0;
+                wptr    <= RA_W'(W0);
+                i_flen  <= '0;
+                too_big <= 1'b0;
+                istate  <= I_ING;
+            end
+            endcase
+
+            // ---------------- gather ----------------
+            unique case (state)
+            ST_IDLE: begin
                 n_elems  <= '0;
                 n_chains <= '0;
                 cap      <= '0;
-                if (in_bad) begin
+                ret_i    <= '0;
+                gi       <= '0;
+                goff     <= '0;
+                if (slot_full[gs] && !slot_gath[gs]) state <= ST_START;
+            end
+            ST_START: begin
+                if (sl_bad[gs]) begin
                     cdrop[0] <= cdrop[0] + 1'b1;
                     state    <= ST_DROPRET;
-                end else if (too_big) begin
+                end else if (sl_big[gs]) begin
                     cdrop[1] <= cdrop[1] + 1'b1;
                     state    <= ST_DROPRET;
                 end else begin
@@ -347,7 +461,7 @@ module fabnic_virtio_net_rx #(
                             c_head[nc_x] <= s_buf_head;
                             c_len[nc_x]  <= '0;
                             n_chains <= n_chains + 1'b1;
-                            state    <= ST_DESC;   // decided below
+                            state    <= ST_CHECK;
                         end
                     end else if (s_buf_status == 2'd1) begin
                         bad_head <= s_buf_head;
@@ -359,14 +473,12 @@ module fabnic_virtio_net_rx #(
                         state    <= ST_DROPRET;
                     end
                 end
-                // capacity decision once the chain is complete (uses updated cap next cycle)
             end
             ST_BADRET: begin
-                if (m_ret_ready) state <= ST_REQ;
+                if (rq_in_ready) state <= ST_REQ;
             end
-            ST_DESC: begin
-                // first entry after a chain completed: check capacity
-                if (cap_short) begin
+            ST_CHECK: begin
+                if (cap < {17'd0, total}) begin
                     if (mrg_rxbuf && 32'(n_chains) < MAX_CHAINS && 32'(n_elems) < MAX_ELEMS) begin
                         state <= ST_REQ;
                     end else begin
@@ -374,24 +486,63 @@ module fabnic_virtio_net_rx #(
                         ret_i    <= '0;
                         state    <= ST_DROPRET;
                     end
-                end else if (wr_done) begin
-                    state <= ST_WAITCPL;
-                end else if (wlen_c == 16'd0) begin
-                    wi <= wi + 1'b1;
-                end else if (desc_go && m_wr_desc_ready) begin
-                    issued <= issued + 1;
-                    wlen   <= wlen_c;
-                    nb     <= (wlen_c + 16'(B - 1)) >> BW;
-                    reads  <= '0;
-                    beat   <= '0;
-                    rptr   <= RA_W'(woff >> BW);
-                    rsh    <= woff[BW-1:0];
-                    have_prev <= 1'b0;
-                    c_len[wc_x] <= c_len[wc_x] + {16'd0, wlen_c};
-                    state  <= ST_STREAM;
+                end else begin
+                    state <= ST_EMIT;
                 end
             end
-            ST_STREAM: begin
+            ST_EMIT: begin
+                if (emit_done) begin
+                    ret_i <= '0;
+                    state <= ST_RET;
+                end else if (wlen_c == 16'd0) begin
+                    gi <= gi + 1'b1;
+                end else if (cmd_in_ready) begin
+                    g_cmds      <= g_cmds + 1;
+                    goff        <= goff + wlen_c;
+                    gi          <= gi + 1'b1;
+                    c_len[gc_x] <= c_len[gc_x] + {16'd0, wlen_c};
+                end
+            end
+            ST_RET: begin
+                if (rq_fire) begin
+                    ret_i <= ret_i + 1'b1;
+                    if ((ret_i + 1'b1) >= n_chains) begin
+                        gs    <= slot_next(gs);
+                        state <= ST_IDLE;
+                    end
+                end
+            end
+            ST_DROPRET: begin
+                if (ret_i >= n_chains) begin
+                    gs    <= slot_next(gs);
+                    state <= ST_IDLE;
+                end else if (rq_fire) begin
+                    ret_i <= ret_i + 1'b1;
+                end
+            end
+            default: state <= ST_IDLE;
+            endcase
+
+            // ---------------- write ----------------
+            unique case (wst)
+            W_IDLE: begin
+                if (cmd_out_ready) begin
+                    wlen   <= k_len;
+                    nb     <= (k_len + 16'(B - 1)) >> BW;
+                    reads  <= '0;
+                    beat   <= '0;
+                    rbase  <= slot_base(k_slot);
+                    rptr   <= RA_W'(k_off >> BW);
+                    rsh    <= k_off[BW-1:0];
+                    w_slot <= k_slot;
+                    w_last <= k_last;
+                    w_nch  <= k_nch;
+                    w_csok <= k_csok;
+                    have_prev <= 1'b0;
+                    wst    <= W_STREAM;
+                end
+            end
+            default: begin
                 if (issue) begin
                     rptr  <= rptr + 1'b1;
                     reads <= reads + 1'b1;
@@ -402,53 +553,28 @@ module fabnic_virtio_net_rx #(
                 end
                 if (m_wr_axis_tvalid && m_wr_axis_tready) begin
                     beat <= beat + 1'b1;
-                    if (m_wr_axis_tlast) begin
-                        woff  <= woff + wlen;
-                        wi    <= wi + 1'b1;
-                        state <= ST_DESC;
-                    end
+                    if (m_wr_axis_tlast) wst <= W_IDLE;
                 end
             end
-            ST_WAITCPL: begin
-                ret_i <= '0;
-                if (cpls == issued) state <= ST_RET;
-            end
-            ST_RET: begin
-                if (m_ret_ready) begin
-                    ret_i <= ret_i + 1'b1;
-                    if ((ret_i + 1'b1) >= n_chains) begin
-                        cnt_frames <= cnt_frames + 1'b1;
-                        state <= ST_ING;
-                    end
-                end
-            end
-            ST_DROPRET: begin
-                if (ret_i >= n_chains) state <= ST_ING;
-                else if (m_ret_ready) ret_i <= ret_i + 1'b1;
-            end
-            default: state <= ST_ING;
             endcase
 
-            // per-frame reset when returning to ingest
-            if ((state == ST_RET && m_ret_ready && (ret_i + 1'b1) >= n_chains) ||
-                (state == ST_DROPRET && ret_i >= n_chains)) begin
-                carry   <= '0;
-                wptr    <= RA_W'(W0);
-                flen    <= '0;
-                too_big <= 1'b0;
-            end
-            if (state == ST_FLUSH) begin
-                ret_i  <= '0;
-                wi     <= '0;
-                woff   <= '0;
-                issued <= '0;
-                cpls   <= '0;
+            // slot bookkeeping: filled by ingest, freed by gather (drop) or write
+            for (int k = 0; k < NSLOT; k++) begin
+                if (istate == I_FLUSH && 32'(ws) == k) slot_full[k] <= 1'b1;
+                if (cmd_in_valid && cmd_in_ready && (goff + wlen_c) == total && 32'(gs) == k)
+                    slot_gath[k] <= 1'b1;
+                if (g_free && 32'(gs) == k) slot_full[k] <= 1'b0;
+                if (w_free && 32'(w_slot) == k) begin
+                    slot_full[k] <= 1'b0;
+                    slot_gath[k] <= 1'b0;
+                end
             end
         end
     end
 
     logic unused;
-    assign unused = ^{s_wr_cpl_tag, s_wr_cpl_status[1], cap[32], two[2*DATA_W-1:DATA_W]};
+    assign unused = ^{s_wr_cpl_tag, s_wr_cpl_status[1], cap[32], two[2*DATA_W-1:DATA_W],
+                      rq_wait[30:0]};
 
 endmodule
 

@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// fabnic_virtio_net_tx: VirtIO-net transmit data mover (store and forward).
+// fabnic_virtio_net_tx: VirtIO-net transmit data mover (store and forward,
+// three decoupled stages so that chain walks, buffer reads and output overlap).
 //
-// Takes one buffer chain at a time from fabnic_virtq_split (s_buf_*), reads
-// every buffer through a fabnic_dma_rd port and packs the bytes contiguously
-// into a frame RAM (MAX_FRAME bytes: 12-byte virtio_net_hdr + frame). Then:
+//   issue : takes buffer chains from fabnic_virtq_split (s_buf_*) and issues
+//           one fabnic_dma_rd read per buffer; a chain record (head, queue,
+//           reads issued, bad / too big) goes into a CHAIN_DEPTH FIFO. It can
+//           run ahead of the data by CHAIN_DEPTH chains.
+//   pack  : packs the returned bytes contiguously (byte-offset packer, one
+//           beat per cycle) into one of two frame slots (12-byte virtio_net_hdr
+//           + frame, MAX_FRAME bytes each) and sums the bytes from csum_start
+//           on the fly (ones' complement, for NEEDS_CSUM). Then:
 //   - drop (counted) when the chain was marked bad, a DMA error occurred, the
 //     chain is longer than MAX_FRAME, the frame is shorter than 14 bytes, a
 //     GSO type is requested (HOST_TSO not offered) or NEEDS_CSUM points
 //     outside the frame;
-//   - with NEEDS_CSUM a second pass over the RAM computes the ones'-complement
-//     sum of frame bytes [csum_start, end) and the result (~sum, 0 sent as
-//     0xFFFF) replaces the two bytes at csum_start + csum_offset on output;
-//   - the frame (header stripped) leaves on m_axis: tid = queue,
-//     tuser[0] = 0, tuser[16:1] = frame length (every beat).
-// Finally the chain is returned (m_ret_*, used len 0) - also for drops.
-// Throughput: ingest and output are not overlapped (one frame RAM).
+//   output: sends a full slot on m_axis with the header stripped: tid = queue,
+//           tuser[0] = 0, tuser[16:1] = frame length (every beat); with
+//           NEEDS_CSUM the two bytes at csum_start + csum_offset are replaced
+//           by ~sum (0 sent as 0xFFFF). Then the chain is returned (m_ret_*,
+//           used len 0) - dropped chains too, in chain order.
+// While one slot is sent the other one is filled (ping-pong).
 `default_nettype none
 
 module fabnic_virtio_net_tx #(
@@ -27,7 +32,8 @@ module fabnic_virtio_net_tx #(
     parameter int MAX_FRAME = 9728,   // bytes incl. the 12-byte header
     parameter int CNT_W     = 32,
     parameter int KEEP_W    = DATA_W / 8,
-    parameter int NUM_DROP  = 6
+    parameter int NUM_DROP  = 6,
+    parameter int CHAIN_DEPTH = 8     // chains issued ahead of the packer (pow2)
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -87,9 +93,10 @@ module fabnic_virtio_net_tx #(
     localparam int HDR    = 12;
     localparam int W0     = HDR / B;        // first RAM word of the frame
     localparam int SH     = HDR % B;        // byte offset inside it
-    localparam int DEPTH  = (MAX_FRAME + B - 1) / B + 2;
-    localparam int RA_W   = $clog2(DEPTH);
+    localparam int DEPTH  = (MAX_FRAME + B - 1) / B + 2;   // words per slot
+    localparam int RA_W   = $clog2(2 * DEPTH);
     localparam int FL_W   = 16;
+    localparam int CF_W   = 16 + QID_W + 2 + 16;
 
     if (DATA_W < 64 || (DATA_W & (DATA_W - 1)) != 0) begin : g_chk_w
         $error("fabnic_virtio_net_tx: DATA_W must be a power of two >= 64");
@@ -98,39 +105,85 @@ module fabnic_virtio_net_tx #(
         $error("fabnic_virtio_net_tx: NUM_DROP is 6, MAX_FRAME < 65536");
     end
 
-    typedef enum logic [2:0] {ST_ING, ST_FLUSH, ST_CHECK, ST_SUM, ST_FOLD, ST_OUT, ST_RET}
-        state_t;
-    state_t state;
+    // =================== issue stage ===================
+    logic             too_big_i, bad_i;
+    logic [31:0]      len_sum;
+    logic [15:0]      nreads_i;
+    logic             cf_in_ready, cf_out_valid, cf_out_ready;
+    logic [CF_W-1:0]  cf_out;
 
-    // ---------------- chain intake and DMA issue ----------------
-    logic             chain_done, bad_chain, too_big, dma_err;
-    logic [15:0]      head;
-    logic [QID_W-1:0] queue;
-    logic [31:0]      len_sum, issued, cpls;
-
-    logic el_ok, el_fits;
+    logic el_ok, el_fits, el_read;
     assign el_ok   = (s_buf_status == 2'd0);
     assign el_fits = ({1'b0, len_sum} + {1'b0, s_buf_len}) <= 33'(MAX_FRAME);
-    assign m_rd_desc_valid = (state == ST_ING) && !chain_done && s_buf_valid && el_ok
-                             && el_fits && !too_big;
-    assign s_buf_ready     = (state == ST_ING) && !chain_done &&
-                             (!(el_ok && el_fits && !too_big) || m_rd_desc_ready);
-    assign s_buf_idle      = (state == ST_ING) && !chain_done;
+    assign el_read = el_ok && el_fits && !too_big_i;
+    assign m_rd_desc_valid = s_buf_valid && el_read && (!s_buf_last || cf_in_ready);
+    assign s_buf_ready     = (!s_buf_last || cf_in_ready) && (!el_read || m_rd_desc_ready);
+    assign s_buf_idle      = cf_in_ready && len_sum == 32'd0 && !bad_i && !too_big_i;
     assign m_rd_desc_addr  = ADDR_W'(s_buf_addr);
     assign m_rd_desc_len   = LEN_W'(s_buf_len);
     assign m_rd_desc_tag   = '0;
-    assign s_rd_cpl_ready  = (state == ST_ING);
-    assign s_rd_axis_tready = (state == ST_ING);
+    assign s_rd_cpl_ready  = 1'b1;    // status also comes with the last beat (tuser)
 
-    // ---------------- packer ----------------
-    logic [DATA_W-1:0]   res_data;
-    logic [BW-1:0]       res_cnt;
-    logic [FL_W-1:0]     byte_cnt;
-    logic [RA_W-1:0]     wptr;
-    logic [BW:0]         in_n;
-    logic [DATA_W-1:0]   in_masked;
+    logic             cf_push;
+    logic [15:0]      cf_nreads;
+    assign cf_push   = s_buf_valid && s_buf_ready && s_buf_last;
+    assign cf_nreads = nreads_i + {15'd0, el_read};
+
+    fabnic_fifo #(.WIDTH(CF_W), .DEPTH(CHAIN_DEPTH)) u_chain_fifo (
+        .clk, .rst,
+        .in_valid(cf_push), .in_ready(cf_in_ready),
+        .in_data({s_buf_head, s_buf_queue, bad_i || !el_ok, too_big_i || (el_ok && !el_fits),
+                  cf_nreads}),
+        .out_valid(cf_out_valid), .out_ready(cf_out_ready), .out_data(cf_out),
+        .status_count());
+
+    logic [15:0]      c_head, c_nreads;
+    logic [QID_W-1:0] c_queue;
+    logic             c_bad, c_big;
+    assign {c_head, c_queue, c_bad, c_big, c_nreads} = cf_out;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            too_big_i <= 1'b0;
+            bad_i     <= 1'b0;
+            len_sum   <= '0;
+            nreads_i  <= '0;
+        end else if (s_buf_valid && s_buf_ready) begin
+            if (s_buf_last) begin
+                too_big_i <= 1'b0;
+                bad_i     <= 1'b0;
+                len_sum   <= '0;
+                nreads_i  <= '0;
+            end else begin
+                if (el_read) len_sum  <= len_sum + s_buf_len;
+                if (el_read) nreads_i <= nreads_i + 16'd1;
+                if (el_ok && !el_fits) too_big_i <= 1'b1;
+                if (!el_ok) bad_i <= 1'b1;
+            end
+        end
+    end
+
+    // =================== pack stage ===================
+    typedef enum logic [2:0] {D_ING, D_FLUSH, D_WAIT, D_COMMIT} dstate_t;
+    dstate_t dstate;
+
+    logic [1:0]        slot_full;      // slot holds a committed frame
+    logic              ws, rs;         // write / read slot
+    logic [15:0]       rcount;         // reads of the current chain fully received
+    logic              dma_err;
+    logic [DATA_W-1:0] res_data;
+    logic [BW-1:0]     res_cnt;
+    logic [FL_W-1:0]   byte_cnt;
+    logic [RA_W-1:0]   wptr;
+    logic [BW:0]       in_n;
+    logic [DATA_W-1:0] in_masked;
     logic [2*DATA_W-1:0] comb_w;
-    logic [BW+1:0]       total;
+    logic [BW+1:0]     total;
+    logic              chain_in_done, beat_in;
+
+    assign chain_in_done = cf_out_valid && (rcount == c_nreads);
+    assign s_rd_axis_tready = (dstate == D_ING) && !slot_full[ws] && !chain_in_done;
+    assign beat_in = s_rd_axis_tvalid && s_rd_axis_tready;
 
     always_comb begin
         in_n = '0;
@@ -148,27 +201,35 @@ module fabnic_virtio_net_tx #(
     logic               ram_re;
     logic [RA_W-1:0]    ram_raddr;
     logic [DATA_W-1:0]  ram_rdata;
-    logic               beat_in;
-    assign beat_in = (state == ST_ING) && s_rd_axis_tvalid;
+    logic [RA_W-1:0]    wbase, rbase;
+    assign wbase = ws ? RA_W'(DEPTH) : '0;
+    assign rbase = rs ? RA_W'(DEPTH) : '0;
 
     always_comb begin
         ram_we    = 1'b0;
-        ram_waddr = wptr;
+        ram_waddr = wbase + wptr;
         ram_wdata = comb_w[DATA_W-1:0];
         if (beat_in && total >= (BW+2)'(B)) ram_we = 1'b1;
-        if (state == ST_FLUSH && res_cnt != '0) begin
+        if (dstate == D_FLUSH && res_cnt != '0) begin
             ram_we    = 1'b1;
             ram_wdata = res_data;
         end
     end
 
-    fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(DEPTH)) u_ram (
+    fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(2 * DEPTH)) u_ram (
         .clk,
         .wr_en(ram_we), .wr_be(1'b1), .wr_addr(ram_waddr), .wr_data(ram_wdata),
         .rd_en(ram_re), .rd_regce(1'b1), .rd_addr(ram_raddr), .rd_data(ram_rdata));
 
-    // header bytes
+    // header of the frame being packed (captured from the RAM writes)
     logic [8*HDR-1:0] hdr;
+    always_ff @(posedge clk) begin
+        if (ram_we) begin
+            for (int i = 0; i < HDR; i++) begin
+                if (32'(wptr) == i / B) hdr[i*8 +: 8] <= ram_wdata[(i % B)*8 +: 8];
+            end
+        end
+    end
     logic [7:0]  h_flags, h_gso;
     logic [15:0] h_cstart, h_coff;
     assign h_flags  = hdr[7:0];
@@ -176,78 +237,116 @@ module fabnic_virtio_net_tx #(
     assign h_cstart = hdr[63:48];
     assign h_coff   = hdr[79:64];
 
-    logic [FL_W-1:0] frame_len, cs_abs, cs_pos, nbeats;
+    logic [FL_W-1:0] frame_len, cs_abs, cs_pos;
     assign frame_len = byte_cnt - FL_W'(HDR);
     assign cs_abs    = h_cstart + FL_W'(HDR);
     assign cs_pos    = h_cstart + h_coff;
-    assign nbeats    = (frame_len + FL_W'(B - 1)) >> BW;
 
-    // ---------------- checksum pass ----------------
-    logic [RA_W-1:0] sum_ra;
-    logic            sum_dv;
-    logic [RA_W-1:0] sum_dw;
-    logic [31:0]     sum_acc;
-    logic [31:0]     word_sum;
-    logic [15:0]     csum;
-    logic [FL_W-1:0] nwords;
-    assign nwords = (byte_cnt + FL_W'(B - 1)) >> BW;
-
+    // on-the-fly checksum of bytes [csum_start + 12, end) (bytes past the end
+    // are zero in the packer): one pipeline register, then a B/2-word sum
+    logic              s1_v;
+    logic [DATA_W-1:0] s1_d;
+    logic [FL_W-1:0]   s1_w, s1_cs;
+    logic [31:0]       sum_acc, word_sum;
+    always_ff @(posedge clk) begin
+        s1_v  <= ram_we && !rst;
+        s1_d  <= ram_wdata;
+        s1_w  <= FL_W'(wptr);
+        s1_cs <= (wptr == '0) ? ram_wdata[63:48] + FL_W'(HDR) : cs_abs;
+    end
     always_comb begin
         word_sum = '0;
         for (int j = 0; j < B / 2; j++) begin
             logic [31:0] p;
             logic [7:0] hi, lo;
-            p  = 32'(sum_dw) * B + 32'(2 * j);
-            hi = (p >= 32'(cs_abs) && p < 32'(byte_cnt)) ? ram_rdata[(2*j)*8 +: 8] : 8'd0;
-            lo = (p + 1 >= 32'(cs_abs) && p + 1 < 32'(byte_cnt)) ? ram_rdata[(2*j+1)*8 +: 8] : 8'd0;
+            p  = 32'(s1_w) * B + 32'(2 * j);
+            hi = (p >= 32'(s1_cs))     ? s1_d[(2*j)*8 +: 8]   : 8'd0;
+            lo = (p + 1 >= 32'(s1_cs)) ? s1_d[(2*j+1)*8 +: 8] : 8'd0;
             word_sum = word_sum + {16'd0, hi, lo};
         end
     end
 
     logic [15:0] csum_fold;
     always_comb begin
-        logic [31:0] s1;
-        logic [16:0] s2;
-        logic [15:0] s3;
-        s1 = {16'd0, sum_acc[15:0]} + {16'd0, sum_acc[31:16]};
-        s2 = {1'b0, s1[15:0]} + {1'b0, s1[31:16]};
-        s3 = s2[15:0] + {15'd0, s2[16]};
-        if (cs_abs[0]) s3 = {s3[7:0], s3[15:8]};
-        s3 = ~s3;
-        csum_fold = (s3 == 16'd0) ? 16'hFFFF : s3;
+        logic [31:0] t1;
+        logic [16:0] t2;
+        logic [15:0] t3;
+        t1 = {16'd0, sum_acc[15:0]} + {16'd0, sum_acc[31:16]};
+        t2 = {1'b0, t1[15:0]} + {1'b0, t1[31:16]};
+        t3 = t2[15:0] + {15'd0, t2[16]};
+        if (cs_abs[0]) t3 = {t3[7:0], t3[15:8]};
+        t3 = ~t3;
+        csum_fold = (t3 == 16'd0) ? 16'hFFFF : t3;
     end
 
-    // ---------------- output pass ----------------
+    // drop decision (priority as counted)
+    logic       drop_now, csum_now;
+    logic [2:0] drop_why;
+    always_comb begin
+        drop_now = 1'b1;
+        csum_now = 1'b0;
+        drop_why = 3'd0;
+        if (c_bad)                                  drop_why = 3'd0;
+        else if (c_big)                             drop_why = 3'd1;
+        else if (dma_err)                           drop_why = 3'd3;
+        else if (byte_cnt < FL_W'(HDR + 14))        drop_why = 3'd2;
+        else if (h_gso != 8'd0)                     drop_why = 3'd4;
+        else if (h_flags[0] && ({1'b0, cs_pos} + 17'd2 > {1'b0, frame_len})) drop_why = 3'd5;
+        else begin
+            drop_now = 1'b0;
+            csum_now = h_flags[0];
+        end
+    end
+
+    // committed slot records
+    logic [FL_W-1:0]  sl_len  [2];
+    logic [FL_W-1:0]  sl_cpos [2];
+    logic [15:0]      sl_csum [2];
+    logic [15:0]      sl_head [2];
+    logic [QID_W-1:0] sl_queue[2];
+    logic             sl_drop [2];
+    logic             sl_docs [2];
+
+    assign cf_out_ready = (dstate == D_COMMIT);
+
+    logic [CNT_W-1:0] cdrop [NUM_DROP];
+    always_comb begin
+        for (int k = 0; k < NUM_DROP; k++) cnt_drop[k] = cdrop[k];
+    end
+
+    // =================== output stage ===================
+    typedef enum logic [1:0] {O_IDLE, O_OUT, O_RET} ostate_t;
+    ostate_t ostate;
+
+    logic [FL_W-1:0]   o_len, o_cpos, nbeats;
+    logic [15:0]       o_csum;
+    logic              o_docs;
+    assign o_len   = sl_len[rs];
+    assign o_cpos  = sl_cpos[rs];
+    assign o_csum  = sl_csum[rs];
+    assign o_docs  = sl_docs[rs];
+    assign nbeats  = (o_len + FL_W'(B - 1)) >> BW;
+
     logic [RA_W-1:0]   out_ra;
     logic [FL_W-1:0]   out_reads, out_beat;
     logic              rd_inflight;
-    logic              wf_in_valid, wf_out_valid, wf_out_ready;
+    logic              wf_out_valid, wf_out_ready;
     logic [DATA_W-1:0] wf_out_data;
     logic [2:0]        wf_count;
     logic              have_prev;
     logic [DATA_W-1:0] prev;
-    logic              do_csum;
 
     fabnic_fifo #(.WIDTH(DATA_W), .DEPTH(4)) u_word_fifo (
         .clk, .rst,
-        .in_valid(wf_in_valid), .in_ready(), .in_data(ram_rdata),
+        .in_valid(rd_inflight), .in_ready(), .in_data(ram_rdata),
         .out_valid(wf_out_valid), .out_ready(wf_out_ready), .out_data(wf_out_data),
         .status_count(wf_count));
 
     logic out_issue;
-    assign out_issue = (state == ST_OUT) && (out_reads <= nbeats) &&
+    assign out_issue = (ostate == O_OUT) && (out_reads <= nbeats) &&
                        ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
-    assign wf_in_valid = rd_inflight;
-
-    always_comb begin
-        ram_re    = 1'b0;
-        ram_raddr = sum_ra;
-        if (state == ST_SUM && 16'(sum_ra) < nwords) ram_re = 1'b1;
-        if (out_issue) begin
-            ram_re    = 1'b1;
-            ram_raddr = out_ra;
-        end
-    end
+    assign ram_re    = out_issue;
+    assign ram_raddr = rbase + out_ra;
 
     always_comb begin
         logic [DATA_W-1:0] d;
@@ -255,66 +354,56 @@ module fabnic_virtio_net_tx #(
         for (int i = 0; i < B; i++) begin
             logic [31:0] pos;
             pos = 32'(out_beat) * B + 32'(i);
-            if (do_csum && pos == 32'(cs_pos)) d[i*8 +: 8] = csum[15:8];
-            if (do_csum && pos == 32'(cs_pos) + 1) d[i*8 +: 8] = csum[7:0];
-            m_axis_tkeep[i] = (pos < 32'(frame_len));
+            if (o_docs && pos == 32'(o_cpos)) d[i*8 +: 8] = o_csum[15:8];
+            if (o_docs && pos == 32'(o_cpos) + 1) d[i*8 +: 8] = o_csum[7:0];
+            m_axis_tkeep[i] = (pos < 32'(o_len));
         end
         m_axis_tdata  = d;
-        m_axis_tvalid = (state == ST_OUT) && have_prev && wf_out_valid;
+        m_axis_tvalid = (ostate == O_OUT) && have_prev && wf_out_valid;
         m_axis_tlast  = (out_beat == nbeats - 16'd1);
-        m_axis_tid    = queue;
-        m_axis_tuser  = {frame_len, 1'b0};
-        wf_out_ready  = (state == ST_OUT) && wf_out_valid && (!have_prev || m_axis_tready);
+        m_axis_tid    = sl_queue[rs];
+        m_axis_tuser  = {o_len, 1'b0};
+        wf_out_ready  = (ostate == O_OUT) && wf_out_valid && (!have_prev || m_axis_tready);
     end
 
-    assign m_ret_valid = (state == ST_RET);
-    assign m_ret_queue = queue;
-    assign m_ret_id    = head;
+    assign m_ret_valid = (ostate == O_RET);
+    assign m_ret_queue = sl_queue[rs];
+    assign m_ret_id    = sl_head[rs];
     assign m_ret_len   = '0;
 
-    // ---------------- control ----------------
-    logic [CNT_W-1:0] cdrop [NUM_DROP];
-    always_comb begin
-        for (int k = 0; k < NUM_DROP; k++) cnt_drop[k] = cdrop[k];
-    end
-
+    // =================== control ===================
     always_ff @(posedge clk) begin
         if (rst) begin
-            state      <= ST_ING;
-            chain_done <= 1'b0;
-            bad_chain  <= 1'b0;
-            too_big    <= 1'b0;
+            dstate     <= D_ING;
+            ostate     <= O_IDLE;
+            slot_full  <= '0;
+            ws         <= 1'b0;
+            rs         <= 1'b0;
+            rcount     <= '0;
             dma_err    <= 1'b0;
-            len_sum    <= '0;
-            issued     <= '0;
-            cpls       <= '0;
             res_cnt    <= '0;
             res_data   <= '0;
             byte_cnt   <= '0;
             wptr       <= '0;
+            sum_acc    <= '0;
             rd_inflight <= 1'b0;
             have_prev  <= 1'b0;
-            do_csum    <= 1'b0;
-            sum_dv     <= 1'b0;
+            out_ra     <= '0;
+            out_reads  <= '0;
+            out_beat   <= '0;
             cnt_frames <= '0;
             cnt_csum   <= '0;
             for (int k = 0; k < NUM_DROP; k++) cdrop[k] <= '0;
+            for (int k = 0; k < 2; k++) begin
+                sl_len[k] <= '0; sl_cpos[k] <= '0; sl_csum[k] <= '0; sl_head[k] <= '0;
+                sl_queue[k] <= '0; sl_drop[k] <= 1'b0; sl_docs[k] <= 1'b0;
+            end
         end else begin
-            rd_inflight <= out_issue;
-            unique case (state)
-            ST_ING: begin
-                if (s_buf_valid && s_buf_ready) begin
-                    if (el_ok && el_fits && !too_big) len_sum <= len_sum + s_buf_len;
-                    if (el_ok && el_fits && !too_big) issued <= issued + 1;
-                    if (el_ok && !(el_fits && !too_big)) too_big <= 1'b1;
-                    if (!el_ok) bad_chain <= 1'b1;
-                    if (s_buf_last) begin
-                        chain_done <= 1'b1;
-                        head  <= s_buf_head;
-                        queue <= s_buf_queue;
-                    end
-                end
-                if (s_rd_axis_tvalid) begin
+            // ---------------- pack ----------------
+            if (s1_v) sum_acc <= sum_acc + word_sum;
+            unique case (dstate)
+            D_ING: begin
+                if (beat_in) begin
                     byte_cnt <= byte_cnt + FL_W'(in_n);
                     if (total >= (BW+2)'(B)) begin
                         wptr     <= wptr + 1'b1;
@@ -324,53 +413,47 @@ module fabnic_virtio_net_tx #(
                         res_data <= comb_w[DATA_W-1:0];
                         res_cnt  <= BW'(total);
                     end
+                    if (s_rd_axis_tlast) rcount <= rcount + 16'd1;
                     if (s_rd_axis_tlast && s_rd_axis_tuser[0]) dma_err <= 1'b1;
                 end
-                if (s_rd_cpl_valid) begin
-                    cpls <= cpls + 1;
-                    if (s_rd_cpl_status[0]) dma_err <= 1'b1;
-                end
-                if (chain_done && cpls == issued) state <= ST_FLUSH;
+                if (chain_in_done && !slot_full[ws]) dstate <= D_FLUSH;
             end
-            ST_FLUSH: begin
-                state <= ST_CHECK;
+            D_FLUSH: dstate <= D_WAIT;    // residual word written
+            D_WAIT:  dstate <= D_COMMIT;  // last word summed
+            D_COMMIT: begin
+                sl_len[ws]   <= frame_len;
+                sl_cpos[ws]  <= cs_pos;
+                sl_csum[ws]  <= csum_fold;
+                sl_head[ws]  <= c_head;
+                sl_queue[ws] <= c_queue;
+                sl_drop[ws]  <= drop_now;
+                sl_docs[ws]  <= csum_now;
+                slot_full[ws] <= 1'b1;
+                ws           <= !ws;
+                if (drop_now) cdrop[drop_why] <= cdrop[drop_why] + 1'b1;
+                rcount   <= '0;
+                dma_err  <= 1'b0;
+                res_cnt  <= '0;
+                res_data <= '0;
+                byte_cnt <= '0;
+                wptr     <= '0;
+                sum_acc  <= '0;
+                dstate   <= D_ING;
             end
-            ST_CHECK: begin
-                sum_ra  <= '0;
-                sum_dv  <= 1'b0;
-                sum_acc <= '0;
+            default: dstate <= D_ING;
+            endcase
+
+            // ---------------- output ----------------
+            rd_inflight <= out_issue;
+            unique case (ostate)
+            O_IDLE: begin
                 out_ra    <= RA_W'(W0);
                 out_reads <= '0;
                 out_beat  <= '0;
                 have_prev <= 1'b0;
-                do_csum   <= 1'b0;
-                state     <= ST_RET;
-                if (bad_chain)                 cdrop[0] <= cdrop[0] + 1'b1;
-                else if (too_big)              cdrop[1] <= cdrop[1] + 1'b1;
-                else if (dma_err)              cdrop[3] <= cdrop[3] + 1'b1;
-                else if (byte_cnt < FL_W'(HDR + 14)) cdrop[2] <= cdrop[2] + 1'b1;
-                else if (h_gso != 8'd0)        cdrop[4] <= cdrop[4] + 1'b1;
-                else if (h_flags[0] && ({1'b0, cs_pos} + 17'd2 > {1'b0, frame_len}))
-                                               cdrop[5] <= cdrop[5] + 1'b1;
-                else if (h_flags[0]) begin
-                    do_csum <= 1'b1;
-                    state   <= ST_SUM;
-                end else begin
-                    state <= ST_OUT;
-                end
+                if (slot_full[rs]) ostate <= sl_drop[rs] ? O_RET : O_OUT;
             end
-            ST_SUM: begin
-                if (ram_re) sum_ra <= sum_ra + 1'b1;
-                sum_dv <= ram_re;
-                sum_dw <= sum_ra;
-                if (sum_dv) sum_acc <= sum_acc + word_sum;
-                if (!ram_re && !sum_dv) state <= ST_FOLD;
-            end
-            ST_FOLD: begin
-                csum  <= csum_fold;
-                state <= ST_OUT;
-            end
-            ST_OUT: begin
+            O_OUT: begin
                 if (out_issue) begin
                     out_ra    <= out_ra + 1'b1;
                     out_reads <= out_reads + 1'b1;
@@ -382,45 +465,29 @@ module fabnic_virtio_net_tx #(
                 if (m_axis_tvalid && m_axis_tready) begin
                     out_beat <= out_beat + 1'b1;
                     if (m_axis_tlast) begin
-                        state <= ST_RET;
+                        ostate <= O_RET;
                         cnt_frames <= cnt_frames + 1'b1;
-                        if (do_csum) cnt_csum <= cnt_csum + 1'b1;
+                        if (o_docs) cnt_csum <= cnt_csum + 1'b1;
                     end
                 end
             end
-            ST_RET: begin
+            O_RET: begin
                 if (m_ret_ready) begin
-                    state      <= ST_ING;
-                    chain_done <= 1'b0;
-                    bad_chain  <= 1'b0;
-                    too_big    <= 1'b0;
-                    dma_err    <= 1'b0;
-                    len_sum    <= '0;
-                    issued     <= '0;
-                    cpls       <= '0;
-                    res_cnt    <= '0;
-                    res_data   <= '0;
-                    byte_cnt   <= '0;
-                    wptr       <= '0;
-                    have_prev  <= 1'b0;
+                    slot_full[rs] <= 1'b0;
+                    rs     <= !rs;
+                    ostate <= O_IDLE;
                 end
             end
-            default: state <= ST_ING;
+            default: ostate <= O_IDLE;
             endcase
-        end
-    end
-
-    // header capture from every RAM word write
-    always_ff @(posedge clk) begin
-        if (ram_we) begin
-            for (int i = 0; i < HDR; i++) begin
-                if (32'(ram_waddr) == i / B) hdr[i*8 +: 8] <= ram_wdata[(i % B)*8 +: 8];
-            end
+            // commit and free never touch the same slot in one cycle
+            if (dstate == D_COMMIT) slot_full[ws] <= 1'b1;
         end
     end
 
     logic unused;
-    assign unused = ^{s_rd_cpl_tag, s_rd_cpl_status[1], hdr[95:80], hdr[47:16], h_flags[7:1]};
+    assign unused = ^{s_rd_cpl_tag, s_rd_cpl_status, s_rd_cpl_valid, hdr[95:80], hdr[47:16],
+                      h_flags[7:1]};
 
 endmodule
 

@@ -54,7 +54,11 @@ module fabnic_virtq_split #(
     parameter int LEN_W   = 32,
     parameter int TAG_W   = 8,
     parameter int CNT_W   = 32,
-    parameter int RET_DEPTH = 4,   // return FIFO entries per port (pow2)
+    parameter int RET_DEPTH = 16,   // return FIFO entries per port (pow2, >= 4)
+    parameter int RET_BATCH = 16,  // used elements published per used->idx write (max)
+    parameter int RET_HOLD  = 64,  // cycles a return may wait for batching while there is work
+    parameter int CTRL_Q    = NUM_Q, // virtio-net control queue served here (NUM_Q = none)
+    parameter int CTRL_MAX_PAIRS = 1, // VQ_PAIRS_SET accepts 1..CTRL_MAX_PAIRS
     parameter int QID_W   = (NUM_Q > 1) ? $clog2(NUM_Q) : 1,
     parameter int KEEP_W  = DATA_W / 8,
     parameter int NUM_ERR = 10,
@@ -62,6 +66,12 @@ module fabnic_virtq_split #(
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
+
+    // 1 = the platform keeps ring writes in order and a later read behind them
+    // (one AXI ID into PCIe posted writes): used->idx is written without waiting
+    // for the element write completions and the event read follows without
+    // waiting for the used->idx completion. 0 (safe default) = wait for each.
+    input  wire logic                  wr_ordered,
 
     // configuration
     input  wire logic                  cfg_valid,
@@ -151,7 +161,12 @@ module fabnic_virtq_split #(
     output logic [NUM_Q-1:0]           q_pending,
     output logic [NUM_ERR-1:0][CNT_W-1:0]  cnt_err,
     // 0 notify, 1 tx chains, 2 rx chains, 3 rx empty, 4 used elems, 5 irq, 6 irq suppressed
-    output logic [NUM_STAT-1:0][CNT_W-1:0] cnt_stat
+    output logic [NUM_STAT-1:0][CNT_W-1:0] cnt_stat,
+    // control queue: queue pairs set by VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET (1 after
+    // the control queue is enabled), commands answered OK / ERR
+    output logic [15:0]                ctrl_pairs,
+    output logic [CNT_W-1:0]           cnt_ctrl_ok,
+    output logic [CNT_W-1:0]           cnt_ctrl_err
 );
 
     if (DATA_W < 64 || (DATA_W & (DATA_W - 1)) != 0) begin : g_chk_w
@@ -193,30 +208,31 @@ module fabnic_virtq_split #(
     logic [TRW-1:0] tr_data;
     logic           rr_valid, rr_ready;
     logic [RRW-1:0] rr_data;
+    logic [$clog2(RET_DEPTH):0] tr_count, rr_count;
 
     fabnic_fifo #(.WIDTH(TRW), .DEPTH(RET_DEPTH)) u_txret_fifo (
         .clk, .rst,
         .in_valid(s_txret_valid), .in_ready(s_txret_ready),
         .in_data({s_txret_queue, s_txret_id, s_txret_len}),
         .out_valid(tr_valid), .out_ready(tr_ready), .out_data(tr_data),
-        .status_count());
+        .status_count(tr_count));
     fabnic_fifo #(.WIDTH(RRW), .DEPTH(RET_DEPTH)) u_rxret_fifo (
         .clk, .rst,
         .in_valid(s_rxret_valid), .in_ready(s_rxret_ready),
         .in_data({s_rxret_queue, s_rxret_id, s_rxret_len, s_rxret_more}),
         .out_valid(rr_valid), .out_ready(rr_ready), .out_data(rr_data),
-        .status_count());
+        .status_count(rr_count));
 
     // ------------------------------------------------------------------
     // engine
     // ------------------------------------------------------------------
     typedef enum logic [3:0] {
         ST_IDLE, ST_START, ST_RD_REQ, ST_RD_DATA, ST_RD_DONE, ST_WR_REQ, ST_WR_CPL,
-        ST_WR_DONE, ST_EMIT
+        ST_WR_DONE, ST_EMIT, ST_DRAIN, ST_CNEXT, ST_PF
     } state_t;
     typedef enum logic [1:0] {OP_TX, OP_RX, OP_RET} op_t;
-    typedef enum logic [2:0] {K_AVAIL, K_HEAD, K_DESC, K_UEVENT, K_AFLAGS} rkind_t;
-    typedef enum logic [1:0] {W_ELEM, W_IDX, W_AEVENT} wkind_t;
+    typedef enum logic [2:0] {K_AVAIL, K_HEAD, K_DESC, K_UEVENT, K_AFLAGS, K_CDATA} rkind_t;
+    typedef enum logic [1:0] {W_ELEM, W_IDX, W_AEVENT, W_CACK} wkind_t;
 
     state_t state;
     op_t    op;
@@ -237,6 +253,13 @@ module fabnic_virtq_split #(
     logic [3:0]   wr_len;
     logic [63:0]  wr_data;
     logic         wr_desc_done, wr_data_done;
+    // used-element writes are not waited for one by one: wr_pend counts writes
+    // without completion, wr_errf collects their errors; used->idx is written
+    // only after all of them completed (ST_DRAIN)
+    logic [7:0]   wr_pend;
+    logic         wr_errf, wr_issue;
+    assign wr_issue = (state == ST_WR_REQ) &&
+                      (wr_desc_done || m_wr_desc_ready) && (wr_data_done || m_wr_axis_tready);
 
     logic [15:0]  head, idx, walk_cnt, ind_n;
     logic         in_ind, chain_started, ae_done;
@@ -250,6 +273,55 @@ module fabnic_virtq_split #(
 
     // element register
     logic         el_valid, el_rx;
+
+    // control queue walk: the first 4 bytes of the device-readable part
+    // ({class, cmd, le16 data}) are collected, the ack byte is written into the
+    // first device-writable buffer, then the chain is returned with used len 1
+    logic         is_ctrl, c_wseen, c_last;
+    logic [31:0]  c_buf;
+    logic [2:0]   c_have, c_rdn;
+    logic [63:0]  c_ack_addr;
+    logic [2:0]   c_need;
+    assign is_ctrl = (CTRL_Q < NUM_Q) && (32'(cq) == CTRL_Q) && (op == OP_TX);
+    assign c_need  = 3'd4 - c_have;
+    logic         c_ok;
+    assign c_ok = (c_have == 3'd4) && (c_buf[7:0] == 8'd4) && (c_buf[15:8] == 8'd0) &&
+                  (c_buf[31:16] != 16'd0) && (32'(c_buf[31:16]) <= CTRL_MAX_PAIRS);
+
+    // avail-ring head prefetch: one cache for TX walks [0], one for RX walks [1].
+    // A head read fetches up to 8 ring entries (16 B); the 7 spare heads are
+    // kept (shift register) for the next walks of the same queue. Invalidated by
+    // any config write to that queue and when the other cache advances it.
+    logic [111:0]     hc_d  [2];
+    logic [2:0]       hc_n  [2];
+    logic [QID_W-1:0] hc_q  [2];
+    logic             hfc;          // current head came from the cache
+    // descriptor prefetch: after a head read of n entries, the first descriptor
+    // of each of the n heads is read with n DMA reads in flight (ST_PF); the
+    // current walk uses entry 0, the others are cached next to their heads
+    logic [895:0]     dc_d  [2];    // first descriptors of the cached heads
+    logic [127:0]     pf_cur;       // first descriptor of the head taken from the cache
+    logic [127:0]     pf_buf [8];
+    logic [127:0]     pf_heads;
+    logic [3:0]       pf_iss, pf_dat, pf_cpl;
+    logic [1:0]       pf_beat;
+    logic [63:0]      pf_addr;
+    logic [3:0]       rd_n;         // ring entries requested by the head read
+    logic             opx;
+    assign opx = (op == OP_RX);
+    logic             hc_hit;
+    assign hc_hit = (hc_q[opx] == cq) && (hc_n[opx] != 3'd0);
+
+    // entries to fetch: min(shadow - last_avail, 8, entries up to the ring end)
+    function automatic logic [3:0] avail_n(input logic [15:0] shadow, input logic [15:0] la,
+                                           input logic [15:0] size);
+        logic [15:0] a, w;
+        a = shadow - la;
+        w = size - (la & (size - 16'd1));
+        if (w < a) a = w;
+        if (a > 16'd8) a = 16'd8;
+        return a[3:0];
+    endfunction
 
     // convenience views of the current queue
     logic [15:0] c_size, c_mask, c_lim;
@@ -280,7 +352,8 @@ module fabnic_virtq_split #(
             else d_bad = 1'b0;
         end else begin
             if (d_len == 0) d_why = 4'(E_ZERO);
-            else if (d_flags[1] != (op == OP_RX)) d_why = 4'(E_DIR);
+            else if (is_ctrl ? (!d_flags[1] && c_wseen) : (d_flags[1] != (op == OP_RX)))
+                d_why = 4'(E_DIR);
             else if (d_flags[0] && d_next >= c_lim) d_why = 4'(E_NEXT);
             else if (d_flags[0] && (walk_cnt + 16'd1) >= c_lim) d_why = 4'(E_LOOP);
             else d_bad = 1'b0;
@@ -305,17 +378,39 @@ module fabnic_virtq_split #(
     end
 
     // arbitration in IDLE: cfg > rx returns > tx returns > rx request > tx work
-    logic take_rr, take_tr, take_rxreq, take_tx;
+    // Returns wait (up to half a FIFO) while there is chain work, so that
+    // several of them share one used->idx write and one event read. Once the
+    // first element of a multi-chain RX frame is taken (rx_lock), the rest follow.
+    logic take_rr, take_tr, take_rxreq, take_tx, tr_now, rr_now, cont_tr, cont_rr, batch_room;
+    logic work, tr_old, rr_old;
+    logic [15:0] tr_age, rr_age;    // cycles the oldest return has waited
+    assign tr_old = 32'(tr_age) >= RET_HOLD;
+    assign rr_old = 32'(rr_age) >= RET_HOLD;
+    always_ff @(posedge clk) begin
+        if (rst || !tr_valid || tr_ready) tr_age <= '0;
+        else if (!tr_old) tr_age <= tr_age + 16'd1;
+        if (rst || !rr_valid || rr_ready) rr_age <= '0;
+        else if (!rr_old) rr_age <= rr_age + 16'd1;
+    end
     always_comb begin
+        // the RX mover asks for chains in bursts: hold returns while one may come
+        work       = s_rxreq_valid || (tx_any && txbuf_idle);
+        tr_now     = tr_valid && (32'(tr_count) >= RET_DEPTH / 2 || tr_old || !work);
+        rr_now     = rr_valid && (32'(rr_count) >= RET_DEPTH / 2 || rr_old || rx_lock);
         cfg_ready  = (state == ST_IDLE);
-        take_rr    = (state == ST_IDLE) && !cfg_valid && rr_valid;
-        take_tr    = (state == ST_IDLE) && !cfg_valid && !rr_valid && !rx_lock && tr_valid;
-        take_rxreq = (state == ST_IDLE) && !cfg_valid && !rr_valid && !rx_lock && !tr_valid
+        take_rr    = (state == ST_IDLE) && !cfg_valid && rr_now;
+        take_tr    = (state == ST_IDLE) && !cfg_valid && !rr_now && !rx_lock && tr_now;
+        take_rxreq = (state == ST_IDLE) && !cfg_valid && !rr_now && !rx_lock && !tr_now
                      && s_rxreq_valid;
-        take_tx    = (state == ST_IDLE) && !cfg_valid && !rr_valid && !rx_lock && !tr_valid
+        take_tx    = (state == ST_IDLE) && !cfg_valid && !rr_now && !rx_lock && !tr_now
                      && !s_rxreq_valid && tx_any && txbuf_idle;
-        rr_ready      = take_rr;
-        tr_ready      = take_tr;
+        batch_room = (state == ST_WR_DONE) && !rd_err && (wkind == W_ELEM) && (op == OP_RET)
+                     && !ret_more && (32'(ret_pend) + 2 <= RET_BATCH)
+                     && ((ret_pend + 16'd2) <= c_size);
+        cont_tr    = batch_room && !ret_rx && tr_valid && (tr_data[TRW-1 -: QID_W] == cq);
+        cont_rr    = batch_room && ret_rx && rr_valid && (rr_data[RRW-1 -: QID_W] == cq);
+        rr_ready      = take_rr || cont_rr;
+        tr_ready      = take_tr || cont_tr;
         s_rxreq_ready = take_rxreq;
     end
 
@@ -338,12 +433,13 @@ module fabnic_virtq_split #(
     end
 
     // DMA ports
-    assign m_rd_desc_addr   = ADDR_W'(rd_addr);
-    assign m_rd_desc_len    = LEN_W'(rd_len);
+    assign pf_addr          = q_desc[cq] + {44'd0, pf_heads[pf_iss[2:0]*16 +: 16] & c_mask, 4'd0};
+    assign m_rd_desc_addr   = ADDR_W'((state == ST_PF) ? pf_addr : rd_addr);
+    assign m_rd_desc_len    = LEN_W'((state == ST_PF) ? 5'd16 : rd_len);
     assign m_rd_desc_tag    = '0;
-    assign m_rd_desc_valid  = (state == ST_RD_REQ);
-    assign s_rd_axis_tready = (state == ST_RD_DATA) && !rd_got_data;
-    assign s_rd_cpl_ready   = (state == ST_RD_DATA) && !rd_got_cpl;
+    assign m_rd_desc_valid  = (state == ST_RD_REQ) || (state == ST_PF && pf_iss < rd_n);
+    assign s_rd_axis_tready = ((state == ST_RD_DATA) && !rd_got_data) || (state == ST_PF);
+    assign s_rd_cpl_ready   = ((state == ST_RD_DATA) && !rd_got_cpl) || (state == ST_PF);
 
     assign m_wr_desc_addr   = ADDR_W'(wr_addr);
     assign m_wr_desc_len    = LEN_W'(wr_len);
@@ -353,7 +449,7 @@ module fabnic_virtq_split #(
     assign m_wr_axis_tkeep  = KEEP_W'((64'd1 << wr_len) - 64'd1);
     assign m_wr_axis_tvalid = (state == ST_WR_REQ) && !wr_data_done;
     assign m_wr_axis_tlast  = 1'b1;
-    assign s_wr_cpl_ready   = (state == ST_WR_CPL);
+    assign s_wr_cpl_ready   = 1'b1;
 
     assign m_txbuf_valid = el_valid && !el_rx;
     assign m_rxbuf_valid = el_valid && el_rx;
@@ -398,6 +494,22 @@ module fabnic_virtq_split #(
             cq       <= '0;
             rr_ptr   <= '0;
             pending  <= '0;
+            hfc      <= 1'b0;
+            c_wseen  <= 1'b0;
+            c_have   <= '0;
+            c_buf    <= '0;
+            c_last   <= 1'b0;
+            c_rdn    <= '0;
+            c_ack_addr <= '0;
+            ctrl_pairs   <= 16'd1;
+            cnt_ctrl_ok  <= '0;
+            cnt_ctrl_err <= '0;
+            rd_n     <= '0;
+            for (int k = 0; k < 2; k++) begin
+                hc_n[k] <= '0; hc_q[k] <= '0; hc_d[k] <= '0; dc_d[k] <= '0;
+            end
+            pf_iss <= '0; pf_dat <= '0; pf_cpl <= '0; pf_beat <= '0; pf_heads <= '0;
+            pf_cur <= '0;
             el_valid <= 1'b0;
             el_rx    <= 1'b0;
             rx_lock  <= 1'b0;
@@ -408,6 +520,8 @@ module fabnic_virtq_split #(
             rd_beat     <= '0;
             wr_desc_done <= 1'b0;
             wr_data_done <= 1'b0;
+            wr_pend      <= '0;
+            wr_errf      <= 1'b0;
             irq_vector <= '0;
             irq_queue  <= '0;
             for (int k = 0; k < NUM_Q; k++) begin
@@ -419,6 +533,9 @@ module fabnic_virtq_split #(
             for (int k = 0; k < NUM_ERR; k++) cerr[k] <= '0;
             for (int k = 0; k < NUM_STAT; k++) cst[k] <= '0;
         end else begin
+            // a write error is remembered until the next drain (which clears it
+            // below in the same cycle when it already accounts for this completion)
+            if (s_wr_cpl_valid && s_wr_cpl_status[0]) wr_errf <= 1'b1;
             unique case (state)
             // ----------------------------------------------------------
             ST_IDLE: begin
@@ -430,6 +547,7 @@ module fabnic_virtq_split #(
                         4'd3: q_size[cfg_queue]  <= cfg_wdata[15:0];
                         4'd4: begin
                             q_en[cfg_queue] <= cfg_wdata[0];
+                            if (cfg_wdata[0] && 32'(cfg_queue) == CTRL_Q) ctrl_pairs <= 16'd1;
                             if (cfg_wdata[0]) begin
                                 q_lavail[cfg_queue] <= '0;
                                 q_shadow[cfg_queue] <= '0;
@@ -449,7 +567,16 @@ module fabnic_virtq_split #(
                     endcase
                 end
                 in_ind        <= 1'b0;
+                hfc           <= 1'b0;
+                c_wseen       <= 1'b0;
+                c_have        <= '0;
+                c_buf         <= '0;
                 chain_started <= 1'b0;
+                if (cfg_valid && cfg_write) begin
+                    for (int k = 0; k < 2; k++) begin
+                        if (hc_q[k] == cfg_queue) hc_n[k] <= '0;
+                    end
+                end
                 ae_done       <= 1'b0;
                 if (take_rr) begin
                     op       <= OP_RET;
@@ -512,9 +639,20 @@ module fabnic_virtq_split #(
                     rd_len  <= 5'd2;
                     rkind   <= K_AVAIL;
                     state   <= ST_RD_REQ;
+                end else if (hc_hit) begin
+                    hfc            <= 1'b1;
+                    rd_buf[15:0]   <= hc_d[opx][15:0];
+                    hc_d[opx]      <= hc_d[opx] >> 16;
+                    pf_cur         <= dc_d[opx][127:0];
+                    dc_d[opx]      <= dc_d[opx] >> 128;
+                    hc_n[opx]      <= hc_n[opx] - 3'd1;
+                    rd_err         <= 1'b0;
+                    rkind          <= K_HEAD;
+                    state          <= ST_RD_DONE;
                 end else begin
+                    rd_n    <= avail_n(q_shadow[cq], q_lavail[cq], c_size);
                     rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
-                    rd_len  <= 5'd2;
+                    rd_len  <= {avail_n(q_shadow[cq], q_lavail[cq], c_size), 1'b0};
                     rkind   <= K_HEAD;
                     state   <= ST_RD_REQ;
                 end
@@ -585,8 +723,9 @@ module fabnic_virtq_split #(
                         end else begin
                             q_shadow[cq] <= rd_u16;
                             if (rd_u16 != q_lavail[cq]) begin
+                                rd_n    <= avail_n(rd_u16, q_lavail[cq], c_size);
                                 rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
-                                rd_len  <= 5'd2;
+                                rd_len  <= {avail_n(rd_u16, q_lavail[cq], c_size), 1'b0};
                                 rkind   <= K_HEAD;
                                 state   <= ST_RD_REQ;
                             end else if (op == OP_RX) begin
@@ -611,6 +750,12 @@ module fabnic_virtq_split #(
                     K_HEAD: begin
                         q_lavail[cq] <= q_lavail[cq] + 16'd1;
                         head <= rd_u16;
+                        if (!hfc) begin
+                            hc_d[opx] <= rd_buf[127:16];
+                            hc_n[opx] <= 3'(rd_n - 4'd1);
+                            hc_q[opx] <= cq;
+                        end
+                        if (hc_q[!opx] == cq) hc_n[!opx] <= '0;
                         if (rd_u16 >= c_size) begin
                             cerr[E_BAD_HEAD] <= cerr[E_BAD_HEAD] + 1'b1;
                             q_nr[cq]    <= 1'b1;
@@ -629,10 +774,20 @@ module fabnic_virtq_split #(
                             chain_started <= 1'b1;
                             if (op == OP_RX) cst[S_RXCH] <= cst[S_RXCH] + 1'b1;
                             else             cst[S_TXCH] <= cst[S_TXCH] + 1'b1;
-                            rd_addr <= q_desc[cq] + {44'd0, rd_u16, 4'd0};
-                            rd_len  <= 5'd16;
-                            rkind   <= K_DESC;
-                            state   <= ST_RD_REQ;
+                            if (hfc) begin
+                                // first descriptor already prefetched
+                                rd_buf <= pf_cur;
+                                rkind  <= K_DESC;
+                                state  <= ST_RD_DONE;
+                            end else begin
+                                pf_heads <= rd_buf;
+                                pf_iss   <= '0;
+                                pf_dat   <= '0;
+                                pf_cpl   <= '0;
+                                pf_beat  <= '0;
+                                rd_err   <= 1'b0;
+                                state    <= ST_PF;
+                            end
                         end
                     end
                     K_DESC: begin
@@ -646,6 +801,23 @@ module fabnic_virtq_split #(
                                 rd_len   <= 5'd16;
                                 rkind    <= K_DESC;
                                 state    <= ST_RD_REQ;
+                            end
+                        end else if (is_ctrl) begin
+                            if (!d_bad) begin
+                                idx      <= d_next;
+                                walk_cnt <= walk_cnt + 16'd1;
+                                c_last   <= !d_flags[0];
+                                state    <= ST_CNEXT;
+                                if (d_flags[1]) begin
+                                    if (!c_wseen) c_ack_addr <= d_addr;
+                                    c_wseen <= 1'b1;
+                                end else if (c_have < 3'd4) begin
+                                    c_rdn   <= ({29'd0, c_need} < d_len) ? c_need : d_len[2:0];
+                                    rd_addr <= d_addr;
+                                    rd_len  <= ({29'd0, c_need} < d_len) ? 5'(c_need) : 5'(d_len[2:0]);
+                                    rkind   <= K_CDATA;
+                                    state   <= ST_RD_REQ;
+                                end
                             end
                         end else begin
                             if (!d_bad) begin
@@ -670,6 +842,14 @@ module fabnic_virtq_split #(
                             m_buf_last <= 1'b1; m_buf_head <= head; m_buf_queue <= cq;
                             state <= ST_EMIT;
                         end
+                    end
+                    K_CDATA: begin
+                        for (int b = 0; b < 4; b++) begin
+                            if (b < 32'(c_rdn) && 32'(c_have) + b < 4)
+                                c_buf[(32'(c_have) + b)*8 +: 8] <= rd_buf[b*8 +: 8];
+                        end
+                        c_have <= c_have + c_rdn;
+                        state  <= ST_CNEXT;
                     end
                     K_UEVENT: begin
                         if (need_event(rd_u16, irq_new, irq_old)) begin
@@ -706,19 +886,97 @@ module fabnic_virtq_split #(
                 end
             end
             // ----------------------------------------------------------
+            ST_PF: begin   // rd_n first-descriptor reads in flight, data in order
+                if (m_rd_desc_valid && m_rd_desc_ready) pf_iss <= pf_iss + 4'd1;
+                if (s_rd_axis_tvalid && s_rd_axis_tready) begin
+                    for (int e = 0; e < 8; e++) begin
+                        for (int b = 0; b < CB; b++) begin
+                            if (32'(pf_dat) == e && 32'(pf_beat) == b)
+                                pf_buf[e][b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
+                        end
+                    end
+                    if (32'(pf_beat) < CB) pf_beat <= pf_beat + 2'd1;
+                    if (s_rd_axis_tlast) begin
+                        pf_dat  <= pf_dat + 4'd1;
+                        pf_beat <= '0;
+                        if (s_rd_axis_tuser[0]) rd_err <= 1'b1;
+                    end
+                end
+                if (s_rd_cpl_valid) begin
+                    pf_cpl <= pf_cpl + 4'd1;
+                    if (s_rd_cpl_status[0]) rd_err <= 1'b1;
+                end
+                if (pf_dat == rd_n && pf_cpl == rd_n) begin
+                    // walk head 0 with its descriptor; keep the others
+                    rd_buf <= pf_buf[0];
+                    for (int e = 0; e < 7; e++) dc_d[opx][e*128 +: 128] <= pf_buf[e + 1];
+                    rkind  <= K_DESC;
+                    state  <= ST_RD_DONE;
+                end
+            end
+            // ----------------------------------------------------------
+            ST_CNEXT: begin   // control queue: next descriptor, or answer the command
+                if (!c_last) begin
+                    rd_addr <= (in_ind ? ind_base : q_desc[cq]) + {44'd0, idx, 4'd0};
+                    rd_len  <= 5'd16;
+                    rkind   <= K_DESC;
+                    state   <= ST_RD_REQ;
+                end else if (!c_wseen) begin
+                    // no buffer for the ack: the chain is returned with len 0
+                    cerr[E_DIR] <= cerr[E_DIR] + 1'b1;
+                    cnt_ctrl_err <= cnt_ctrl_err + 1'b1;
+                    op <= OP_RET; ret_rx <= 1'b0; ret_id <= head; ret_len <= '0;
+                    ret_more <= 1'b0;
+                    state <= ST_START;
+                end else begin
+                    if (c_ok) begin
+                        ctrl_pairs  <= c_buf[31:16];
+                        cnt_ctrl_ok <= cnt_ctrl_ok + 1'b1;
+                    end else begin
+                        cnt_ctrl_err <= cnt_ctrl_err + 1'b1;
+                    end
+                    wr_addr <= c_ack_addr;
+                    wr_len  <= 4'd1;
+                    wr_data <= {63'd0, !c_ok};   // VIRTIO_NET_OK 0 / VIRTIO_NET_ERR 1
+                    wkind   <= W_CACK;
+                    state   <= ST_WR_REQ;
+                end
+            end
+            // ----------------------------------------------------------
             ST_WR_REQ: begin
                 if (m_wr_desc_valid && m_wr_desc_ready) wr_desc_done <= 1'b1;
                 if (m_wr_axis_tvalid && m_wr_axis_tready) wr_data_done <= 1'b1;
-                if ((wr_desc_done || m_wr_desc_ready) && (wr_data_done || m_wr_axis_tready)) begin
-                    state <= ST_WR_CPL;
+                if (wr_issue) begin
+                    wr_desc_done <= 1'b0;
+                    wr_data_done <= 1'b0;
+                    if (wkind == W_ELEM || (wr_ordered && wkind == W_IDX)) begin
+                        rd_err <= 1'b0;        // checked at the drain before used->idx
+                        state  <= ST_WR_DONE;
+                    end else begin
+                        state  <= ST_WR_CPL;
+                    end
                 end
             end
-            ST_WR_CPL: begin
-                wr_desc_done <= 1'b0;
-                wr_data_done <= 1'b0;
-                if (s_wr_cpl_valid) begin
-                    state <= ST_WR_DONE;
-                    rd_err <= s_wr_cpl_status[0];
+            ST_WR_CPL: begin   // wait for every write (this one included)
+                if (wr_pend == 8'd0 || (wr_pend == 8'd1 && s_wr_cpl_valid)) begin
+                    state  <= ST_WR_DONE;
+                    rd_err <= wr_errf || (s_wr_cpl_valid && s_wr_cpl_status[0]);
+                    wr_errf <= 1'b0;
+                end
+            end
+            ST_DRAIN: begin    // element writes complete -> issue used->idx
+                if (wr_ordered || wr_pend == 8'd0 || (wr_pend == 8'd1 && s_wr_cpl_valid)) begin
+                    wr_errf <= 1'b0;
+                    if (wr_errf || (s_wr_cpl_valid && s_wr_cpl_status[0])) begin
+                        cerr[E_DMA] <= cerr[E_DMA] + 1'b1;
+                        q_nr[cq]    <= 1'b1;
+                        q_ecode[cq] <= 8'(E_DMA);
+                        rx_lock     <= 1'b0;
+                        ret_pend    <= '0;
+                        state       <= ST_IDLE;
+                    end else begin
+                        state <= ST_WR_REQ;
+                    end
                 end
             end
             ST_WR_DONE: begin
@@ -739,6 +997,20 @@ module fabnic_virtq_split #(
                         if (ret_more) begin
                             ret_pend <= ret_pend + 16'd1;
                             rx_lock  <= 1'b1;
+                        end else if (cont_tr || cont_rr) begin
+                            // batch: the next return of the same queue is written
+                            // before used->idx moves (one idx write + one event read)
+                            ret_pend <= ret_pend + 16'd1;
+                            ret_id   <= cont_tr ? tr_data[47:32] : rr_data[48:33];
+                            ret_len  <= cont_tr ? tr_data[31:0] : rr_data[32:1];
+                            ret_more <= cont_tr ? 1'b0 : rr_data[0];
+                            wr_addr  <= q_used[cq] + 64'd4 +
+                                        {45'd0, ((q_uidx[cq] + ret_pend + 16'd1) & c_mask), 3'd0};
+                            wr_len   <= 4'd8;
+                            wr_data  <= cont_tr ? {tr_data[31:0], 16'd0, tr_data[47:32]}
+                                                : {rr_data[32:1], 16'd0, rr_data[48:33]};
+                            wkind    <= W_ELEM;
+                            state    <= ST_WR_REQ;
                         end else begin
                             irq_old <= q_uidx[cq];
                             irq_new <= q_uidx[cq] + ret_pend + 16'd1;
@@ -746,7 +1018,7 @@ module fabnic_virtq_split #(
                             wr_len  <= 4'd2;
                             wr_data <= {48'd0, q_uidx[cq] + ret_pend + 16'd1};
                             wkind   <= W_IDX;
-                            state   <= ST_WR_REQ;
+                            state   <= ST_DRAIN;
                         end
                     end
                     W_IDX: begin
@@ -767,6 +1039,11 @@ module fabnic_virtq_split #(
                             state  <= ST_RD_REQ;
                         end
                     end
+                    W_CACK: begin   // ack written: publish the chain with used len 1
+                        op <= OP_RET; ret_rx <= 1'b0; ret_id <= head; ret_len <= 32'd1;
+                        ret_more <= 1'b0;
+                        state <= ST_START;
+                    end
                     default: begin // W_AEVENT: re-read avail->idx once
                         rd_addr <= q_avail[cq] + 64'd2;
                         rd_len  <= 5'd2;
@@ -779,6 +1056,8 @@ module fabnic_virtq_split #(
             default: state <= ST_IDLE;
             endcase
 
+            // outstanding write bookkeeping (any state)
+            wr_pend <= wr_pend + 8'(wr_issue) - 8'(s_wr_cpl_valid);
             if (notify_valid) cst[S_NOTIFY] <= cst[S_NOTIFY] + 1'b1;
             if (notify_valid) pending[notify_queue] <= 1'b1;  // wins over a clear
         end

@@ -7,7 +7,8 @@
 //              SETS = ENTRIES / WAYS, set = XOR fold of the 72-bit key (hash below).
 //              A full set makes ADD fail with ST_FULL (cnt_add_full), nothing is evicted.
 //   VNI table  VNI_ENTRIES slots (registers, matched in parallel): {valid, vni,
-//              default tunnel index, flood list of up to FLOOD_MAX local queues}.
+//              default tunnel index, flood list of up to FLOOD_MAX local queues,
+//              remote flood list of up to RFLOOD_MAX tunnels (head-end replication)}.
 //              The first matching valid slot wins.
 //   TUN table  TUN_ENTRIES slots (registers) of fabnic_vxlan_pkg::tunnel_t.
 //
@@ -29,13 +30,15 @@ module fabnic_vswitch_table #(
     parameter int VNI_ENTRIES = 16,
     parameter int TUN_ENTRIES = 16,
     parameter int QP_W        = 8,      // local queue pair index width
-    parameter int FLOOD_MAX   = 4,      // local queues in a VNI's flood list
+    parameter int FLOOD_MAX   = 4,      // local queues in a VNI's flood list (<= 8)
+    parameter int RFLOOD_MAX  = 4,      // remote VTEPs (tunnels) in a VNI's flood list (<= 10)
     parameter int USER_W      = 1,      // tag carried from a lookup to its result
     parameter int CNT_W       = 32,
     parameter int TUN_W       = TUN_ENTRIES > 1 ? $clog2(TUN_ENTRIES) : 1,
     parameter int IDX_W       = QP_W > TUN_W ? QP_W : TUN_W,
     parameter int FC_W        = $clog2(FLOOD_MAX + 1),
-    parameter int VAL_W       = 367     // $bits(tunnel_t); >= 24 + 16*FLOOD_MAX
+    parameter int RFC_W       = $clog2(RFLOOD_MAX + 1),
+    parameter int VAL_W       = 367     // $bits(tunnel_t); >= 192 + 16*RFLOOD_MAX
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -60,6 +63,8 @@ module fabnic_vswitch_table #(
     output logic [TUN_W-1:0]              ra_vni_tun,   // VNI's default tunnel
     output logic [FC_W-1:0]               ra_flood_cnt,
     output logic [FLOOD_MAX*QP_W-1:0]     ra_flood_list,// entry i in bits [i*QP_W +: QP_W]
+    output logic [RFC_W-1:0]              ra_rflood_cnt,
+    output logic [RFLOOD_MAX*TUN_W-1:0]   ra_rflood_list,// tunnel i in bits [i*TUN_W +: TUN_W]
 
     // ---- lookup port B (combinational)
     input  wire logic [23:0]              lb_vni,
@@ -91,15 +96,20 @@ module fabnic_vswitch_table #(
   localparam int SETS  = ENTRIES / WAYS;
   localparam int SET_W = SETS > 1 ? $clog2(SETS) : 1;
   localparam int EW    = 1 + 72 + 2 + IDX_W;           // valid, key, action, index
-  localparam int VROW  = TUN_W + FC_W + FLOOD_MAX * QP_W;
+  // VNI row: {tun, rcnt, rlist, fcnt, flist} (msb first)
+  localparam int O_FC  = FLOOD_MAX * QP_W;
+  localparam int O_RL  = O_FC + FC_W;
+  localparam int O_RC  = O_RL + RFLOOD_MAX * TUN_W;
+  localparam int VROW  = O_RC + RFC_W + TUN_W;
   localparam int WAY_W = WAYS > 1 ? $clog2(WAYS) : 1;
   localparam int VS_W  = VNI_ENTRIES > 1 ? $clog2(VNI_ENTRIES) : 1;
 
   if (SETS * WAYS != ENTRIES || (1 << SET_W) != SETS) begin : g_check_size
     $error("fabnic_vswitch_table: ENTRIES / WAYS must be a power of two");
   end
-  if (VAL_W < $bits(fabnic_vxlan_pkg::tunnel_t) || VAL_W < 24 + 16 * FLOOD_MAX
-      || IDX_W > 16 || QP_W > 16 || FLOOD_MAX > 255) begin : g_check_val
+  if (VAL_W < $bits(fabnic_vxlan_pkg::tunnel_t) || VAL_W < 192 + 16 * RFLOOD_MAX
+      || FLOOD_MAX > 8 || RFLOOD_MAX > 10 || RFLOOD_MAX < 1 || FLOOD_MAX < 1
+      || IDX_W > 16 || QP_W > 16) begin : g_check_val
     $error("fabnic_vswitch_table: VAL_W too small or index fields wider than 16 bits");
   end
 
@@ -241,8 +251,10 @@ module fabnic_vswitch_table #(
   assign ra_action     = any_hit ? hit_act : fabnic_vxlan_pkg::ACT_NONE;
   assign ra_index      = any_hit ? hit_idx : '0;
   assign ra_vni_tun    = lrow_q[VROW-1 -: TUN_W];
-  assign ra_flood_cnt  = lrow_q[FLOOD_MAX*QP_W +: FC_W];
-  assign ra_flood_list = lrow_q[FLOOD_MAX*QP_W-1:0];
+  assign ra_flood_cnt  = lrow_q[O_FC +: FC_W];
+  assign ra_flood_list = lrow_q[O_FC-1:0];
+  assign ra_rflood_cnt = lrow_q[O_RC +: RFC_W];
+  assign ra_rflood_list = lrow_q[O_RL +: RFLOOD_MAX*TUN_W];
 
   // ---------------------------------------------------------------- commands
   logic [1:0]       cop_q;
@@ -314,19 +326,31 @@ module fabnic_vswitch_table #(
               vni_valid_q[VS_W'(cmd_index)] <= 1'b1;
               vni_key_q[VS_W'(cmd_index)]   <= cmd_key[71:48];
               for (int i = 0; i < FLOOD_MAX; i++) begin
-                vni_row_q[VS_W'(cmd_index)][i*QP_W +: QP_W] <= cmd_value[24 + 16*i +: QP_W];
+                vni_row_q[VS_W'(cmd_index)][i*QP_W +: QP_W] <= cmd_value[64 + 16*i +: QP_W];
               end
-              vni_row_q[VS_W'(cmd_index)][FLOOD_MAX*QP_W +: FC_W] <= cmd_value[16 +: FC_W];
-              vni_row_q[VS_W'(cmd_index)][VROW-1 -: TUN_W]        <= cmd_value[TUN_W-1:0];
+              for (int i = 0; i < RFLOOD_MAX; i++) begin
+                vni_row_q[VS_W'(cmd_index)][O_RL + i*TUN_W +: TUN_W]
+                    <= cmd_value[192 + 16*i +: TUN_W];
+              end
+              // counts above the list sizes are clamped
+              vni_row_q[VS_W'(cmd_index)][O_FC +: FC_W]
+                  <= cmd_value[23:16] > 8'(FLOOD_MAX) ? FC_W'(FLOOD_MAX) : cmd_value[16 +: FC_W];
+              vni_row_q[VS_W'(cmd_index)][O_RC +: RFC_W]
+                  <= cmd_value[31:24] > 8'(RFLOOD_MAX) ? RFC_W'(RFLOOD_MAX) : cmd_value[24 +: RFC_W];
+              vni_row_q[VS_W'(cmd_index)][VROW-1 -: TUN_W]  <= cmd_value[TUN_W-1:0];
             end else if (cmd_op == fabnic_vxlan_pkg::OP_DEL) begin
               vni_valid_q[VS_W'(cmd_index)] <= 1'b0;
             end else begin
               if (!vni_valid_q[VS_W'(cmd_index)]) rstat_q <= fabnic_vxlan_pkg::ST_NOT_FOUND;
-              rval_q[71:48] <= vni_key_q[VS_W'(cmd_index)];
+              rval_q[55:32] <= vni_key_q[VS_W'(cmd_index)];
               for (int i = 0; i < FLOOD_MAX; i++) begin
-                rval_q[24 + 16*i +: QP_W] <= vni_row_q[VS_W'(cmd_index)][i*QP_W +: QP_W];
+                rval_q[64 + 16*i +: QP_W] <= vni_row_q[VS_W'(cmd_index)][i*QP_W +: QP_W];
               end
-              rval_q[16 +: FC_W]    <= vni_row_q[VS_W'(cmd_index)][FLOOD_MAX*QP_W +: FC_W];
+              for (int i = 0; i < RFLOOD_MAX; i++) begin
+                rval_q[192 + 16*i +: TUN_W] <= vni_row_q[VS_W'(cmd_index)][O_RL + i*TUN_W +: TUN_W];
+              end
+              rval_q[16 +: FC_W]    <= vni_row_q[VS_W'(cmd_index)][O_FC +: FC_W];
+              rval_q[24 +: RFC_W]   <= vni_row_q[VS_W'(cmd_index)][O_RC +: RFC_W];
               rval_q[TUN_W-1:0]     <= vni_row_q[VS_W'(cmd_index)][VROW-1 -: TUN_W];
             end
           end else if (cmd_table == fabnic_vxlan_pkg::TBL_TUN && slot_ok) begin

@@ -17,7 +17,9 @@
 // (flow label = the flow hash), DSCP and TTL from the tunnel, ECN copied from the
 // inner IP header (RFC 6040 normal mode; Not-ECT for non-IP inner frames), UDP source
 // port = 0xC000 | hash14 (49152..65535, RFC 7348), destination port 4789, UDP checksum
-// 0 (RFC 7348 for IPv4; RFC 6935/6936 zero-checksum tunnel mode for IPv6).
+// 0 (RFC 7348 for IPv4; RFC 6935/6936 zero-checksum tunnel mode for IPv6) unless
+// s_csum_valid gives the inner frame's ones-complement sum: then the UDP checksum is
+// computed (pseudo header + UDP + VXLAN + s_csum) and patched into the outer frame.
 // Flow hash: over the first 64 bytes of the inner frame (docs/vxlan.md): XOR fold to
 // 16 bits of {dst MAC, src MAC, EtherType, src IP, dst IP, protocol, src port, dst port}.
 //
@@ -48,6 +50,8 @@ module fabnic_vxlan_encap #(
     input  wire logic [15:0]            s_len,
     input  wire logic                   s_tun_sel,
     input  wire logic [TUN_W-1:0]       s_tun,
+    input  wire logic                   s_csum_valid, // s_csum given: write the UDP checksum
+    input  wire logic [15:0]            s_csum,       // ones-complement sum of the inner frame
 
     // vSwitch table port B
     output logic      [23:0]            lb_vni,
@@ -85,6 +89,8 @@ module fabnic_vxlan_encap #(
   logic [15:0]       len_q;
   logic              tsel_q;
   logic [TUN_W-1:0]  tun_q;
+  logic              csv_q;
+  logic [15:0]       csum_q;
   logic [DATA_W-1:0] kmask;
 
   always_comb begin
@@ -104,6 +110,8 @@ module fabnic_vxlan_encap #(
         len_q   <= s_len;
         tsel_q  <= s_tun_sel;
         tun_q   <= s_tun;
+        csv_q   <= s_csum_valid;
+        csum_q  <= s_csum;
         bidx_q  <= WB_W'(1);
       end else if (bidx_q < WB_W'(WINB)) begin
         for (int b = 1; b < WINB; b++) begin
@@ -203,12 +211,15 @@ module fabnic_vxlan_encap #(
   // ---------------------------------------------------------------- command
   typedef struct packed {
     logic                        drop;
+    logic                        csum_en;
+    logic [15:0]                 csum;
     fabnic_pkt_pkg::pkt_meta_t   meta;
     fabnic_pkt_pkg::vxlan_hdr_t  vxh;
   } cmd_t;
 
   cmd_t c_in, c;
   logic c_in_ready, c_valid, c_pop;
+  logic [15:0] udp_len, udp_csum;
   logic [$clog2(CMD_DEPTH):0] unused_ccnt;
   logic [13:0] h14;
 
@@ -237,6 +248,28 @@ module fabnic_vxlan_encap #(
     c_in.meta.payload_len    = len_q + 16'(fabnic_pkt_pkg::VXLAN_HDR_BYTES);
     c_in.vxh.flags           = fabnic_vxlan_pkg::VXLAN_FLAG_I;
     c_in.vxh.vni             = vni_q;
+    c_in.csum_en             = csv_q;
+    c_in.csum                = udp_csum;
+  end
+
+  // UDP checksum (RFC 768 / RFC 8200 8.1): pseudo header + UDP header + VXLAN header +
+  // the inner frame's sum (s_csum)
+  logic [31:0] cs;
+  logic [16:0] cf1;
+  logic [15:0] cf2;
+  always_comb begin
+    udp_len = len_q + 16'(8 + fabnic_pkt_pkg::VXLAN_HDR_BYTES);
+    cs = 32'(csum_q) + 32'({2'b11, h14}) + 32'(fabnic_pkt_pkg::UDP_PORT_VXLAN) + 32'(udp_len)
+       + 32'({fabnic_vxlan_pkg::VXLAN_FLAG_I, 8'h00}) + 32'(vni_q[23:8]) + 32'({vni_q[7:0], 8'h00})
+       + 32'(udp_len) + 32'(fabnic_pkt_pkg::IP_PROTO_UDP);
+    for (int i = 0; i < 8; i++) begin
+      if (rb_tunnel.is_ipv6 || i < 2) begin
+        cs += 32'(rb_tunnel.src_ip[16*i +: 16]) + 32'(rb_tunnel.dst_ip[16*i +: 16]);
+      end
+    end
+    cf1 = 17'(cs[31:16]) + 17'(cs[15:0]);
+    cf2 = cf1[15:0] + 16'(cf1[16]);
+    udp_csum = ~cf2 == 16'h0000 ? 16'hFFFF : ~cf2;
   end
 
   assign pend_clr = pend_q && c_in_ready;
@@ -266,13 +299,14 @@ module fabnic_vxlan_encap #(
   );
 
   // ---------------------------------------------------------------- gate: drop or send
+  logic ck_in_ready;
   logic hdr_done_q, meta_done_q, data_done_q;
   logic hdr_valid, hdr_ready, meta_valid, meta_ready;
   logic g_tvalid, g_tready, d_last_fire;
   logic hdr_done, meta_done, data_done;
 
   assign hdr_valid   = c_valid && !c.drop && !hdr_done_q;
-  assign meta_valid  = c_valid && !c.drop && !meta_done_q;
+  assign meta_valid  = c_valid && !c.drop && !meta_done_q && ck_in_ready;
   assign g_tvalid    = f_tvalid && c_valid && !c.drop && !data_done_q;
   assign f_tready    = c_valid && !data_done_q && (c.drop || g_tready);
   assign d_last_fire = f_tvalid && f_tready && f_tlast;
@@ -308,16 +342,56 @@ module fabnic_vxlan_encap #(
   );
 
   logic [CNT_W-1:0] b_frames;
+  logic [DATA_W-1:0] b_tdata;
+  logic              b_tvalid, b_tready;
 
   fabnic_pkt_builder #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_build (
       .clk, .rst,
       .s_meta_data(c.meta), .s_meta_valid(meta_valid), .s_meta_ready(meta_ready),
       .s_axis_tdata(i_tdata), .s_axis_tkeep(i_tkeep), .s_axis_tvalid(i_tvalid),
       .s_axis_tready(i_tready), .s_axis_tlast(i_tlast), .s_axis_tuser(i_tuser),
-      .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,
-      .m_axis_tuser, .cnt_frames(b_frames), .cnt_len_mismatch
+      .m_axis_tdata(b_tdata), .m_axis_tkeep, .m_axis_tvalid(b_tvalid), .m_axis_tready(b_tready),
+      .m_axis_tlast, .m_axis_tuser, .cnt_frames(b_frames), .cnt_len_mismatch
   );
   assign cnt_frames_out = b_frames;
+
+  // ---------------------------------------------------------------- UDP checksum patch
+  // The builder writes checksum 0; the checksum of each frame (queued when its metadata
+  // enters the builder) replaces bytes 40..41 (IPv4) / 60..61 (IPv6) of the outer frame.
+  typedef struct packed {
+    logic        en;
+    logic        v6;
+    logic [15:0] csum;
+  } ck_t;
+  ck_t ck_in, ck;
+  logic ck_valid;
+  logic [$clog2(CMD_DEPTH):0] unused_ckcnt;
+  logic [15:0] obeat_q;
+
+  assign ck_in = '{en: c.csum_en, v6: c.meta.is_ipv6, csum: c.csum};
+  fabnic_fifo #(.WIDTH($bits(ck_t)), .DEPTH(CMD_DEPTH)) u_ck (
+      .clk, .rst,
+      .in_valid(meta_valid && meta_ready), .in_ready(ck_in_ready), .in_data(ck_in),
+      .out_valid(ck_valid), .out_ready(b_tvalid && b_tready && m_axis_tlast),
+      .out_data(ck), .status_count(unused_ckcnt)
+  );
+
+  assign m_axis_tvalid = b_tvalid && ck_valid;
+  assign b_tready      = m_axis_tready && ck_valid;
+
+  always_comb begin
+    m_axis_tdata = b_tdata;
+    for (int o = 40; o <= 60; o += 20) begin
+      if (ck.en && (o == 60) == ck.v6 && obeat_q == 16'(o / KEEP_W)) begin
+        m_axis_tdata[8*(o % KEEP_W) +: 16] = {ck.csum[7:0], ck.csum[15:8]};
+      end
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (b_tvalid && b_tready) obeat_q <= m_axis_tlast ? '0 : obeat_q + 1'b1;
+    if (rst) obeat_q <= '0;
+  end
 
   always_ff @(posedge clk) begin
     if (s_fire && in_first_q) cnt_frames_in <= cnt_frames_in + 1'b1;

@@ -6,17 +6,54 @@
 // The RX side of the engine (request, elements, returns) is driven from Python
 // when rx_py = 1, else by fabnic_virtio_net_rx (frames in on s_axis_rx, buffer
 // writes on the write-only AXI port m_axi_r).
+// use_regs = 1: configuration and doorbells come from fabnic_virtio_regs
+// behind fabnic_axil_slave (AXI-Lite port s_axil, 4 KB window) instead of the
+// Python cfg/notify ports; MRG_RXBUF and GUEST_CSUM then follow the negotiated
+// features.
 `default_nettype none
 
 module tb_virtio #(
     parameter int DATA_W    = 64,
-    parameter int NUM_Q     = 4,
+    parameter int NUM_Q     = 8,
     parameter int MAX_FRAME = 2048,
     parameter int QID_W     = $clog2(NUM_Q),
     parameter int KEEP_W    = DATA_W / 8
 ) (
     input  wire logic                 clk,
     input  wire logic                 rst,
+
+    input  wire logic                 use_regs,
+    input  wire logic [15:0]          mem_lat,     // extra AR / B latency (cycles), 0 = none
+    input  wire logic                 wr_ordered,  // engine strap (see fabnic_virtq_split)
+    input  wire logic [11:0]          s_axil_awaddr,
+    input  wire logic [2:0]           s_axil_awprot,
+    input  wire logic                 s_axil_awvalid,
+    output logic                      s_axil_awready,
+    input  wire logic [31:0]          s_axil_wdata,
+    input  wire logic [3:0]           s_axil_wstrb,
+    input  wire logic                 s_axil_wvalid,
+    output logic                      s_axil_wready,
+    output logic [1:0]                s_axil_bresp,
+    output logic                      s_axil_bvalid,
+    input  wire logic                 s_axil_bready,
+    input  wire logic [11:0]          s_axil_araddr,
+    input  wire logic [2:0]           s_axil_arprot,
+    input  wire logic                 s_axil_arvalid,
+    output logic                      s_axil_arready,
+    output logic [31:0]               s_axil_rdata,
+    output logic [1:0]                s_axil_rresp,
+    output logic                      s_axil_rvalid,
+    input  wire logic                 s_axil_rready,
+    input  wire logic [47:0]          dev_mac,
+    input  wire logic                 link_up,
+    output logic                      cfg_irq_valid,
+    output logic [15:0]               cfg_irq_vector,
+    output logic [7:0]                device_status,
+    output logic [31:0]               cnt_bad_notify,
+    output logic [31:0]               cnt_ignored,
+    output logic [15:0]               ctrl_pairs,
+    output logic [31:0]               cnt_ctrl_ok,
+    output logic [31:0]               cnt_ctrl_err,
 
     input  wire logic                 cfg_valid,
     output logic                      cfg_ready,
@@ -155,6 +192,91 @@ module tb_virtio #(
 );
     localparam int MBL = (DATA_W >= 512) ? 64 : 16;
 
+    // ---------------- host latency model (AR and B channels) ----------------
+    logic [3:0]  dq_arid, dt_arid, dq_bid, dr_bid;
+    logic [63:0] dq_araddr, dt_araddr;
+    logic [7:0]  dq_arlen, dt_arlen;
+    logic [2:0]  dq_arsize, dt_arsize, dq_arprot, dt_arprot;
+    logic [1:0]  dq_arburst, dt_arburst, dq_bresp, dr_bresp;
+    logic        dq_arlock, dt_arlock, dq_arvalid, dt_arvalid, dq_arready, dt_arready;
+    logic [3:0]  dq_arcache, dt_arcache;
+    logic        dq_bvalid, dq_bready, dr_bvalid, dr_bready;
+    localparam int ARW = 4 + 64 + 8 + 3 + 2 + 1 + 4 + 3;
+
+    tb_virtio_delay #(.W(ARW)) u_dly_qar (
+        .clk, .rst, .lat(mem_lat),
+        .in_valid(dq_arvalid), .in_ready(dq_arready),
+        .in_data({dq_arid, dq_araddr, dq_arlen, dq_arsize, dq_arburst, dq_arlock, dq_arcache, dq_arprot}),
+        .out_valid(m_axi_q_arvalid), .out_ready(m_axi_q_arready),
+        .out_data({m_axi_q_arid, m_axi_q_araddr, m_axi_q_arlen, m_axi_q_arsize, m_axi_q_arburst,
+                   m_axi_q_arlock, m_axi_q_arcache, m_axi_q_arprot}));
+    tb_virtio_delay #(.W(ARW)) u_dly_tar (
+        .clk, .rst, .lat(mem_lat),
+        .in_valid(dt_arvalid), .in_ready(dt_arready),
+        .in_data({dt_arid, dt_araddr, dt_arlen, dt_arsize, dt_arburst, dt_arlock, dt_arcache, dt_arprot}),
+        .out_valid(m_axi_t_arvalid), .out_ready(m_axi_t_arready),
+        .out_data({m_axi_t_arid, m_axi_t_araddr, m_axi_t_arlen, m_axi_t_arsize, m_axi_t_arburst,
+                   m_axi_t_arlock, m_axi_t_arcache, m_axi_t_arprot}));
+    tb_virtio_delay #(.W(6)) u_dly_qb (
+        .clk, .rst, .lat(mem_lat),
+        .in_valid(m_axi_q_bvalid), .in_ready(m_axi_q_bready), .in_data({m_axi_q_bid, m_axi_q_bresp}),
+        .out_valid(dq_bvalid), .out_ready(dq_bready), .out_data({dq_bid, dq_bresp}));
+    tb_virtio_delay #(.W(6)) u_dly_rb (
+        .clk, .rst, .lat(mem_lat),
+        .in_valid(m_axi_r_bvalid), .in_ready(m_axi_r_bready), .in_data({m_axi_r_bid, m_axi_r_bresp}),
+        .out_valid(dr_bvalid), .out_ready(dr_bready), .out_data({dr_bid, dr_bresp}));
+
+    // ---------------- register block (use_regs) ----------------
+    logic              rq_valid, rq_write, ak_valid, ak_err;
+    logic [11:0]       rq_addr;
+    logic [31:0]       rq_wdata, ak_rdata;
+    logic [3:0]        rq_wstrb;
+    logic              g_cfg_valid, g_cfg_write, g_notify_valid, e_cfg_ready;
+    logic [QID_W-1:0]  g_cfg_queue, g_notify_queue;
+    logic [3:0]        g_cfg_field;
+    logic [63:0]       g_cfg_wdata;
+    logic              g_mrg, g_gcsum;
+
+    fabnic_axil_slave #(.ADDR_W(12)) u_axil (
+        .clk, .rst,
+        .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
+        .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
+        .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
+        .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
+        .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+        .req_valid(rq_valid), .req_write(rq_write), .req_addr(rq_addr), .req_wdata(rq_wdata),
+        .req_wstrb(rq_wstrb), .ack_valid(ak_valid), .ack_rdata(ak_rdata), .ack_err(ak_err),
+        .status_timeout());
+
+    fabnic_virtio_regs #(.MAX_PAIRS(2), .CTRL_VQ(1'b1), .QID_W(QID_W), .QMAX(256)) u_regs (
+        .clk, .rst,
+        .req_valid(rq_valid), .req_write(rq_write), .req_addr(rq_addr), .req_wdata(rq_wdata),
+        .req_wstrb(rq_wstrb), .ack_valid(ak_valid), .ack_rdata(ak_rdata), .ack_err(ak_err),
+        .dev_mac, .link_up,
+        .cfg_valid(g_cfg_valid), .cfg_ready(use_regs && e_cfg_ready), .cfg_write(g_cfg_write),
+        .cfg_queue(g_cfg_queue), .cfg_field(g_cfg_field), .cfg_wdata(g_cfg_wdata),
+        .notify_valid(g_notify_valid), .notify_queue(g_notify_queue),
+        .q_needs_reset(q_needs_reset[4:0]), .irq_valid,
+        .drv_features(), .feat_mrg_rxbuf(g_mrg), .feat_guest_csum(g_gcsum), .driver_ok(),
+        .device_status, .cfg_irq_valid, .cfg_irq_vector, .cnt_bad_notify, .cnt_ignored);
+
+    logic              e_cfg_valid, e_cfg_write, e_notify_valid, e_mrg;
+    logic [QID_W-1:0]  e_cfg_queue, e_notify_queue;
+    logic [3:0]        e_cfg_field;
+    logic [63:0]       e_cfg_wdata;
+    logic [1:0]        e_rx_tuser;
+    assign e_cfg_valid    = use_regs ? g_cfg_valid : cfg_valid;
+    assign e_cfg_write    = use_regs ? g_cfg_write : cfg_write;
+    assign e_cfg_queue    = use_regs ? g_cfg_queue : cfg_queue;
+    assign e_cfg_field    = use_regs ? g_cfg_field : cfg_field;
+    assign e_cfg_wdata    = use_regs ? g_cfg_wdata : cfg_wdata;
+    assign cfg_ready      = !use_regs && e_cfg_ready;
+    assign e_notify_valid = use_regs ? g_notify_valid : notify_valid;
+    assign e_notify_queue = use_regs ? g_notify_queue : notify_queue;
+    assign e_mrg          = use_regs ? g_mrg : mrg_rxbuf;
+    // DATA_VALID only when GUEST_CSUM was negotiated
+    assign e_rx_tuser     = {s_axis_rx_tuser[1] && (!use_regs || g_gcsum), s_axis_rx_tuser[0]};
+
     // engine <-> ring DMA
     logic [63:0] qrd_addr, qwr_addr, trd_addr;
     logic [31:0] qrd_len, qwr_len, trd_len;
@@ -205,10 +327,10 @@ module tb_virtio #(
 
     fabnic_virtio_net_rx #(.DATA_W(DATA_W), .QID_W(QID_W), .MAX_FRAME(MAX_FRAME - 12),
                            .MAX_ELEMS(8), .MAX_CHAINS(4)) u_rx (
-        .clk, .rst, .mrg_rxbuf,
+        .clk, .rst, .mrg_rxbuf(e_mrg),
         .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep),
         .s_axis_tvalid(s_axis_rx_tvalid), .s_axis_tready(s_axis_rx_tready),
-        .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
+        .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(e_rx_tuser),
         .s_axis_tdest(s_axis_rx_tdest),
         .m_rxreq_valid(mv_req_valid), .m_rxreq_ready(!rx_py && e_rxreq_ready),
         .m_rxreq_queue(mv_req_queue),
@@ -227,8 +349,8 @@ module tb_virtio #(
         .cnt_drop(cnt_rxdrop), .cnt_frames(cnt_rxframes), .cnt_bad_chain(cnt_rxbadchain),
         .cnt_dma_err(cnt_rxdmaerr));
 
-    fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(8),
-                    .DESC_DEPTH(8)) u_rwr (
+    fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(16),
+                    .DESC_DEPTH(16)) u_rwr (
         .clk, .rst,
         .s_desc_addr(rwr_addr), .s_desc_len(rwr_len), .s_desc_tag(rwr_tag),
         .s_desc_valid(rwr_v), .s_desc_ready(rwr_r),
@@ -241,14 +363,15 @@ module tb_virtio #(
         .m_axi_awprot(m_axi_r_awprot), .m_axi_awvalid(m_axi_r_awvalid),
         .m_axi_awready(m_axi_r_awready), .m_axi_wdata(m_axi_r_wdata),
         .m_axi_wstrb(m_axi_r_wstrb), .m_axi_wlast(m_axi_r_wlast), .m_axi_wvalid(m_axi_r_wvalid),
-        .m_axi_wready(m_axi_r_wready), .m_axi_bid(m_axi_r_bid), .m_axi_bresp(m_axi_r_bresp),
-        .m_axi_bvalid(m_axi_r_bvalid), .m_axi_bready(m_axi_r_bready),
+        .m_axi_wready(m_axi_r_wready), .m_axi_bid(dr_bid), .m_axi_bresp(dr_bresp),
+        .m_axi_bvalid(dr_bvalid), .m_axi_bready(dr_bready),
         .status_outstanding(), .status_len_mismatch());
 
-    fabnic_virtq_split #(.NUM_Q(NUM_Q), .DATA_W(DATA_W)) u_vq (
-        .clk, .rst,
-        .cfg_valid, .cfg_ready, .cfg_write, .cfg_queue, .cfg_field, .cfg_wdata, .cfg_rdata,
-        .notify_valid, .notify_queue,
+    fabnic_virtq_split #(.NUM_Q(NUM_Q), .DATA_W(DATA_W), .CTRL_Q(4), .CTRL_MAX_PAIRS(2)) u_vq (
+        .clk, .rst, .wr_ordered,
+        .cfg_valid(e_cfg_valid), .cfg_ready(e_cfg_ready), .cfg_write(e_cfg_write),
+        .cfg_queue(e_cfg_queue), .cfg_field(e_cfg_field), .cfg_wdata(e_cfg_wdata), .cfg_rdata,
+        .notify_valid(e_notify_valid), .notify_queue(e_notify_queue),
         .s_rxreq_valid(e_rxreq_valid), .s_rxreq_ready(e_rxreq_ready), .s_rxreq_queue(e_rxreq_queue),
         .m_txbuf_valid(txbuf_valid), .m_txbuf_ready(txbuf_ready), .txbuf_idle(txbuf_idle),
         .m_rxbuf_valid(e_rxbuf_valid), .m_rxbuf_ready(e_rxbuf_ready),
@@ -272,7 +395,8 @@ module tb_virtio #(
         .s_wr_cpl_ready(qwr_cr),
         .m_wr_axis_tdata(qwr_d), .m_wr_axis_tkeep(qwr_k), .m_wr_axis_tvalid(qwr_sv),
         .m_wr_axis_tready(qwr_sr), .m_wr_axis_tlast(qwr_sl),
-        .q_needs_reset, .q_pending(), .cnt_err, .cnt_stat);
+        .q_needs_reset, .q_pending(), .cnt_err, .cnt_stat,
+        .ctrl_pairs, .cnt_ctrl_ok, .cnt_ctrl_err);
 
     fabnic_virtio_net_tx #(.DATA_W(DATA_W), .QID_W(QID_W), .MAX_FRAME(MAX_FRAME)) u_tx (
         .clk, .rst,
@@ -291,8 +415,8 @@ module tb_virtio #(
         .m_axis_tid, .m_axis_tuser,
         .cnt_drop(cnt_txdrop), .cnt_frames(cnt_txframes), .cnt_csum(cnt_txcsum));
 
-    fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(4),
-                    .DESC_DEPTH(4)) u_qrd (
+    fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(16),
+                    .DESC_DEPTH(16)) u_qrd (
         .clk, .rst,
         .s_desc_addr(qrd_addr), .s_desc_len(qrd_len), .s_desc_tag(qrd_tag),
         .s_desc_valid(qrd_v), .s_desc_ready(qrd_r),
@@ -300,16 +424,16 @@ module tb_virtio #(
         .m_axis_tdata(qrd_d), .m_axis_tkeep(qrd_k), .m_axis_tvalid(qrd_sv),
         .m_axis_tready(qrd_sr), .m_axis_tlast(qrd_sl), .m_axis_tid(qrd_tid),
         .m_axis_tuser(qrd_su),
-        .m_axi_arid(m_axi_q_arid), .m_axi_araddr(m_axi_q_araddr), .m_axi_arlen(m_axi_q_arlen),
-        .m_axi_arsize(m_axi_q_arsize), .m_axi_arburst(m_axi_q_arburst),
-        .m_axi_arlock(m_axi_q_arlock), .m_axi_arcache(m_axi_q_arcache),
-        .m_axi_arprot(m_axi_q_arprot), .m_axi_arvalid(m_axi_q_arvalid),
-        .m_axi_arready(m_axi_q_arready), .m_axi_rid(m_axi_q_rid), .m_axi_rdata(m_axi_q_rdata),
+        .m_axi_arid(dq_arid), .m_axi_araddr(dq_araddr), .m_axi_arlen(dq_arlen),
+        .m_axi_arsize(dq_arsize), .m_axi_arburst(dq_arburst),
+        .m_axi_arlock(dq_arlock), .m_axi_arcache(dq_arcache),
+        .m_axi_arprot(dq_arprot), .m_axi_arvalid(dq_arvalid),
+        .m_axi_arready(dq_arready), .m_axi_rid(m_axi_q_rid), .m_axi_rdata(m_axi_q_rdata),
         .m_axi_rresp(m_axi_q_rresp), .m_axi_rlast(m_axi_q_rlast), .m_axi_rvalid(m_axi_q_rvalid),
         .m_axi_rready(m_axi_q_rready), .status_outstanding());
 
-    fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(4),
-                    .DESC_DEPTH(4)) u_qwr (
+    fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(16),
+                    .DESC_DEPTH(16)) u_qwr (
         .clk, .rst,
         .s_desc_addr(qwr_addr), .s_desc_len(qwr_len), .s_desc_tag(qwr_tag),
         .s_desc_valid(qwr_v), .s_desc_ready(qwr_r),
@@ -322,12 +446,12 @@ module tb_virtio #(
         .m_axi_awprot(m_axi_q_awprot), .m_axi_awvalid(m_axi_q_awvalid),
         .m_axi_awready(m_axi_q_awready), .m_axi_wdata(m_axi_q_wdata),
         .m_axi_wstrb(m_axi_q_wstrb), .m_axi_wlast(m_axi_q_wlast), .m_axi_wvalid(m_axi_q_wvalid),
-        .m_axi_wready(m_axi_q_wready), .m_axi_bid(m_axi_q_bid), .m_axi_bresp(m_axi_q_bresp),
-        .m_axi_bvalid(m_axi_q_bvalid), .m_axi_bready(m_axi_q_bready),
+        .m_axi_wready(m_axi_q_wready), .m_axi_bid(dq_bid), .m_axi_bresp(dq_bresp),
+        .m_axi_bvalid(dq_bvalid), .m_axi_bready(dq_bready),
         .status_outstanding(), .status_len_mismatch());
 
-    fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(8),
-                    .DESC_DEPTH(8)) u_trd (
+    fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .MAX_BURST_LEN(MBL), .MAX_OUTSTANDING(16),
+                    .DESC_DEPTH(16)) u_trd (
         .clk, .rst,
         .s_desc_addr(trd_addr), .s_desc_len(trd_len), .s_desc_tag(trd_tag),
         .s_desc_valid(trd_v), .s_desc_ready(trd_r),
@@ -335,11 +459,11 @@ module tb_virtio #(
         .m_axis_tdata(trd_d), .m_axis_tkeep(trd_k), .m_axis_tvalid(trd_sv),
         .m_axis_tready(trd_sr), .m_axis_tlast(trd_sl), .m_axis_tid(trd_tid),
         .m_axis_tuser(trd_su),
-        .m_axi_arid(m_axi_t_arid), .m_axi_araddr(m_axi_t_araddr), .m_axi_arlen(m_axi_t_arlen),
-        .m_axi_arsize(m_axi_t_arsize), .m_axi_arburst(m_axi_t_arburst),
-        .m_axi_arlock(m_axi_t_arlock), .m_axi_arcache(m_axi_t_arcache),
-        .m_axi_arprot(m_axi_t_arprot), .m_axi_arvalid(m_axi_t_arvalid),
-        .m_axi_arready(m_axi_t_arready), .m_axi_rid(m_axi_t_rid), .m_axi_rdata(m_axi_t_rdata),
+        .m_axi_arid(dt_arid), .m_axi_araddr(dt_araddr), .m_axi_arlen(dt_arlen),
+        .m_axi_arsize(dt_arsize), .m_axi_arburst(dt_arburst),
+        .m_axi_arlock(dt_arlock), .m_axi_arcache(dt_arcache),
+        .m_axi_arprot(dt_arprot), .m_axi_arvalid(dt_arvalid),
+        .m_axi_arready(dt_arready), .m_axi_rid(m_axi_t_rid), .m_axi_rdata(m_axi_t_rdata),
         .m_axi_rresp(m_axi_t_rresp), .m_axi_rlast(m_axi_t_rlast), .m_axi_rvalid(m_axi_t_rvalid),
         .m_axi_rready(m_axi_t_rready), .status_outstanding());
 

@@ -165,6 +165,11 @@ class Env:
         for sub in (self.ram.write_if, self.ram.read_if, tram):
             sub.log.setLevel(logging.WARNING)
         self.sink = axis_sink(dut, "m_axis", seed=seed + 10 if busy else None)
+        dut.use_regs.value = 0
+        dut.mem_lat.value = 0
+        dut.wr_ordered.value = 0
+        dut.link_up.value = 1
+        dut.dev_mac.value = 0
         for s in ("cfg_valid", "cfg_write", "cfg_queue", "cfg_field", "cfg_wdata", "notify_valid",
                   "notify_queue", "rxreq_valid", "rxreq_queue", "rxbuf_ready", "rxret_valid",
                   "rxret_queue", "rxret_id", "rxret_len", "rxret_more"):
@@ -333,6 +338,10 @@ if cocotb is not None:
         """Frames (plain, UDP/TCP/IPv6 NEEDS_CSUM, generic csum) through 2 TX queues."""
         env = Env(dut, random.Random(1))
         await env.start(100)
+        # host round trip of 20 cycles on AR/B and ordered ring writes: several
+        # descriptor reads and used writes really are in flight here
+        dut.mem_lat.value = 20
+        dut.wr_ordered.value = 1
         q1 = await env.setup_queue(1, 128, event_idx=False, indirect=False, vector=5)
         q3 = await env.setup_queue(3, 256, event_idx=True, indirect=True, vector=9)
         rng = env.rng
@@ -349,9 +358,11 @@ if cocotb is not None:
         # EVENT_IDX: the device publishes avail_event = last_avail_idx when caught up
         assert q3.avail_event() == q3.avail_idx
         assert env.cnt("cnt_txcsum", 0) == sum(1 for c in cases if c.hdr[0] & 1)
-        # no EVENT_IDX and flags 0 on queue 1: one interrupt per used update, vector 5
+        # no EVENT_IDX and flags 0 on queue 1: an interrupt after every used->idx
+        # update, vector 5 (the device may publish several used elements per update)
         n1 = sum(1 for c in cases if c.queue == 1)
-        assert env.irqs.count((1, 5)) == n1
+        assert 1 <= env.irqs.count((1, 5)) <= n1
+        assert env.irqs[-1] in ((1, 5), (3, 9))
         assert all(v == 9 for q, v in env.irqs if q == 3)
         assert all(env.cnt("cnt_err", i) == 0 for i in range(10))
         assert int(dut.q_needs_reset.value) == 0
@@ -637,7 +648,14 @@ if cocotb is not None:
             for a, data in writes:
                 image[a] = data + image[a][len(data):]
             for a, pat in image.items():
-                assert env.ram.read(a, len(pat)) == pat, f"buffer 0x{a:x} differs"
+                got = env.ram.read(a, len(pat))
+                bad_at = [i for i in range(len(pat)) if got[i] != pat[i]]
+                if got != pat:
+                    lo = max(0, bad_at[0] - 8)
+                    dut._log.error("got  %s", got[lo:bad_at[-1] + 8].hex())
+                    dut._log.error("want %s", pat[lo:bad_at[-1] + 8].hex())
+                    dut._log.error("writes %s", [(hex(x), len(d)) for x, d in writes])
+                assert got == pat, f"buffer 0x{a:x} differs at {bad_at[:4]}..{bad_at[-2:]} ({len(bad_at)} bytes)"
             assert q0.get_used() == exp_used[0]
             assert q2.get_used() == exp_used[2]
 
@@ -678,6 +696,6 @@ def test_virtio(data_w: int) -> None:
     from fabnic_tb import runner
 
     here = Path(__file__).parent
-    runner.run(toplevel="tb_virtio", module="test_virtio", test_dir=here,
+    runner.run(toplevel="tb_virtio", module="test_virtio,test_virtio_fw", test_dir=here,
                parameters={"DATA_W": data_w, "MAX_FRAME": MAX_FRAME},
-               extra_sources=[here / "tb_virtio.sv"])
+               extra_sources=[here / "tb_virtio_delay.sv", here / "tb_virtio.sv"])

@@ -26,6 +26,7 @@ try:
     from test_vxlan import command, setup
     from vxlan_model import (
         ACT_LOCAL,
+        ACT_UPLINK,
         OP_ADD,
         TBL_MAC,
         TBL_TUN,
@@ -65,6 +66,10 @@ if cocotb is not None:
         await command(dut, rng, OP_ADD, TBL_VNI, key=100 << 48, index=0, value=vni_value(0, [1]))
         await command(dut, rng, OP_ADD, TBL_MAC, key=mac_key(100, 0x02AA00000001),
                       value=mac_value(ACT_LOCAL, 1))
+        # TX frames go out in VNI 200, where the inner destination is behind tunnel 0
+        await command(dut, rng, OP_ADD, TBL_VNI, key=200 << 48, index=1, value=vni_value(0, []))
+        await command(dut, rng, OP_ADD, TBL_MAC, key=mac_key(200, 0x02AA00000001),
+                      value=mac_value(ACT_UPLINK, 0))
         clk_hz, line = CLOCKS[keep_w * 8]
         bpc = line / 8 / clk_hz
         cfg = {"DATA_W": keep_w * 8, "clk_MHz": clk_hz / 1e6, "line_Gbps": line / 1e9}
@@ -73,7 +78,7 @@ if cocotb is not None:
                 src = Source(dut, "s_axis", keep_w, seed=None, cycle=dut.cycle)
                 snk = Sink(dut, "m_local", keep_w, seed=None, cycle=dut.cycle)
             else:
-                src = Source(dut, "s_tx", keep_w, seed=None, side=("vni", "len"),
+                src = Source(dut, "s_tx", keep_w, seed=None, side=("vni", "qp"),
                              cycle=dut.cycle)
                 snk = Sink(dut, "m_up", keep_w, seed=None, cycle=dut.cycle)
             for size in ((14, 64, 1500, 9000) if path == "decap" else (64, 1500, 9000)):
@@ -86,7 +91,7 @@ if cocotb is not None:
                     src.send(bytes(Ether() / IP(src="10.0.0.2", dst="10.0.0.1")
                                    / UDP(sport=50000, dport=4789) / VXLAN(vni=100) / f0))
                 else:
-                    src.send(f0, vni=100, len=len(f0))
+                    src.send(f0, vni=200, qp=1)
                 while not snk.frames:
                     await ClockCycles(dut.clk, 10)
                 lat = snk.frames[0].start - src.first_beat_cycles[0]
@@ -97,7 +102,7 @@ if cocotb is not None:
                         src.send(bytes(Ether() / IP(src="10.0.0.2", dst="10.0.0.1")
                                        / UDP(sport=50000, dport=4789) / VXLAN(vni=100) / f))
                     else:
-                        src.send(f, vni=100, len=len(f))
+                        src.send(f, vni=200, qp=1)
                 while len(snk.frames) < n + 1:
                     await ClockCycles(dut.clk, 50)
                 ends = [fr.end for fr in snk.frames[1:]]
@@ -133,6 +138,24 @@ if cocotb is not None:
                 dut._log.info(f"{tag}: {cyc:.2f} cycles/frame, {pct:.1f}% of line rate, "
                               f"latency {lat} cycles")
                 await ClockCycles(dut.clk, 20)
+        # head-end replication: 1500 B broadcasts in VNI 300 (remote list: tunnel 0 twice)
+        await command(dut, rng, OP_ADD, TBL_VNI, key=300 << 48, index=2,
+                      value=vni_value(0, [], [0, 0]))
+        src = Source(dut, "s_tx", keep_w, seed=None, side=("vni", "qp"), cycle=dut.cycle)
+        snk = Sink(dut, "m_up", keep_w, seed=None, cycle=dut.cycle)
+        n = 30
+        for i in range(n):
+            src.send(bytes(Ether(dst="ff:ff:ff:ff:ff:ff") / Raw(inner(1500, i)[14:])), vni=300,
+                     qp=1)
+        while len(snk.frames) < 2 * n:
+            await ClockCycles(dut.clk, 50)
+        ends = [fr.end for fr in snk.frames]
+        cyc = (ends[-1] - ends[0]) / (2 * n - 1)
+        pct = 100 * (1500 + OUTER + WIRE_EXTRA) / bpc / cyc
+        record(f"vxlan.flood2.w{keep_w * 8}.1500B.line_rate", pct, f"% of {line / 1e9:.0f}G",
+               100.0, {**cfg, "inner_bytes": 1500, "frames": n, "copies": 2},
+               note="TX broadcast replicated to 2 remote VTEPs; rate of output copies")
+        dut._log.info(f"flood x2 1500B: {cyc:.2f} cycles/copy, {pct:.1f}% of line rate")
 
 
 @pytest.mark.parametrize("data_w", [512, 64])
@@ -142,4 +165,5 @@ def test_bench_vxlan(data_w: int) -> None:
     here = Path(__file__).parent
     run(toplevel="tb_vtep", module="bench_vxlan", test_dir=here,
         extra_sources=[here / "tb_vtep.sv"],
-        parameters={"DATA_W": data_w, "ENTRIES": 64, "WAYS": 4, "FLOOD_MAX": 4, "QP_W": 8})
+        parameters={"DATA_W": data_w, "ENTRIES": 64, "WAYS": 4, "FLOOD_MAX": 4, "QP_W": 8,
+                    "TX_DEPTH": 16384 // (data_w // 8)})

@@ -11,7 +11,9 @@ module tb_vtep #(
     parameter int VNI_ENTRIES = 4,
     parameter int TUN_ENTRIES = 4,
     parameter int QP_W        = 8,
-    parameter int FLOOD_MAX   = 4
+    parameter int FLOOD_MAX   = 4,
+    parameter int RFLOOD_MAX  = 4,
+    parameter int TX_DEPTH    = 256
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -34,6 +36,7 @@ module tb_vtep #(
     output logic                       m_local_flood,
     output logic      [$clog2(FLOOD_MAX+1)-1:0] m_local_qcnt,
     output logic      [FLOOD_MAX*QP_W-1:0] m_local_qlist,
+    output logic                       m_local_from_tx,
 
     output logic      [DATA_W-1:0]     m_roce_tdata,
     output logic      [DATA_W/8-1:0]   m_roce_tkeep,
@@ -50,7 +53,14 @@ module tb_vtep #(
     input  wire logic                  s_tx_tlast,
     input  wire logic                  s_tx_tuser,
     input  wire logic [23:0]           s_tx_vni,
-    input  wire logic [15:0]           s_tx_len,
+    input  wire logic [QP_W-1:0]       s_tx_qp,
+    input  wire logic [DATA_W-1:0]     s_rtx_tdata,
+    input  wire logic [DATA_W/8-1:0]   s_rtx_tkeep,
+    input  wire logic                  s_rtx_tvalid,
+    output logic                       s_rtx_tready,
+    input  wire logic                  s_rtx_tlast,
+    input  wire logic                  s_rtx_tuser,
+    input  wire logic [23:0]           s_rtx_vni,
     output logic      [DATA_W-1:0]     m_up_tdata,
     output logic      [DATA_W/8-1:0]   m_up_tkeep,
     output logic                       m_up_tvalid,
@@ -76,6 +86,8 @@ module tb_vtep #(
     output logic [31:0] cnt_ce_marked, cnt_ce_not_ect,
     output logic [31:0] cnt_tx_drop_unknown_vni, cnt_tx_len_mismatch, cnt_lookups,
     output logic [31:0] cnt_add_full,
+    output logic [31:0] cnt_tx_local, cnt_tx_flood, cnt_tx_drop_no_route, cnt_tx_drop_oversize,
+    output logic [31:0] cnt_tx_drop_bad,
     output logic [$clog2(ENTRIES+1)-1:0] status_mac_entries,
     output logic [31:0] cycle
 );
@@ -103,7 +115,8 @@ module tb_vtep #(
 
   fabnic_vtep #(
       .DATA_W(DATA_W), .ENTRIES(ENTRIES), .WAYS(WAYS), .VNI_ENTRIES(VNI_ENTRIES),
-      .TUN_ENTRIES(TUN_ENTRIES), .QP_W(QP_W), .FLOOD_MAX(FLOOD_MAX)
+      .TUN_ENTRIES(TUN_ENTRIES), .QP_W(QP_W), .FLOOD_MAX(FLOOD_MAX),
+      .RFLOOD_MAX(RFLOOD_MAX), .TX_DEPTH(TX_DEPTH)
   ) u_vtep (
       .clk, .rst, .init_done,
       .s_meta_data(meta), .s_meta_valid(meta_valid), .s_meta_ready(meta_ready),
@@ -111,16 +124,21 @@ module tb_vtep #(
       .s_axis_tready(p_tready), .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
       .m_local_tdata, .m_local_tkeep, .m_local_tvalid, .m_local_tready, .m_local_tlast,
       .m_local_tuser, .m_local_vni, .m_local_flood, .m_local_qcnt, .m_local_qlist,
+      .m_local_from_tx,
       .m_roce_tdata, .m_roce_tkeep, .m_roce_tvalid, .m_roce_tready, .m_roce_tlast,
       .m_roce_tuser, .m_roce_sb(roce_sb),
       .s_tx_tdata, .s_tx_tkeep, .s_tx_tvalid, .s_tx_tready, .s_tx_tlast, .s_tx_tuser,
-      .s_tx_vni, .s_tx_len,
+      .s_tx_vni, .s_tx_qp,
+      .s_rtx_tdata, .s_rtx_tkeep, .s_rtx_tvalid, .s_rtx_tready, .s_rtx_tlast, .s_rtx_tuser,
+      .s_rtx_vni,
       .m_up_tdata, .m_up_tkeep, .m_up_tvalid, .m_up_tready, .m_up_tlast, .m_up_tuser,
       .cmd_valid, .cmd_ready, .cmd_op, .cmd_table, .cmd_key, .cmd_index, .cmd_value,
       .rsp_valid, .rsp_ready, .rsp_status, .rsp_value,
       .cnt_rx_in, .cnt_rx_local, .cnt_rx_flood, .cnt_rx_roce, .cnt_drop_outer,
       .cnt_drop_bad_vxlan, .cnt_drop_short, .cnt_drop_unknown_vni, .cnt_drop_no_flood,
       .cnt_drop_loop, .cnt_ce_marked, .cnt_ce_not_ect, .cnt_tx_in, .cnt_tx_out, .cnt_tx_drop_unknown_vni, .cnt_tx_len_mismatch,
+      .cnt_tx_local, .cnt_tx_flood, .cnt_tx_drop_no_route, .cnt_tx_drop_oversize,
+      .cnt_tx_drop_bad,
       .cnt_lookups, .cnt_add_full, .status_mac_entries
   );
 

@@ -66,9 +66,21 @@ def ones_sum_ok(hdr: bytes) -> bool:
     return s == 0xFFFF
 
 
+def udp_sum_ok(p) -> bool:
+    """Own check of the outer UDP checksum: pseudo header + UDP datagram sums to 0xFFFF."""
+    u = bytes(p[UDP])
+    if p.type == 0x86DD:
+        ip = bytes(p[IPv6])
+        ph = ip[8:40] + len(u).to_bytes(4, "big") + b"\0\0\0\x11"
+    else:
+        ip = bytes(p[IP])
+        ph = ip[12:20] + b"\0\x11" + len(u).to_bytes(2, "big")
+    return ones_sum_ok(ph + u + b"\0" * (len(u) & 1))
+
+
 async def setup(dut):
     await start_clock_reset(dut)
-    for n in ("cmd_valid", "rsp_ready", "s_axis_tvalid", "s_tx_tvalid"):
+    for n in ("cmd_valid", "rsp_ready", "s_axis_tvalid", "s_tx_tvalid", "s_rtx_tvalid"):
         getattr(dut, n).value = 0
     for _ in range(ENTRIES):
         await RisingEdge(dut.clk)
@@ -162,11 +174,11 @@ if cocotb is not None:
         assert int(dut.cnt_add_full.value) == full_expected
         assert int(dut.status_mac_entries.value) == len(model.d)
         # VNI and tunnel slots
-        vrow = vni_value(2, [9, 8, 7])
+        vrow = vni_value(2, [9, 8, 7], [3, 1])
         assert (await command(dut, rng, OP_ADD, TBL_VNI, key=1234 << 48, index=3,
                               value=vrow))[0] == ST_OK
         st, val = await command(dut, rng, OP_READ, TBL_VNI, index=3)
-        assert st == ST_OK and val == vrow | (1234 << 48)
+        assert st == ST_OK and val == vrow | (1234 << 32)
         assert (await command(dut, rng, OP_DEL, TBL_VNI, index=3))[0] == ST_OK
         assert (await command(dut, rng, OP_READ, TBL_VNI, index=3))[0] == ST_NOT_FOUND
         tun = pack(TUNNEL_FIELDS, {"is_ipv6": 1, "src_ip": rng.getrandbits(128),
@@ -272,7 +284,8 @@ if cocotb is not None:
         rng = random.Random(21)
         await configure_rx(dut, rng)
         src = Source(dut, "s_axis", keep_w, seed=3)
-        loc = Sink(dut, "m_local", keep_w, seed=4, side=("vni", "flood", "qcnt", "qlist"))
+        loc = Sink(dut, "m_local", keep_w, seed=4,
+                   side=("vni", "flood", "qcnt", "qlist", "from_tx"))
         roce = Sink(dut, "m_roce", keep_w, seed=5, side=("sb",))
         exp_local, exp_roce = [], []
         drops: dict[str, int] = {}
@@ -310,6 +323,7 @@ if cocotb is not None:
             assert f.data == inner, f"{case}: inner frame differs"
             assert f.user == bad and f.keep_ok
             assert f.side["vni"] == vni and f.side["flood"] == flood, case
+            assert f.side["from_tx"] == 0
             assert f.side["qcnt"] == len(queues), case
             assert decode_qlist(f.side["qlist"], len(queues)) == queues, case
         for f, (inner, sb, bad) in zip(roce.frames, exp_roce, strict=True):
@@ -358,11 +372,50 @@ if cocotb is not None:
             p = eth / ARP(psrc=f"10.0.0.{flow & 255}")
         return bytes(p)
 
+    def check_outer(f, inner: bytes, vni: int, t: dict) -> int:
+        """Outer headers of one encapsulated frame against tunnel t; returns the sport."""
+        assert f.user == 0 and f.keep_ok
+        p = Ether(f.data)
+        sport, h16, ecn = flow_hash(inner)
+        assert int(p.dst.replace(":", ""), 16) == t["dst_mac"]
+        assert int(p.src.replace(":", ""), 16) == t["src_mac"]
+        if t["is_ipv6"]:
+            ip = p[IPv6]
+            assert ip.tc == (t["dscp"] << 2 | ecn) and ip.hlim == t["ttl"]
+            assert ip.fl == h16 and ip.nh == 17 and ip.plen == 16 + len(inner)
+            assert int.from_bytes(bytes(ip)[8:24], "big") == t["src_ip"]
+            assert int.from_bytes(bytes(ip)[24:40], "big") == t["dst_ip"]
+        else:
+            ip = p[IP]
+            hdr = bytes(ip)[:20]
+            assert ones_sum_ok(hdr)
+            ref = IP(hdr)
+            c = ref.chksum
+            del ref.chksum
+            assert IP(bytes(ref)).chksum == c
+            assert ip.version == 4 and ip.ihl == 5 and ip.flags == "DF" and ip.frag == 0
+            assert ip.tos == (t["dscp"] << 2 | ecn) and ip.ttl == t["ttl"] and ip.proto == 17
+            assert ip.len == 36 + len(inner)
+            assert ip4(ip.src) == t["src_ip"] and ip4(ip.dst) == t["dst_ip"]
+        u = p[UDP]
+        assert u.dport == 4789 and u.sport == sport and 49152 <= u.sport <= 65535
+        assert u.len == 16 + len(inner) and u.chksum != 0
+        q = p.copy()
+        del q[UDP].chksum   # scapy recomputes it (pseudo header per IP version)
+        assert Ether(bytes(q))[UDP].chksum == u.chksum, "outer UDP checksum"
+        assert udp_sum_ok(p)
+        vx = p[VXLAN]
+        assert vx.flags == 0x08 and vx.vni == vni
+        assert bytes(vx.payload) == inner
+        return u.sport
+
     @cocotb.test()
     async def tx_encap(dut):
-        """Encap: outer headers per tunnel, IPv4 checksum valid (scapy + own sum), UDP dport
-        4789, sport = flow-hash model in 49152..65535, stable per flow and spread across
-        flows, VNI, inner bytes exact; unknown VNI dropped and counted; wrong s_len flagged."""
+        """Encap of flooded (unknown unicast) TX frames: outer headers per tunnel, IPv4
+        checksum valid (scapy + own sum), UDP dport 4789, sport = flow-hash model in
+        49152..65535, stable per flow and spread across flows, VNI, inner bytes exact;
+        the sender's own queue gets no copy; unknown VNI, bad and oversize frames
+        dropped and counted."""
         keep_w = await setup(dut)
         rng = random.Random(31)
         for slot, t in enumerate(TUNS):
@@ -370,9 +423,10 @@ if cocotb is not None:
                                   value=pack(TUNNEL_FIELDS, t)))[0] == ST_OK
         for slot, (vni, tun) in enumerate([(100, 0), (200, 1)]):
             assert (await command(dut, rng, OP_ADD, TBL_VNI, key=vni << 48, index=slot,
-                                  value=vni_value(tun, [1])))[0] == ST_OK
-        src = Source(dut, "s_tx", keep_w, seed=6, side=("vni", "len"))
+                                  value=vni_value(tun, [1], [tun])))[0] == ST_OK
+        src = Source(dut, "s_tx", keep_w, seed=6, side=("vni", "qp"))
         up = Sink(dut, "m_up", keep_w, seed=7)
+        loc = Sink(dut, "m_local", keep_w, seed=8)
         exp = []
         dropped = 0
         flows = list(range(1, 41)) * 2
@@ -380,55 +434,188 @@ if cocotb is not None:
         for flow in flows:
             vni = rng.choice([100, 200, 100, 200, 999]) if flow > 3 else 100
             inner = inner_frame(rng, flow)
-            src.send(inner, vni=vni, len=len(inner))
+            src.send(inner, vni=vni, qp=1)
             if vni == 999:
                 dropped += 1
             else:
                 exp.append((inner, vni, flow))
-        # a frame whose s_len is wrong: sent, flagged bad
-        inner = inner_frame(rng, 7)
-        src.send(inner, vni=100, len=len(inner) + 4)
+        # a frame marked bad, and one longer than the TX buffer (2 KiB here): dropped
+        src.send(inner_frame(rng, 7), user=1, vni=100, qp=1)
+        src.send(inner_frame(rng, 7)[:60] + bytes(3000), vni=100, qp=1)
         await wait_idle(dut, [src])
-        assert len(up.frames) == len(exp) + 1
-        assert up.frames[-1].user == 1 and int(dut.cnt_tx_len_mismatch.value) == 1
+        assert len(up.frames) == len(exp) and not loc.frames
+        assert int(dut.cnt_tx_drop_bad.value) == 1
+        assert int(dut.cnt_tx_drop_oversize.value) == 1
+        assert int(dut.cnt_tx_len_mismatch.value) == 0
         assert int(dut.cnt_tx_drop_unknown_vni.value) == dropped
+        assert int(dut.cnt_tx_flood.value) == len(exp)
         sport_of: dict[int, int] = {}
-        for f, (inner, vni, flow) in zip(up.frames, exp, strict=False):
-            assert f.user == 0 and f.keep_ok
-            t = TUNS[0 if vni == 100 else 1]
-            p = Ether(f.data)
-            sport, h16, ecn = flow_hash(inner)
-            assert int(p.dst.replace(":", ""), 16) == t["dst_mac"]
-            assert int(p.src.replace(":", ""), 16) == t["src_mac"]
-            if t["is_ipv6"]:
-                ip = p[IPv6]
-                assert ip.tc == (t["dscp"] << 2 | ecn) and ip.hlim == t["ttl"]
-                assert ip.fl == h16 and ip.nh == 17 and ip.plen == 16 + len(inner)
-                assert int.from_bytes(bytes(ip)[8:24], "big") == t["src_ip"]
-                assert int.from_bytes(bytes(ip)[24:40], "big") == t["dst_ip"]
-            else:
-                ip = p[IP]
-                hdr = bytes(ip)[:20]
-                assert ones_sum_ok(hdr)
-                ref = IP(hdr)
-                c = ref.chksum
-                del ref.chksum
-                assert IP(bytes(ref)).chksum == c
-                assert ip.version == 4 and ip.ihl == 5 and ip.flags == "DF" and ip.frag == 0
-                assert ip.tos == (t["dscp"] << 2 | ecn) and ip.ttl == t["ttl"] and ip.proto == 17
-                assert ip.len == 36 + len(inner)
-                assert ip4(ip.src) == t["src_ip"] and ip4(ip.dst) == t["dst_ip"]
-            u = p[UDP]
-            assert u.dport == 4789 and u.sport == sport and 49152 <= u.sport <= 65535
-            assert u.len == 16 + len(inner) and u.chksum == 0
-            vx = p[VXLAN]
-            assert vx.flags == 0x08 and vx.vni == vni
-            assert bytes(vx.payload) == inner
+        for f, (inner, vni, flow) in zip(up.frames, exp, strict=True):
+            sport = check_outer(f, inner, vni, TUNS[0 if vni == 100 else 1])
             if flow in sport_of:
-                assert sport_of[flow] == u.sport, "sport not stable per flow"
-            sport_of[flow] = u.sport
+                assert sport_of[flow] == sport, "sport not stable per flow"
+            sport_of[flow] = sport
         assert len(set(sport_of.values())) >= 0.9 * len(sport_of), "sports not spread"
-        assert int(dut.cnt_tx_out.value) == len(exp) + 1
+        assert int(dut.cnt_tx_out.value) == len(exp)
+
+    # ------------------------------------------------------------------ TX switching
+    MAC_B = "02:aa:00:00:00:0b"
+
+    @cocotb.test()
+    async def tx_switch(dut):
+        """TX-side vSwitch: (VNI, inner dst MAC) -> local queue (VM to VM, no wire) or
+        uplink with the entry's tunnel; broadcast / unknown unicast flooded within the VNI
+        (one local copy with the VNI's queues minus the sender, one encapsulated copy per
+        remote VTEP of the VNI); RoCE / no-route / unknown VNI dropped and counted; the
+        RoCE transport's frames (s_rtx, VNI as sideband) encapsulated with their ICRC
+        intact. Expected copies from a model of docs/vxlan.md; outer headers by scapy."""
+        from fabnic_tb.roce_layers import icrc_reference, random_roce_frame
+
+        keep_w = await setup(dut)
+        rng = random.Random(41)
+        for slot, t in enumerate(TUNS):
+            assert (await command(dut, rng, OP_ADD, TBL_TUN, index=slot,
+                                  value=pack(TUNNEL_FIELDS, t)))[0] == ST_OK
+        vnis = {100: ([1, 2, 3], [0, 1]), 200: ([4, 5], [1]), 300: ([], [])}
+        for slot, (vni, (qs, rs)) in enumerate(vnis.items()):
+            assert (await command(dut, rng, OP_ADD, TBL_VNI, key=vni << 48, index=slot,
+                                  value=vni_value(0, qs, rs)))[0] == ST_OK
+        macs = {(100, MAC_A): (ACT_LOCAL, 2), (100, MAC_B): (ACT_UPLINK, 1),
+                (200, MAC_A): (ACT_UPLINK, 0), (100, MAC_R): (ACT_ROCE, 0),
+                (200, MAC_B): (ACT_LOCAL, 4)}
+        for (vni, mac), (act, idx) in macs.items():
+            assert (await command(dut, rng, OP_ADD, TBL_MAC, key=mac_key(vni, mac_int(mac)),
+                                  value=mac_value(act, idx)))[0] == ST_OK
+        src = Source(dut, "s_tx", keep_w, seed=9, side=("vni", "qp"))
+        rsrc = Source(dut, "s_rtx", keep_w, seed=10, side=("vni",))
+        up = Sink(dut, "m_up", keep_w, seed=11)
+        loc = Sink(dut, "m_local", keep_w, seed=12,
+                   side=("vni", "flood", "qcnt", "qlist", "from_tx"))
+        exp_up: list[tuple[bytes, int, int]] = []     # (inner, vni, tunnel)
+        exp_loc: list[tuple[bytes, int, int, tuple[int, ...]]] = []
+        n_noroute = n_novni = n_flood = 0
+        dsts = [MAC_A, MAC_B, MAC_R, "ff:ff:ff:ff:ff:ff", "02:aa:00:00:00:77",
+                "33:33:00:00:00:01"]
+        for i in range(70):
+            vni = rng.choice([100, 100, 200, 300, 999])
+            qp = rng.choice({100: [1, 2, 3], 200: [4, 5]}.get(vni, [7]))
+            dst = rng.choice(dsts)
+            n = rng.choice([0, 30, 200, 1000])
+            inner = bytes(Ether(dst=dst, src=f"02:dd:00:00:00:{i:02x}") / IP(
+                src="10.1.0.1", dst="10.1.0.2") / UDP(sport=1000 + i, dport=53) /
+                Raw(bytes(rng.randrange(256) for _ in range(n))))
+            src.send(inner, vni=vni, qp=qp)
+            if vni not in vnis:
+                n_novni += 1
+                continue
+            qs, rs = vnis[vni]
+            hit = macs.get((vni, dst))
+            if hit is not None:
+                act, idx = hit
+                if act == ACT_LOCAL:
+                    exp_loc.append((inner, vni, 0, (idx,)))
+                elif act == ACT_UPLINK:
+                    exp_up.append((inner, vni, idx))
+                else:
+                    n_noroute += 1
+                continue
+            lq = tuple(q for q in qs if q != qp)
+            if not lq and not rs:
+                n_noroute += 1
+                continue
+            n_flood += 1
+            if lq:
+                exp_loc.append((inner, vni, 1, lq))
+            exp_up += [(inner, vni, t) for t in rs]
+        # RX traffic at the same time (shares the table's lookup port): VNI 100 -> MAC_A
+        rxs = Source(dut, "s_axis", keep_w, seed=15)
+        exp_rx = []
+        for i in range(25):
+            f = bytes(Ether(dst=MAC_A, src=MAC_B) / IP(src="10.1.0.9", dst="10.1.0.1") /
+                      UDP(sport=i, dport=9) / Raw(bytes(rng.randrange(0, 400))))
+            rxs.send(bytes(Ether() / IP(src="10.0.0.2", dst="10.0.0.1") /
+                           UDP(sport=50000, dport=4789) / VXLAN(vni=100) / f))
+            exp_rx.append(f)
+        # RoCE transport frames (inner RoCEv2 with ICRC), VNI per QP as sideband
+        for _ in range(12):
+            fr = bytearray(random_roce_frame(rng, 600))
+            fr[0:6] = bytes.fromhex(MAC_B.replace(":", ""))
+            # the ICRC does not cover the MACs: it stays valid
+            vni = 100
+            rsrc.send(bytes(fr), vni=vni)
+            assert icrc_reference(bytes(fr[:-4])) == bytes(fr[-4:])
+            exp_up.append((bytes(fr), vni, 1))
+        await wait_idle(dut, [src, rsrc, rxs], extra=600)
+        # uplink: compare as multisets (guest and RoCE streams interleave)
+        got_up = []
+        for f in up.frames:
+            p = Ether(f.data)
+            inner = bytes(p[VXLAN].payload)
+            tun = 1 if p.type == 0x86DD else 0
+            check_outer(f, inner, p[VXLAN].vni, TUNS[tun])
+            got_up.append((inner, p[VXLAN].vni, tun))
+            if UDP in Ether(inner) and Ether(inner)[UDP].dport == 4791:
+                assert icrc_reference(inner[:-4]) == inner[-4:], "inner ICRC broken"
+        key = lambda e: (e[0], e[1], e[2])  # noqa: E731
+        assert sorted(got_up, key=key) == sorted(exp_up, key=key)
+        rx_loc = [f for f in loc.frames if not f.side["from_tx"]]
+        assert [f.data for f in rx_loc] == exp_rx
+        assert all(f.side["qlist"] & 0xFF == 2 and f.side["qcnt"] == 1 for f in rx_loc)
+        tx_loc = [f for f in loc.frames if f.side["from_tx"]]
+        assert len(tx_loc) == len(exp_loc)
+        for f, (inner, vni, flood, queues) in zip(tx_loc, exp_loc, strict=True):
+            assert f.data == inner and f.user == 0 and f.keep_ok
+            assert f.side["vni"] == vni and f.side["flood"] == flood
+            assert f.side["from_tx"] == 1
+            assert decode_qlist(f.side["qlist"], f.side["qcnt"]) == list(queues)
+        assert int(dut.cnt_tx_drop_no_route.value) == n_noroute
+        assert int(dut.cnt_tx_drop_unknown_vni.value) == n_novni
+        assert int(dut.cnt_tx_flood.value) == n_flood
+        assert int(dut.cnt_tx_local.value) == len(exp_loc)
+        assert n_noroute > 3 and n_novni > 3 and n_flood > 5
+
+    @cocotb.test()
+    async def rx_roce(dut):
+        """RoCE over VXLAN, RX: scapy-built RoCEv2 frames (valid ICRC) inside VXLAN to the
+        RoCE engine's inner MAC leave on m_roce with the VNI in the sideband; inner bytes
+        exact except RFC 6040 CE propagation, and the ICRC stays valid (icrc_reference)."""
+        from fabnic_tb.roce_layers import icrc_reference, roce_frame
+
+        keep_w = await setup(dut)
+        rng = random.Random(51)
+        await configure_rx(dut, rng)
+        src = Source(dut, "s_axis", keep_w, seed=13)
+        roce = Sink(dut, "m_roce", keep_w, seed=14, side=("sb",))
+        exp = []
+        for i in range(20):
+            ecn_in = rng.choice([1, 2, 3])
+            ipv6 = bool(i & 1)
+            inner = roce_frame(0x04, bytes(rng.randrange(256) for _ in range(4 * rng.randrange(
+                80))), ipv6=ipv6, dst_mac=MAC_R, src_mac="02:bb:00:00:00:09",
+                tos=ecn_in, dqpn=rng.getrandbits(24), psn=rng.getrandbits(24))
+            ib = bytes(inner)
+            assert icrc_reference(ib[:-4]) == ib[-4:]
+            ecn_out = rng.choice([0, 3])
+            frame = Ether() / IP(src="10.1.1.1", dst="10.0.0.1", tos=ecn_out) / UDP(
+                sport=50000 + i, dport=4789) / VXLAN(vni=100) / ib
+            src.send(bytes(frame))
+            e = Ether(ib)
+            if ecn_out == 3:
+                ip = e[IPv6] if ipv6 else e[IP]
+                if ipv6:
+                    ip.tc |= 3
+                else:
+                    ip.tos |= 3
+                    ip.chksum = None
+            exp.append((bytes(e), 0x0A010101, 50000 + i, ecn_out))
+        await wait_idle(dut, [src])
+        assert len(roce.frames) == len(exp)
+        for f, (ib, osrc, sport, ecn) in zip(roce.frames, exp, strict=True):
+            assert f.data == ib and f.user == 0
+            assert icrc_reference(f.data[:-4]) == f.data[-4:]
+            sb = unpack(SB_FIELDS, f.side["sb"])
+            assert sb["vni"] == 100 and sb["outer_src_ip"] == osrc
+            assert sb["outer_src_port"] == sport and sb["outer_ecn"] == ecn
 
 
 @pytest.mark.parametrize("data_w", [64, 512])
@@ -439,4 +626,4 @@ def test_vtep(data_w: int) -> None:
     run(toplevel="tb_vtep", module="test_vxlan", test_dir=here,
         extra_sources=[here / "tb_vtep.sv"],
         parameters={"DATA_W": data_w, "ENTRIES": ENTRIES, "WAYS": WAYS,
-                    "FLOOD_MAX": FLOOD_MAX, "QP_W": QP_W})
+                    "FLOOD_MAX": FLOOD_MAX, "QP_W": QP_W, "TX_DEPTH": 2048 // (data_w // 8)})

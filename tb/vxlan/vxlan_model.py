@@ -53,10 +53,16 @@ def mac_value(act: int, idx: int) -> int:
     return (act << 16) | idx
 
 
-def vni_value(tun: int, queues: list[int]) -> int:
-    v = tun | (len(queues) << 16)
+def vni_value(tun: int, queues: list[int], remotes: list[int] | None = None) -> int:
+    """VNI row (docs/vxlan.md): [15:0] default tunnel, [23:16] local flood count,
+    [31:24] remote flood count, local queue i at 64+16i, remote tunnel i at 192+16i
+    (READ also returns the VNI in [55:32])."""
+    remotes = remotes or []
+    v = tun | (len(queues) << 16) | (len(remotes) << 24)
     for i, q in enumerate(queues):
-        v |= q << (24 + 16 * i)
+        v |= q << (64 + 16 * i)
+    for i, t in enumerate(remotes):
+        v |= t << (192 + 16 * i)
     return v
 
 

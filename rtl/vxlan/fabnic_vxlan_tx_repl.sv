@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_vxlan_tx_repl: TX frame buffer and replicator of the VTEP (docs/vxlan.md).
+//
+// Frames (s_axis_*) are stored whole in a RAM ring of DEPTH beats (store-and-forward:
+// the frame's byte length is then known for the outer headers). Each frame is paired
+// with one forwarding decision (s_dec_*, from the vSwitch lookup, in frame order) and
+// sent as up to 1 + RFLOOD_MAX copies on m_axis_*:
+//   copy 0 (if s_dec_local)     local copy: m_local=1 with the queue list (qcnt/qlist,
+//                               flood); the consumer writes it to each listed queue
+//   copies for j < s_dec_rcnt   uplink copies: m_local=0, m_tun = tunnel j of s_dec_rlist
+//                               (head-end replication of a flood, or 1 unicast copy)
+// Copies are replayed from the RAM; the last copy frees each beat as it reads it.
+// Dropped and counted (one reason each, first that applies):
+//   cnt_drop_oversize   frame longer than DEPTH-1 beats (the rest is skipped on input)
+//   cnt_drop_bad        tuser[0]=1 on the frame's last beat
+//   cnt_drop_novni      s_dec_novni (the VNI is not configured)
+//   cnt_drop_no_route   no copy at all (no local queue and no tunnel)
+// Sideband m_* is constant over each output frame. Back-pressure only: when the ring or
+// the frame-descriptor FIFO (DESC_DEPTH) is full, s_axis_tready is low.
+// Throughput: one beat per cycle in and out, no gap between frames or copies.
+// Latency: the whole frame (store-and-forward) + 1 cycle (RAM read).
+`default_nettype none
+
+module fabnic_vxlan_tx_repl #(
+    parameter int DATA_W     = 64,
+    parameter int KEEP_W     = DATA_W / 8,
+    parameter int DEPTH      = 2048,   // beats, power of two; frames up to DEPTH-1 beats
+    parameter int DESC_DEPTH = 8,
+    parameter int QP_W       = 8,
+    parameter int FLOOD_MAX  = 4,
+    parameter int RFLOOD_MAX = 4,
+    parameter int TUN_W      = 4,
+    parameter int CNT_W      = 32,
+    parameter int FC_W       = $clog2(FLOOD_MAX + 1),
+    parameter int RFC_W      = $clog2(RFLOOD_MAX + 1)
+) (
+    input  wire logic                       clk,
+    input  wire logic                       rst,
+
+    input  wire logic [DATA_W-1:0]          s_axis_tdata,
+    input  wire logic [KEEP_W-1:0]          s_axis_tkeep,
+    input  wire logic                       s_axis_tvalid,
+    output logic                            s_axis_tready,
+    input  wire logic                       s_axis_tlast,
+    input  wire logic                       s_axis_tuser,
+
+    input  wire logic                       s_dec_valid,
+    output logic                            s_dec_ready,
+    input  wire logic                       s_dec_novni,
+    input  wire logic [23:0]                s_dec_vni,
+    input  wire logic                       s_dec_local,
+    input  wire logic                       s_dec_flood,
+    input  wire logic [FC_W-1:0]            s_dec_qcnt,
+    input  wire logic [FLOOD_MAX*QP_W-1:0]  s_dec_qlist,
+    input  wire logic [RFC_W-1:0]           s_dec_rcnt,
+    input  wire logic [RFLOOD_MAX*TUN_W-1:0] s_dec_rlist,
+
+    output logic      [DATA_W-1:0]          m_axis_tdata,
+    output logic      [KEEP_W-1:0]          m_axis_tkeep,
+    output logic                            m_axis_tvalid,
+    input  wire logic                       m_axis_tready,
+    output logic                            m_axis_tlast,
+    output logic                            m_local,
+    output logic      [TUN_W-1:0]           m_tun,
+    output logic      [23:0]                m_vni,
+    output logic      [15:0]                m_len,
+    output logic      [15:0]                m_csum,   // ones-complement sum of the frame
+    output logic                            m_flood,
+    output logic      [FC_W-1:0]            m_qcnt,
+    output logic      [FLOOD_MAX*QP_W-1:0]  m_qlist,
+
+    output logic      [CNT_W-1:0]           cnt_frames,      // frames with >= 1 copy sent
+    output logic      [CNT_W-1:0]           cnt_copies,      // output frames
+    output logic      [CNT_W-1:0]           cnt_flood,       // sent frames with s_dec_flood
+    output logic      [CNT_W-1:0]           cnt_drop_oversize,
+    output logic      [CNT_W-1:0]           cnt_drop_bad,
+    output logic      [CNT_W-1:0]           cnt_drop_novni,
+    output logic      [CNT_W-1:0]           cnt_drop_no_route
+);
+
+  localparam int AW = $clog2(DEPTH);
+  localparam int KC_W = $clog2(KEEP_W + 1);
+
+  if ((1 << AW) != DEPTH || DEPTH < 4 || DEPTH * KEEP_W > 65535) begin : g_check
+    $error("fabnic_vxlan_tx_repl: DEPTH must be a power of two >= 4, DEPTH*KEEP_W < 64 KiB");
+  end
+
+  typedef struct packed {
+    logic [AW:0]  start;
+    logic [AW:0]  nbeats;
+    logic [15:0]  len;
+    logic [31:0]  sum;
+    logic         bad;
+    logic         trunc;
+  } desc_t;
+
+  function automatic logic [15:0] fold(input logic [31:0] v);
+    logic [16:0] t;
+    t = 17'(v[31:16]) + 17'(v[15:0]);
+    return t[15:0] + 16'(t[16]);
+  endfunction
+
+  // ---------------------------------------------------------------- write side
+  logic [AW:0]  wr_ptr_q, rel_ptr_q, fstart_q, fbeats_q;
+  logic [15:0]  flen_q;
+  logic [31:0]  fsum_q, bsum;
+  logic         swallow_q;
+  logic         d_in_ready, d_push, room, wr_fire, force_last;
+  logic [KC_W-1:0] kcnt;
+  desc_t        d_in, d;
+  logic         d_valid, d_pop;
+  logic [$clog2(DESC_DEPTH):0] unused_dcnt;
+
+  always_comb begin
+    kcnt = '0;
+    for (int i = 0; i < KEEP_W; i++) kcnt += KC_W'(s_axis_tkeep[i]);
+    // 16-bit big-endian words of the beat (lanes 2j, 2j+1); a missing odd byte reads 0
+    bsum = '0;
+    for (int j = 0; j < KEEP_W / 2; j++) begin
+      bsum += 32'({s_axis_tkeep[2*j] ? s_axis_tdata[16*j +: 8] : 8'h00,
+                   s_axis_tkeep[2*j+1] ? s_axis_tdata[16*j+8 +: 8] : 8'h00});
+    end
+  end
+
+  assign room          = (wr_ptr_q - rel_ptr_q) != (AW + 1)'(DEPTH);
+  // beat DEPTH-1 of a longer frame ends it as truncated
+  assign force_last    = !s_axis_tlast && fbeats_q == (AW + 1)'(DEPTH - 2);
+  assign s_axis_tready = swallow_q || (room && (!(s_axis_tlast || force_last) || d_in_ready));
+  assign wr_fire       = s_axis_tvalid && s_axis_tready && !swallow_q;
+  assign d_push        = wr_fire && (s_axis_tlast || force_last);
+
+  always_comb begin
+    d_in.start  = fstart_q;
+    d_in.nbeats = fbeats_q + 1'b1;
+    d_in.len    = flen_q + 16'(kcnt);
+    d_in.sum    = fsum_q + bsum;
+    d_in.bad    = s_axis_tuser && s_axis_tlast;
+    d_in.trunc  = force_last;
+  end
+
+  always_ff @(posedge clk) begin
+    if (wr_fire) begin
+      wr_ptr_q <= wr_ptr_q + 1'b1;
+      if (s_axis_tlast || force_last) begin
+        fstart_q <= wr_ptr_q + 1'b1;
+        fbeats_q <= '0;
+        flen_q   <= '0;
+        fsum_q   <= '0;
+      end else begin
+        fbeats_q <= fbeats_q + 1'b1;
+        flen_q   <= flen_q + 16'(kcnt);
+        fsum_q   <= fsum_q + bsum;
+      end
+      if (force_last) swallow_q <= 1'b1;
+    end
+    if (swallow_q && s_axis_tvalid && s_axis_tlast) swallow_q <= 1'b0;
+    if (rst) begin
+      wr_ptr_q  <= '0;
+      fstart_q  <= '0;
+      fbeats_q  <= '0;
+      flen_q    <= '0;
+      fsum_q    <= '0;
+      swallow_q <= 1'b0;
+    end
+  end
+
+  fabnic_fifo #(.WIDTH($bits(desc_t)), .DEPTH(DESC_DEPTH)) u_desc (
+      .clk, .rst,
+      .in_valid(d_push), .in_ready(d_in_ready), .in_data(d_in),
+      .out_valid(d_valid), .out_ready(d_pop), .out_data(d),
+      .status_count(unused_dcnt)
+  );
+
+  // ---------------------------------------------------------------- RAM
+  logic              rd_en;
+  logic [AW:0]       rd_ptr;
+  logic [DATA_W+KEEP_W-1:0] rd_data;
+
+  fabnic_ram_sdp #(.DATA_W(DATA_W + KEEP_W), .DEPTH(DEPTH)) u_ram (
+      .clk,
+      .wr_en(wr_fire), .wr_be(1'b1), .wr_addr(wr_ptr_q[AW-1:0]),
+      .wr_data({s_axis_tkeep, s_axis_tdata}),
+      .rd_en, .rd_regce(1'b1), .rd_addr(rd_ptr[AW-1:0]), .rd_data
+  );
+
+  // ---------------------------------------------------------------- read side
+  logic              act_q, cur_local_q;
+  logic [AW:0]       ptr_q, rem_q;
+  logic [RFC_W-1:0]  ridx_q;
+  logic              both, drop_it, start_ok, o_valid_q, can_issue, cur_local;
+  logic [AW:0]       cur_rem;
+  logic [RFC_W-1:0]  cur_ridx;
+  logic              last_beat, more_remote, finish;
+
+  assign both     = d_valid && s_dec_valid;
+  assign drop_it  = d.trunc || d.bad || s_dec_novni || (!s_dec_local && s_dec_rcnt == '0);
+  assign start_ok = !act_q && both && !drop_it;
+
+  assign cur_local = act_q ? cur_local_q : s_dec_local;
+  assign cur_rem   = act_q ? rem_q : d.nbeats;
+  assign cur_ridx  = act_q ? ridx_q : '0;
+  assign rd_ptr    = act_q ? ptr_q : d.start;
+
+  assign can_issue   = (act_q || start_ok) && (!o_valid_q || m_axis_tready);
+  assign rd_en       = can_issue;
+  assign last_beat   = cur_rem == (AW + 1)'(1);
+  // after this copy: another uplink copy?
+  assign more_remote = cur_local ? s_dec_rcnt != '0 : (cur_ridx + 1'b1) < s_dec_rcnt;
+  assign finish      = (can_issue && last_beat && !more_remote) || (!act_q && both && drop_it);
+  assign d_pop       = finish;
+  assign s_dec_ready = finish;
+
+  always_ff @(posedge clk) begin
+    if (can_issue) begin
+      if (last_beat) begin
+        act_q       <= more_remote;
+        cur_local_q <= 1'b0;
+        ridx_q      <= cur_local ? '0 : cur_ridx + 1'b1;
+        ptr_q       <= d.start;
+        rem_q       <= d.nbeats;
+      end else begin
+        act_q       <= 1'b1;
+        cur_local_q <= cur_local;
+        ridx_q      <= cur_ridx;
+        ptr_q       <= rd_ptr + 1'b1;
+        rem_q       <= cur_rem - 1'b1;
+      end
+      m_axis_tlast <= last_beat;
+      m_local      <= cur_local;
+      m_tun        <= s_dec_rlist[cur_ridx * TUN_W +: TUN_W];
+      m_vni        <= s_dec_vni;
+      m_len        <= d.len;
+      m_csum       <= fold(d.sum);
+      m_flood      <= s_dec_flood;
+      m_qcnt       <= s_dec_qcnt;
+      m_qlist      <= s_dec_qlist;
+    end
+    if (can_issue) o_valid_q <= 1'b1;
+    else if (m_axis_tready) o_valid_q <= 1'b0;
+    // the last copy frees each beat as it is read; a dropped frame is freed at once
+    if (can_issue && !more_remote) rel_ptr_q <= rd_ptr + 1'b1;
+    else if (finish) rel_ptr_q <= d.start + d.nbeats;
+    if (rst) begin
+      act_q     <= 1'b0;
+      o_valid_q <= 1'b0;
+      rel_ptr_q <= '0;
+    end
+  end
+
+  assign m_axis_tvalid = o_valid_q;
+  assign {m_axis_tkeep, m_axis_tdata} = rd_data;
+
+  always_ff @(posedge clk) begin
+    if (can_issue && last_beat) cnt_copies <= cnt_copies + 1'b1;
+    if (can_issue && last_beat && !more_remote) begin
+      cnt_frames <= cnt_frames + 1'b1;
+      if (s_dec_flood) cnt_flood <= cnt_flood + 1'b1;
+    end
+    if (!act_q && both && drop_it) begin
+      if (d.trunc) cnt_drop_oversize <= cnt_drop_oversize + 1'b1;
+      else if (d.bad) cnt_drop_bad <= cnt_drop_bad + 1'b1;
+      else if (s_dec_novni) cnt_drop_novni <= cnt_drop_novni + 1'b1;
+      else cnt_drop_no_route <= cnt_drop_no_route + 1'b1;
+    end
+    if (rst) begin
+      cnt_frames        <= '0;
+      cnt_copies        <= '0;
+      cnt_flood         <= '0;
+      cnt_drop_oversize <= '0;
+      cnt_drop_bad      <= '0;
+      cnt_drop_novni    <= '0;
+      cnt_drop_no_route <= '0;
+    end
+  end
+
+endmodule
+
+`resetall
