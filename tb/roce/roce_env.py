@@ -70,12 +70,12 @@ class PairEnv:
             getattr(dut, f"{L}_seed").value = 1 if L == "lab" else 2
             getattr(dut, f"{L}_delay").value = 50
 
-    async def start(self) -> None:
+    async def start(self, first_qpn: int = 2) -> None:
         await start_clock_reset(self.dut)
         cocotb.start_soon(self._tap())
         for nic in (self.a, self.b):
             nic.ctx = await run_driver(verbs.open_device, nic.bus, nic.mem, mac=nic.mac,
-                                       ip=nic.ip)
+                                       ip=nic.ip, first_qpn=first_qpn)
 
     async def _tap(self) -> None:
         dut = self.dut

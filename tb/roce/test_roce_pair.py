@@ -398,8 +398,49 @@ if cocotb is not None:
         if env.pcap:
             env.pcap.close()
 
+    @cocotb.test()
+    async def scale_qpn(dut):
+        """NUM_QP = 16384: QP pairs at the top of the QPN space carry WRITE and READ; a
+        doorbell beyond NUM_QP is refused on the bus."""
+        from fabnic.bus import BusError
+        env = PairEnv(dut)
+        nqp = int(dut.NUM_QP.value)
+        await env.start(first_qpn=nqp - 4)
+        a, b = env.a, env.b
+        la, lb = a.mem.alloc(1 << 16), b.mem.alloc(1 << 16)
+        rng = random.Random(99)
+        a.mem.write(la, bytes(rng.randrange(256) for _ in range(1 << 16)))
+        for k in range(2):
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=4096)
+            assert qa.qpn >= nqp - 4 and qb.qpn >= nqp - 4
+            mra = await run_driver(a.ctx.reg_mr, pda, la, 1 << 16, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 1 << 16, ACC)
+            off = k * 16384
+            await run_driver(a.ctx.post_send, qa, [
+                SendWR(WrOpcode.RDMA_WRITE, wr_id=1, local_addr=la + off, length=9000,
+                       lkey=mra.lkey, remote_addr=lb + off, rkey=mrb.rkey),
+                SendWR(WrOpcode.RDMA_READ, wr_id=2, local_addr=la + off + 9216, length=5000,
+                       lkey=mra.lkey, remote_addr=lb + off, rkey=mrb.rkey)])
+            wcs = await run_driver(a.ctx.wait_cq, cqa, 2, 20000)
+            assert [w.wr_id for w in wcs] == [1, 2] and all(w.ok for w in wcs), wcs
+            assert b.mem.read(lb + off, 9000) == a.mem.read(la + off, 9000)
+            assert a.mem.read(la + off + 9216, 5000) == a.mem.read(la + off, 5000)
+            dut._log.info("QP %d -> %d: WRITE 9000 B + READ 5000 B ok", qa.qpn, qb.qpn)
+        try:
+            await run_driver(a.bus.write32, 0x100000 + 8 * nqp, 1)
+        except BusError:
+            pass
+        else:
+            raise AssertionError("a doorbell beyond NUM_QP was accepted")
+
 
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
         testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,error_cases").split(","))
+
+
+def test_roce_pair_16k_qps():
+    run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
+        extra_sources=[HERE / "tb_roce_pair.sv"],
+        parameters={"NUM_QP": 16384, "NUM_CQ": 16, "NUM_MR": 64}, testcase="scale_qpn")
