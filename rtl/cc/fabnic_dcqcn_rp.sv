@@ -56,6 +56,8 @@ module fabnic_dcqcn_rp #(
     input  wire logic [RATE_W-1:0]     cfg_rate_min,
     input  wire logic [RATE_W-1:0]     cfg_rate_line,
     input  wire logic [RATE_W-1:0]     cfg_rate_init,
+    input  wire logic                  cfg_clamp_tgt,     // 1: Rt = Rc at every CNP (paper);
+                                                          // 0: only after a timer increase (Mellanox/ns-3)
 
     // QP init: resets the QP's state (Rc = Rt = init rate, alpha = 1), sets enable
     input  wire logic                  init_valid,
@@ -439,7 +441,7 @@ module fabnic_dcqcn_rp #(
       s4_nx.t_rate  = s_op[4].now;
     end else if (s_op[4].kind == OP_CNP && s4_st.en && s4_commit) begin
       s4_cut        = 1'b1;
-      s4_nx.rt      = s4_st.rc;
+      s4_nx.rt      = (cfg_clamp_tgt || s4_st.ts != '0) ? s4_st.rc : s4_st.rt;
       s4_nx.rc      = rc_cut;
       s4_nx.alpha   = alpha_decay(s4_st.alpha, cfg_g_shift) + (((AF+1)'(1) << AF) >> cfg_g_shift);
       s4_nx.ts      = '0;

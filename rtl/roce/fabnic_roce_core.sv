@@ -206,6 +206,37 @@ module fabnic_roce_core #(
   logic [31:0] sts_roce_cmd_status, sts_roce_result0, sts_roce_result1, sts_roce_result2;
   logic [31:0] sts_roce_result3;
   logic [31:0] cmd_w [CMD_WORDS];
+  logic [1:0] cfg_cc_ctrl;
+  logic [4:0] cfg_cc_g_shift;
+  logic [31:0] cfg_cc_alpha_period;
+  logic [31:0] cfg_cc_timer_period;
+  logic [31:0] cfg_cc_byte_counter;
+  logic [7:0] cfg_cc_f;
+  logic [31:0] cfg_cc_rate_ai;
+  logic [31:0] cfg_cc_rate_hai;
+  logic [31:0] cfg_cc_rate_min;
+  logic [31:0] cfg_cc_rate_line;
+  logic [31:0] cfg_cc_rate_init;
+  logic [0:0] cfg_cc_clamp_tgt;
+  logic [31:0] cfg_cc_cnp_interval;
+  logic [15:0] cfg_cc_limiter_slack;
+  logic  cmd_cc_qp_cmd;
+  logic [31:0] cmd_cc_qp_cmd_data;
+  logic [31:0] sts_cc_qp_status;
+  logic [31:0] sts_cc_qp_rc;
+  logic [31:0] sts_cc_qp_rt;
+  logic [20:0] sts_cc_qp_alpha;
+  logic [31:0] sts_cc_cnp_rx;
+  logic [31:0] sts_cc_cnp_rx_ignored;
+  logic [31:0] sts_cc_rate_decrease;
+  logic [31:0] sts_cc_rate_increase;
+  logic [31:0] sts_cc_rp_catchup;
+  logic [31:0] sts_cc_ecn_marked_rx;
+  logic [31:0] sts_cc_cnp_tx;
+  logic [31:0] sts_cc_cnp_suppressed;
+  logic [31:0] sts_cc_lim_grant;
+  logic [31:0] sts_cc_lim_deny;
+  logic [31:0] sts_cc_lim_rate_set;
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq;
 
   fabnic_regs_roce #(.ADDR_W(16), .DATA_W(DATA_W), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .NUM_QP(NUM_QP)) u_regs (
@@ -289,7 +320,38 @@ module fabnic_roce_core #(
       .sts_roce_cnt_cqe_err(c_cqe_err),
       .sts_roce_cnt_dma_err(c_dma_err),
       .sts_roce_cnt_lkey_err(c_lkey_err),
-      .sts_roce_cnt_irq(c_irq)
+      .sts_roce_cnt_irq(c_irq),
+      .cfg_cc_ctrl(cfg_cc_ctrl),
+      .cfg_cc_g_shift(cfg_cc_g_shift),
+      .cfg_cc_alpha_period(cfg_cc_alpha_period),
+      .cfg_cc_timer_period(cfg_cc_timer_period),
+      .cfg_cc_byte_counter(cfg_cc_byte_counter),
+      .cfg_cc_f(cfg_cc_f),
+      .cfg_cc_rate_ai(cfg_cc_rate_ai),
+      .cfg_cc_rate_hai(cfg_cc_rate_hai),
+      .cfg_cc_rate_min(cfg_cc_rate_min),
+      .cfg_cc_rate_line(cfg_cc_rate_line),
+      .cfg_cc_rate_init(cfg_cc_rate_init),
+      .cfg_cc_clamp_tgt(cfg_cc_clamp_tgt),
+      .cfg_cc_cnp_interval(cfg_cc_cnp_interval),
+      .cfg_cc_limiter_slack(cfg_cc_limiter_slack),
+      .cmd_cc_qp_cmd(cmd_cc_qp_cmd),
+      .cmd_cc_qp_cmd_data(cmd_cc_qp_cmd_data),
+      .sts_cc_qp_status(sts_cc_qp_status),
+      .sts_cc_qp_rc(sts_cc_qp_rc),
+      .sts_cc_qp_rt(sts_cc_qp_rt),
+      .sts_cc_qp_alpha(sts_cc_qp_alpha),
+      .sts_cc_cnp_rx(sts_cc_cnp_rx),
+      .sts_cc_cnp_rx_ignored(sts_cc_cnp_rx_ignored),
+      .sts_cc_rate_decrease(sts_cc_rate_decrease),
+      .sts_cc_rate_increase(sts_cc_rate_increase),
+      .sts_cc_rp_catchup(sts_cc_rp_catchup),
+      .sts_cc_ecn_marked_rx(sts_cc_ecn_marked_rx),
+      .sts_cc_cnp_tx(sts_cc_cnp_tx),
+      .sts_cc_cnp_suppressed(sts_cc_cnp_suppressed),
+      .sts_cc_lim_grant(sts_cc_lim_grant),
+      .sts_cc_lim_deny(sts_cc_lim_deny),
+      .sts_cc_lim_rate_set(sts_cc_lim_rate_set)
   );
 
   logic [47:0]  local_mac;
@@ -573,6 +635,10 @@ module fabnic_roce_core #(
       .m_rd_ready(rd_desc_ready[0]), .s_rd_tdata(sq_tdata[0]), .s_rd_tvalid(sq_tvalid[0]),
       .s_rd_tready(sq_tready[0]), .s_rd_tlast(sq_tlast[0]), .s_rd_tuser(sq_tuser[0]),
       .m_job(jobs[0]), .m_job_valid(job_valid[0]), .m_job_ready(job_ready[0]),
+      .cfg_cc_on(cfg_cc_ctrl[0]), .m_lim_valid(lim_req_valid), .m_lim_ready(lim_req_ready),
+      .m_lim_qpn(lim_req_qpn), .m_lim_len(lim_req_len), .s_lim_rsp_valid(lim_rsp_valid),
+      .s_lim_rsp_grant(lim_rsp_grant), .s_lim_rsp_time(lim_rsp_time), .lim_time(lim_time),
+      .m_sent_valid(sent_valid), .m_sent_qpn(sent_qpn), .m_sent_bytes(sent_bytes),
       .cnt_req_pkts(c_tx_req_pkts), .cnt_retx_pkts(c_tx_retx_pkts), .cnt_lkey_err(req_lkey_err)
   );
 
@@ -584,8 +650,8 @@ module fabnic_roce_core #(
   logic [KEEP_W-1:0] rqd_tkeep, rpd_tkeep;
   logic              rqd_tvalid, rqd_tready, rqd_tlast, rqd_tuser;
   logic              rpd_tvalid, rpd_tready, rpd_tlast, rpd_tuser;
-  logic              unused_cnp_valid, unused_ce_valid;
-  logic [23:0]       unused_cnp_qpn, unused_ce_qpn;
+  logic              rx_cnp_valid, rx_ce_valid;
+  logic [23:0]       rx_cnp_qpn, rx_ce_qpn;
   logic [127:0]      unused_ce_src;
   fabnic_roce_rx #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .CNT_W(CNT_W)) u_rx (
       .clk, .rst, .cfg_local_ip(local_ip),
@@ -600,8 +666,8 @@ module fabnic_roce_core #(
       .m_rsp_ready(rph_ready), .m_rsp_tdata(rpd_tdata), .m_rsp_tkeep(rpd_tkeep),
       .m_rsp_tvalid(rpd_tvalid), .m_rsp_tready(rpd_tready), .m_rsp_tlast(rpd_tlast),
       .m_rsp_tuser(rpd_tuser),
-      .m_cnp_valid(unused_cnp_valid), .m_cnp_qpn(unused_cnp_qpn),
-      .m_ce_valid(unused_ce_valid), .m_ce_qpn(unused_ce_qpn), .m_ce_src_ip(unused_ce_src),
+      .m_cnp_valid(rx_cnp_valid), .m_cnp_qpn(rx_cnp_qpn),
+      .m_ce_valid(rx_ce_valid), .m_ce_qpn(rx_ce_qpn), .m_ce_src_ip(unused_ce_src),
       .cnt_frames(c_rx_frames), .cnt_roce(c_rx_roce), .cnt_drop_bad(c_rx_drop_bad),
       .cnt_drop_not_roce(c_rx_drop_not_roce), .cnt_drop_icrc(c_rx_drop_icrc),
       .cnt_drop_hdr(c_rx_drop_hdr), .cnt_drop_qpn(c_rx_drop_qpn), .cnt_cnp(c_rx_cnp)
@@ -654,6 +720,7 @@ module fabnic_roce_core #(
       .m_ctl_result(rs_ctl_res),
       .s_db_valid(rqdb_valid), .s_db_ready(rqdb_ready), .s_db_qpn(rqdb_data[QPN_W+15:16]),
       .s_db_pi(rqdb_data[15:0]),
+      .s_cnp_valid(np_cnp_valid), .s_cnp_ready(np_cnp_ready), .s_cnp_qpn(np_cnp_qpn),
       .s_hdr(rq_hdr), .s_hdr_plen(rq_plen), .s_hdr_valid(rqh_valid), .s_hdr_ready(rqh_ready),
       .s_axis_tdata(rqd_tdata), .s_axis_tkeep(rqd_tkeep), .s_axis_tvalid(rqd_tvalid),
       .s_axis_tready(rqd_tready), .s_axis_tlast(rqd_tlast), .s_axis_tuser(rqd_tuser),
@@ -669,7 +736,8 @@ module fabnic_roce_core #(
       .m_cqe(cqes[0]), .m_cqe_valid(cqe_valid[0]), .m_cqe_ready(cqe_ready[0]),
       .cnt_drop_qp_state(c_rx_drop_qp_state), .cnt_drop_psn(rs_drop_psn), .cnt_dup(c_rx_dup),
       .cnt_seq_nak(c_rx_seq_nak), .cnt_rnr_nak(c_rx_rnr_nak), .cnt_access_err(c_rx_access_err),
-      .cnt_inv_req(c_rx_inv_req), .cnt_acks_sent(c_tx_acks), .cnt_lkey_err(rs_lkey_err)
+      .cnt_inv_req(c_rx_inv_req), .cnt_acks_sent(c_tx_acks), .cnt_lkey_err(rs_lkey_err),
+      .cnt_cnp_sent(c_tx_cnp)
   );
 
   fabnic_roce_rresp u_rresp (
@@ -710,6 +778,123 @@ module fabnic_roce_core #(
       .cnt_frames(c_tx_frames), .cnt_len_err(unused_tx_len_err)
   );
 
+  // ---------------------------------------------------------------- DCQCN
+  // Reaction point (per-QP rates, fed by received CNPs and the bytes each packet
+  // sends), rate limiter (the requester asks it before every packet of a QP with
+  // DCQCN enabled), notification point (CE-marked requests -> CNP requests, sent by
+  // the responder to the peer QP). cc.ctrl bit0 = RP/limiter on, bit1 = NP on.
+  logic             lim_req_valid, lim_req_ready, lim_rsp_valid, lim_rsp_grant;
+  logic [QPN_W-1:0] lim_req_qpn, unused_lim_rsp_qpn;
+  logic [15:0]      lim_req_len;
+  logic [47:0]      lim_rsp_time, lim_time;
+  logic             sent_valid;
+  logic [QPN_W-1:0] sent_qpn;
+  logic [15:0]      sent_bytes;
+  logic             np_cnp_valid, np_cnp_ready;
+  logic [QPN_W-1:0] np_cnp_qpn;
+  logic             upd_valid, upd_ready, upd_init;
+  logic [QPN_W-1:0] upd_qpn;
+  logic [31:0]      upd_rate;
+  logic             rp_init_valid, rp_init_ready, rp_init_en, rp_rd_valid, rp_rd_ready;
+  logic [QPN_W-1:0] rp_init_qpn, rp_rd_qpn;
+  logic             rp_rsp_valid, rp_rsp_en, rp_busy, lim_busy, np_busy;
+  logic [QPN_W-1:0] unused_rp_rsp_qpn;
+  logic [31:0]      rp_rsp_rc, rp_rsp_rt;
+  logic [20:0]      rp_rsp_alpha;
+  logic [31:0]      unused_rp_time;
+  logic [47:0]      unused_np_time;
+  logic             unused_rp_cnp_ready, unused_rp_tx_ready, unused_np_s_ready;
+
+  // QP commands: from the cc.qp_cmd register (enable/disable/read) and from a QP
+  // write that resets the send side (init with the QP's cc bit)
+  logic             ccq_pend_q, ccq_read_q, ccq_en_q, ccq_rd_sent_q;
+  logic [QPN_W-1:0] ccq_qpn_q;
+  logic             qpw_init;
+  assign qpw_init = cmd_fire && idx_ok && cmd_roce_cmd_data[3:0] == 4'd1 && cmd_roce_cmd_data[4];
+  always_ff @(posedge clk) begin
+    if (cmd_cc_qp_cmd && !ccq_pend_q && cmd_cc_qp_cmd_data[1:0] != 2'd0
+        && 32'(cmd_cc_qp_cmd_data[31:8]) < NUM_QP) begin
+      ccq_pend_q <= 1'b1;
+      ccq_read_q <= cmd_cc_qp_cmd_data[1:0] == 2'd3;
+      ccq_en_q   <= cmd_cc_qp_cmd_data[1:0] == 2'd1;
+      ccq_qpn_q  <= QPN_W'(cmd_cc_qp_cmd_data[31:8]);
+      ccq_rd_sent_q <= 1'b0;
+    end else if (qpw_init && !ccq_pend_q) begin
+      ccq_pend_q <= 1'b1;
+      ccq_read_q <= 1'b0;
+      ccq_en_q   <= qpc_new.cc;
+      ccq_qpn_q  <= QPN_W'(cmd_roce_cmd_data[31:8]);
+    end
+    if (rp_init_valid && rp_init_ready) ccq_pend_q <= 1'b0;
+    if (rp_rd_valid && rp_rd_ready) ccq_rd_sent_q <= 1'b1;
+    if (rp_rsp_valid) begin
+      ccq_pend_q   <= 1'b0;
+      sts_cc_qp_rc <= rp_rsp_rc;
+      sts_cc_qp_rt <= rp_rsp_rt;
+      sts_cc_qp_alpha <= rp_rsp_alpha;
+      cc_rd_en_q   <= rp_rsp_en;
+    end
+    if (rst) begin
+      ccq_pend_q <= 1'b0;
+      sts_cc_qp_rc <= '0; sts_cc_qp_rt <= '0; sts_cc_qp_alpha <= '0; cc_rd_en_q <= 1'b0;
+    end
+  end
+  logic cc_rd_en_q;
+  assign rp_init_valid = ccq_pend_q && !ccq_read_q;
+  assign rp_init_qpn   = ccq_qpn_q;
+  assign rp_init_en    = ccq_en_q;
+  assign rp_rd_valid   = ccq_pend_q && ccq_read_q && !ccq_rd_sent_q;
+  assign rp_rd_qpn     = ccq_qpn_q;
+  assign sts_cc_qp_status = {29'd0, rp_busy || lim_busy || np_busy, cc_rd_en_q, ccq_pend_q};
+
+  fabnic_dcqcn_rp #(.NUM_QP(NUM_QP), .QPN_W(QPN_W), .CNT_W(CNT_W)) u_rp (
+      .clk, .rst,
+      .cfg_g_shift(cfg_cc_g_shift), .cfg_alpha_period(cfg_cc_alpha_period),
+      .cfg_timer_period(cfg_cc_timer_period), .cfg_byte_counter(cfg_cc_byte_counter),
+      .cfg_f(cfg_cc_f), .cfg_rate_ai(cfg_cc_rate_ai), .cfg_rate_hai(cfg_cc_rate_hai),
+      .cfg_rate_min(cfg_cc_rate_min), .cfg_rate_line(cfg_cc_rate_line),
+      .cfg_rate_init(cfg_cc_rate_init), .cfg_clamp_tgt(cfg_cc_clamp_tgt[0]),
+      .init_valid(rp_init_valid), .init_ready(rp_init_ready), .init_qpn(rp_init_qpn),
+      .init_enable(rp_init_en),
+      .cnp_valid(rx_cnp_valid && cfg_cc_ctrl[0]), .cnp_ready(unused_rp_cnp_ready),
+      .cnp_qpn(QPN_W'(rx_cnp_qpn)),
+      .tx_valid(sent_valid && cfg_cc_ctrl[0]), .tx_ready(unused_rp_tx_ready),
+      .tx_qpn(sent_qpn), .tx_bytes(sent_bytes),
+      .rd_valid(rp_rd_valid), .rd_ready(rp_rd_ready), .rd_qpn(rp_rd_qpn),
+      .rd_rsp_valid(rp_rsp_valid), .rd_rsp_qpn(unused_rp_rsp_qpn), .rd_rsp_enable(rp_rsp_en),
+      .rd_rsp_rc(rp_rsp_rc), .rd_rsp_rt(rp_rsp_rt), .rd_rsp_alpha(rp_rsp_alpha),
+      .upd_valid, .upd_ready, .upd_qpn, .upd_rate, .upd_init,
+      .status_time(unused_rp_time), .status_busy(rp_busy),
+      .cnt_cnp(sts_cc_cnp_rx), .cnt_cnp_ignored(sts_cc_cnp_rx_ignored),
+      .cnt_decrease(sts_cc_rate_decrease), .cnt_increase(sts_cc_rate_increase),
+      .cnt_catchup(sts_cc_rp_catchup)
+  );
+
+  fabnic_rate_limiter #(.NUM_QP(NUM_QP), .QPN_W(QPN_W), .CNT_W(CNT_W)) u_lim (
+      .clk, .rst, .cfg_slack(cfg_cc_limiter_slack),
+      .upd_valid, .upd_ready, .upd_qpn, .upd_rate, .upd_init,
+      .req_valid(lim_req_valid), .req_ready(lim_req_ready), .req_qpn(lim_req_qpn),
+      .req_len(lim_req_len),
+      .rsp_valid(lim_rsp_valid), .rsp_qpn(unused_lim_rsp_qpn), .rsp_grant(lim_rsp_grant),
+      .rsp_time(lim_rsp_time), .status_time(lim_time), .status_busy(lim_busy),
+      .cnt_grant(sts_cc_lim_grant), .cnt_deny(sts_cc_lim_deny),
+      .cnt_rate_set(sts_cc_lim_rate_set)
+  );
+
+  fabnic_dcqcn_np #(.NUM_QP(NUM_QP), .QPN_W(QPN_W), .CNT_W(CNT_W)) u_np (
+      .clk, .rst, .cfg_interval({16'd0, cfg_cc_cnp_interval}),
+      .s_valid(rx_ce_valid && cfg_cc_ctrl[1]), .s_ready(unused_np_s_ready),
+      .s_qpn(QPN_W'(rx_ce_qpn)), .s_ecn(2'b11),
+      .cnp_valid(np_cnp_valid), .cnp_ready(np_cnp_ready), .cnp_qpn(np_cnp_qpn),
+      .status_time(unused_np_time), .status_busy(np_busy),
+      .cnt_marked(sts_cc_ecn_marked_rx), .cnt_cnp(sts_cc_cnp_tx),
+      .cnt_suppressed(sts_cc_cnp_suppressed)
+  );
+  logic unused_dcqcn;
+  assign unused_dcqcn = ^{unused_lim_rsp_qpn, unused_rp_rsp_qpn, unused_rp_time, unused_np_time,
+                          unused_rp_cnp_ready, unused_rp_tx_ready, unused_np_s_ready,
+                          cmd_cc_qp_cmd_data[7:2]};
+
   // ---------------------------------------------------------------- remaining counters
   always_ff @(posedge clk) begin
     if (job_valid[2] && job_ready[2]) c_tx_read_resp <= c_tx_read_resp + 1'b1;
@@ -722,12 +907,11 @@ module fabnic_roce_core #(
   end
   assign c_rx_drop_psn = rs_drop_psn + cp_drop_psn;
   assign c_lkey_err    = req_lkey_err + rs_lkey_err;
-  assign c_tx_cnp      = '0;
 
   logic unused;
   assign unused = ^{unused_axil_timeout, unused_fc0, unused_fc1, unused_fc2, cfg_device_scratch,
-                    unused_wtag, unused_wmis, unused_wout, unused_cnp_valid, unused_ce_valid,
-                    unused_cnp_qpn, unused_ce_qpn, unused_ce_src, unused_tx_len_err, c_op_q,
+                    unused_wtag, unused_wmis, unused_wout, unused_ce_src, rx_cnp_qpn[23:QPN_W],
+                    rx_ce_qpn[23:QPN_W], unused_dcqcn, unused_tx_len_err, c_op_q,
                     c_flags_q, rd_cpl_valid, rq_addr[23:21],
                     cmd_roce_cmd_data[7:6], c_idx_q};
 

@@ -103,6 +103,21 @@ module fabnic_roce_req #(
     output logic                              m_job_valid,
     input  wire logic                         m_job_ready,
 
+    // DCQCN: per-QP rate limiter (asked before every packet of a QP with cc enabled
+    // while cfg_cc_on), and the bytes each packet put on the wire (reaction point)
+    input  wire logic                         cfg_cc_on,
+    output logic                              m_lim_valid,
+    input  wire logic                         m_lim_ready,
+    output logic      [QPN_W-1:0]             m_lim_qpn,
+    output logic      [15:0]                  m_lim_len,
+    input  wire logic                         s_lim_rsp_valid,
+    input  wire logic                         s_lim_rsp_grant,
+    input  wire logic [47:0]                  s_lim_rsp_time,
+    input  wire logic [47:0]                  lim_time,
+    output logic                              m_sent_valid,
+    output logic      [QPN_W-1:0]             m_sent_qpn,
+    output logic      [15:0]                  m_sent_bytes,
+
     output logic      [CNT_W-1:0]             cnt_req_pkts,
     output logic      [CNT_W-1:0]             cnt_retx_pkts,
     output logic      [CNT_W-1:0]             cnt_lkey_err
@@ -178,7 +193,8 @@ module fabnic_roce_req #(
 
   // ---------------------------------------------------------------- FSM
   typedef enum logic [3:0] {
-    S_IDLE, S_LOAD, S_DISPATCH, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_PKT, S_SKIP, S_WB, S_KICK
+    S_IDLE, S_LOAD, S_DISPATCH, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_PKT, S_SKIP, S_WB, S_KICK,
+    S_RLREQ, S_RLRSP, S_RLWAIT
   } st_e;
   st_e st_q;
 
@@ -281,9 +297,22 @@ module fabnic_roce_req #(
   logic pkt_done_wqe;   // this packet finishes the WQE
   assign pkt_done_wqe = is_read || is_atomic || last;
 
+  // rate limiting: a packet of a paced QP needs a grant first
+  logic        paced, granted_q;
+  logic [47:0] retry_at_q;
+  logic [15:0] wire_len;
+  assign paced    = cfg_cc_on && qc_q.cc;
+  assign wire_len = job.plen + 16'd66;   // Eth+IPv4+UDP+BTH+RETH/ICRC+FCS, approximately
+  assign m_lim_valid = st_q == S_RLREQ;
+  assign m_lim_qpn   = qpn_q;
+  assign m_lim_len   = wire_len;
+
   logic job_fire;
-  assign m_job_valid = st_q == S_PKT;
+  assign m_job_valid = st_q == S_PKT && (!paced || granted_q);
   assign job_fire    = m_job_valid && m_job_ready;
+  assign m_sent_valid = job_fire;
+  assign m_sent_qpn   = qpn_q;
+  assign m_sent_bytes = wire_len;
 
   // event acceptance in IDLE
   logic take_ctl, take_ev, take_db, take_act;
@@ -469,8 +498,27 @@ module fabnic_roce_req #(
           end
         end
       end
+      S_RLREQ: if (m_lim_ready) st_q <= S_RLRSP;
+      S_RLRSP: begin
+        if (s_lim_rsp_valid) begin
+          if (s_lim_rsp_grant) begin
+            granted_q <= 1'b1;
+            st_q <= S_PKT;
+          end else if (act_out_valid) begin
+            // other QPs are waiting: give way, come back later
+            requeue_q <= 1'b1;
+            st_q <= more_q ? S_SKIP : S_WB;
+          end else begin
+            retry_at_q <= s_lim_rsp_time;
+            st_q <= S_RLWAIT;
+          end
+        end
+      end
+      S_RLWAIT: if (lim_time >= retry_at_q || act_out_valid) st_q <= S_RLREQ;
       S_PKT: begin
+        if (paced && !granted_q) st_q <= S_RLREQ;
         if (job_fire) begin
+          granted_q <= 1'b0;
           cnt_req_pkts  <= cnt_req_pkts + 1'b1;
           cnt_retx_pkts <= cnt_retx_pkts + CNT_W'(psn_lt(rs_q.next_psn, rs_q.psn_hi));
           rs_q.next_psn <= rs_q.next_psn + psn_step;
@@ -510,6 +558,7 @@ module fabnic_roce_req #(
       requeue_q     <= 1'b0;
       kick_q        <= 1'b0;
       m_ctl_done    <= 1'b0;
+      granted_q     <= 1'b0;
     end
   end
 

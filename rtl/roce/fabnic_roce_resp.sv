@@ -55,6 +55,11 @@ module fabnic_roce_resp #(
     input  wire logic [QPN_W-1:0]             s_db_qpn,
     input  wire logic [15:0]                  s_db_pi,
 
+    // CNP requests of the notification point (local QPN): a CNP goes to the peer QP
+    input  wire logic                         s_cnp_valid,
+    output logic                              s_cnp_ready,
+    input  wire logic [QPN_W-1:0]             s_cnp_qpn,
+
     input  wire fabnic_roce_pkg::roce_hdr_t   s_hdr,
     input  wire logic [15:0]                  s_hdr_plen,
     input  wire logic                         s_hdr_valid,
@@ -111,7 +116,8 @@ module fabnic_roce_resp #(
     output logic      [CNT_W-1:0]             cnt_access_err,
     output logic      [CNT_W-1:0]             cnt_inv_req,
     output logic      [CNT_W-1:0]             cnt_acks_sent,
-    output logic      [CNT_W-1:0]             cnt_lkey_err
+    output logic      [CNT_W-1:0]             cnt_lkey_err,
+    output logic      [CNT_W-1:0]             cnt_cnp_sent
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
@@ -181,7 +187,7 @@ module fabnic_roce_resp #(
   } st_e;
   st_e st_q, after_rqe_q;
 
-  typedef enum logic [1:0] { SRC_CTL, SRC_DB, SRC_PKT } src_e;
+  typedef enum logic [1:0] { SRC_CTL, SRC_DB, SRC_PKT, SRC_CNP } src_e;
   src_e        src_q;
   logic        ctl_op_q;
   logic [23:0] ctl_psn_q;
@@ -192,7 +198,7 @@ module fabnic_roce_resp #(
   assign op = h_q.bth.opcode;
 
   // what to send after the packet (ack_kind) and complete (cqe_q)
-  typedef enum logic [2:0] { A_NONE, A_ACK, A_NAK, A_ATOMIC } ack_e;
+  typedef enum logic [2:0] { A_NONE, A_ACK, A_NAK, A_ATOMIC, A_CNP } ack_e;
   ack_e        ack_q;
   logic [7:0]  syn_q;
   logic [23:0] ack_psn_q;
@@ -225,16 +231,19 @@ module fabnic_roce_resp #(
   assign lg = pmtu_log(qc_q.pmtu);
 
   // picks
-  logic take_ctl, take_db, take_pkt;
+  logic take_ctl, take_db, take_cnp, take_pkt;
   always_comb begin
     take_ctl = st_q == S_IDLE && s_ctl_valid;
     take_db  = st_q == S_IDLE && !s_ctl_valid && s_db_valid;
-    take_pkt = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && s_hdr_valid;
-    rd_en    = take_ctl || take_db || take_pkt;
-    rd_addr  = take_ctl ? s_ctl_qpn : take_db ? s_db_qpn : QPN_W'(s_hdr.bth.dest_qp);
+    take_cnp = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && s_cnp_valid;
+    take_pkt = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && !s_cnp_valid && s_hdr_valid;
+    rd_en    = take_ctl || take_db || take_cnp || take_pkt;
+    rd_addr  = take_ctl ? s_ctl_qpn : take_db ? s_db_qpn : take_cnp ? s_cnp_qpn
+             : QPN_W'(s_hdr.bth.dest_qp);
   end
   assign s_ctl_ready = take_ctl;
   assign s_db_ready  = take_db;
+  assign s_cnp_ready = take_cnp;
   assign s_hdr_ready = take_pkt;
 
   // DMA reads: RQE (32 B) or atomic operand (8 B)
@@ -300,7 +309,11 @@ module fabnic_roce_resp #(
     ackj.sport = qc_q.sport;
     ackj.dscp  = qc_q.dscp;
     ackj.ecn   = 2'b10;
-    ackj.hdr.bth.opcode  = (ack_q == A_ATOMIC) ? OP_ATOMIC_ACK : OP_ACK;
+    ackj.hdr.bth.opcode  = (ack_q == A_ATOMIC) ? OP_ATOMIC_ACK : (ack_q == A_CNP) ? OP_CNP : OP_ACK;
+    if (ack_q == A_CNP) begin
+      ackj.ecn          = 2'b00;    // not ECN-capable: a CNP is never marked
+      ackj.hdr.bth.becn = 1'b1;
+    end
     ackj.hdr.bth.pkey    = 16'hFFFF;
     ackj.hdr.bth.dest_qp = qc_q.dqpn;
     ackj.hdr.bth.psn     = ack_psn_q;
@@ -371,6 +384,9 @@ module fabnic_roce_resp #(
         end else if (take_db) begin
           src_q <= SRC_DB; qpn_q <= s_db_qpn; db_pi_q <= s_db_pi;
           st_q <= S_LOAD;
+        end else if (take_cnp) begin
+          src_q <= SRC_CNP; qpn_q <= s_cnp_qpn;
+          st_q <= S_LOAD;
         end else if (take_pkt) begin
           src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
           plen_q <= s_hdr_plen;
@@ -398,6 +414,15 @@ module fabnic_roce_resp #(
           SRC_DB: begin
             r_q.rq_pi <= db_pi_q;
             st_q <= S_WB;
+          end
+          SRC_CNP: begin
+            ack_psn_q <= '0;
+            if (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) begin
+              ack_q <= A_CNP;
+              st_q  <= S_FIN;
+            end else begin
+              st_q <= S_IDLE;
+            end
           end
           default: begin
             ack_psn_q <= h_q.bth.psn;
@@ -627,7 +652,8 @@ module fabnic_roce_resp #(
         if (m_cqe_valid && m_cqe_ready) cqe_pend_q <= 1'b0;
         if (m_job_valid && m_job_ready) begin
           ack_q <= A_NONE;
-          cnt_acks_sent <= cnt_acks_sent + 1'b1;
+          cnt_acks_sent <= cnt_acks_sent + CNT_W'(ack_q != A_CNP);
+          cnt_cnp_sent  <= cnt_cnp_sent + CNT_W'(ack_q == A_CNP);
         end
         if (fin_done) st_q <= S_IDLE;
       end
@@ -646,6 +672,7 @@ module fabnic_roce_resp #(
       cnt_inv_req       <= '0;
       cnt_acks_sent     <= '0;
       cnt_lkey_err      <= '0;
+      cnt_cnp_sent      <= '0;
     end
   end
 

@@ -117,7 +117,7 @@ module fabnic_roce_rx #(
     end
     frame_len = 16'(l3) + iplen;
     keep_trim = s_axis_tkeep;
-    if (s_axis_tlast)
+    if (s_axis_tlast && first_q && (v4 || v6))   // a single-beat frame: cut at the IP length
       for (int i = 0; i < KEEP_W; i++) if (i >= int'(frame_len)) keep_trim[i] = 1'b0;
   end
   logic accept_first;
@@ -295,7 +295,7 @@ module fabnic_roce_rx #(
                                             || (!h.is_cnp && !(is_rsp || is_req_op)));
       cnt_drop_qpn <= cnt_drop_qpn + CNT_W'(h.err == RX_ERR_NONE && bad_qpn);
       cnt_cnp      <= cnt_cnp + CNT_W'(h.err == RX_ERR_NONE && h.is_cnp);
-      m_cnp_valid  <= h.err == RX_ERR_NONE && h.is_cnp;
+      m_cnp_valid  <= h.err == RX_ERR_NONE && h.is_cnp && !bad_qpn;
       m_cnp_qpn    <= h.bth.dest_qp;
       m_ce_valid   <= route == R_REQ && sd_data[1:0] == 2'b11;
       m_ce_qpn     <= h.bth.dest_qp;

@@ -91,7 +91,38 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_cqe_err,
     input  wire logic [31:0] sts_roce_cnt_dma_err,
     input  wire logic [31:0] sts_roce_cnt_lkey_err,
-    input  wire logic [31:0] sts_roce_cnt_irq
+    input  wire logic [31:0] sts_roce_cnt_irq,
+    output logic [1:0] cfg_cc_ctrl,
+    output logic [4:0] cfg_cc_g_shift,
+    output logic [31:0] cfg_cc_alpha_period,
+    output logic [31:0] cfg_cc_timer_period,
+    output logic [31:0] cfg_cc_byte_counter,
+    output logic [7:0] cfg_cc_f,
+    output logic [31:0] cfg_cc_rate_ai,
+    output logic [31:0] cfg_cc_rate_hai,
+    output logic [31:0] cfg_cc_rate_min,
+    output logic [31:0] cfg_cc_rate_line,
+    output logic [31:0] cfg_cc_rate_init,
+    output logic [0:0] cfg_cc_clamp_tgt,
+    output logic [31:0] cfg_cc_cnp_interval,
+    output logic [15:0] cfg_cc_limiter_slack,
+    output logic cmd_cc_qp_cmd,
+    output logic [31:0] cmd_cc_qp_cmd_data,
+    input  wire logic [31:0] sts_cc_qp_status,
+    input  wire logic [31:0] sts_cc_qp_rc,
+    input  wire logic [31:0] sts_cc_qp_rt,
+    input  wire logic [20:0] sts_cc_qp_alpha,
+    input  wire logic [31:0] sts_cc_cnp_rx,
+    input  wire logic [31:0] sts_cc_cnp_rx_ignored,
+    input  wire logic [31:0] sts_cc_rate_decrease,
+    input  wire logic [31:0] sts_cc_rate_increase,
+    input  wire logic [31:0] sts_cc_rp_catchup,
+    input  wire logic [31:0] sts_cc_ecn_marked_rx,
+    input  wire logic [31:0] sts_cc_cnp_tx,
+    input  wire logic [31:0] sts_cc_cnp_suppressed,
+    input  wire logic [31:0] sts_cc_lim_grant,
+    input  wire logic [31:0] sts_cc_lim_deny,
+    input  wire logic [31:0] sts_cc_lim_rate_set
 );
 
   function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
@@ -104,6 +135,7 @@ module fabnic_regs_roce #(
 
   always_ff @(posedge clk) begin
     cmd_roce_cmd <= 1'b0;
+    cmd_cc_qp_cmd <= 1'b0;
     ack_valid <= req_valid;
     if (req_valid) begin
       ack_err   <= 1'b0;
@@ -125,7 +157,7 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('h408): if (!req_write) ack_rdata <= 32'(NUM_MR);
                 else ack_err <= 1'b1;
-        ADDR_W'('h40c): if (!req_write) ack_rdata <= 32'(32'h0000003f);
+        ADDR_W'('h40c): if (!req_write) ack_rdata <= 32'(32'h0000013f);
                 else ack_err <= 1'b1;
         ADDR_W'('h410): begin
           if (req_write) cfg_roce_local_mac_lo <= 32'(apply_strb(32'(cfg_roce_local_mac_lo), req_wdata, req_wstrb));
@@ -333,6 +365,98 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('h87c): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_irq);
                 else ack_err <= 1'b1;
+        ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc04): begin
+          if (req_write) cfg_cc_ctrl <= 2'(apply_strb(32'(cfg_cc_ctrl), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_ctrl);
+        end
+        ADDR_W'('hc08): begin
+          if (req_write) cfg_cc_g_shift <= 5'(apply_strb(32'(cfg_cc_g_shift), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_g_shift);
+        end
+        ADDR_W'('hc0c): begin
+          if (req_write) cfg_cc_alpha_period <= 32'(apply_strb(32'(cfg_cc_alpha_period), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_alpha_period);
+        end
+        ADDR_W'('hc10): begin
+          if (req_write) cfg_cc_timer_period <= 32'(apply_strb(32'(cfg_cc_timer_period), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_timer_period);
+        end
+        ADDR_W'('hc14): begin
+          if (req_write) cfg_cc_byte_counter <= 32'(apply_strb(32'(cfg_cc_byte_counter), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_byte_counter);
+        end
+        ADDR_W'('hc18): begin
+          if (req_write) cfg_cc_f <= 8'(apply_strb(32'(cfg_cc_f), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_f);
+        end
+        ADDR_W'('hc1c): begin
+          if (req_write) cfg_cc_rate_ai <= 32'(apply_strb(32'(cfg_cc_rate_ai), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_rate_ai);
+        end
+        ADDR_W'('hc20): begin
+          if (req_write) cfg_cc_rate_hai <= 32'(apply_strb(32'(cfg_cc_rate_hai), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_rate_hai);
+        end
+        ADDR_W'('hc24): begin
+          if (req_write) cfg_cc_rate_min <= 32'(apply_strb(32'(cfg_cc_rate_min), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_rate_min);
+        end
+        ADDR_W'('hc28): begin
+          if (req_write) cfg_cc_rate_line <= 32'(apply_strb(32'(cfg_cc_rate_line), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_rate_line);
+        end
+        ADDR_W'('hc2c): begin
+          if (req_write) cfg_cc_rate_init <= 32'(apply_strb(32'(cfg_cc_rate_init), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_rate_init);
+        end
+        ADDR_W'('hc4c): begin
+          if (req_write) cfg_cc_clamp_tgt <= 1'(apply_strb(32'(cfg_cc_clamp_tgt), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_clamp_tgt);
+        end
+        ADDR_W'('hc30): begin
+          if (req_write) cfg_cc_cnp_interval <= 32'(apply_strb(32'(cfg_cc_cnp_interval), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_cnp_interval);
+        end
+        ADDR_W'('hc34): begin
+          if (req_write) cfg_cc_limiter_slack <= 16'(apply_strb(32'(cfg_cc_limiter_slack), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_cc_limiter_slack);
+        end
+        ADDR_W'('hc38): if (req_write) begin
+          cmd_cc_qp_cmd      <= 1'b1;
+          cmd_cc_qp_cmd_data <= 32'(req_wdata);
+        end else ack_err <= 1'b1;
+        ADDR_W'('hc3c): if (!req_write) ack_rdata <= 32'(sts_cc_qp_status);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc40): if (!req_write) ack_rdata <= 32'(sts_cc_qp_rc);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc44): if (!req_write) ack_rdata <= 32'(sts_cc_qp_rt);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc48): if (!req_write) ack_rdata <= 32'(sts_cc_qp_alpha);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc80): if (!req_write) ack_rdata <= 32'(sts_cc_cnp_rx);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc84): if (!req_write) ack_rdata <= 32'(sts_cc_cnp_rx_ignored);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc88): if (!req_write) ack_rdata <= 32'(sts_cc_rate_decrease);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc8c): if (!req_write) ack_rdata <= 32'(sts_cc_rate_increase);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc90): if (!req_write) ack_rdata <= 32'(sts_cc_rp_catchup);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc94): if (!req_write) ack_rdata <= 32'(sts_cc_ecn_marked_rx);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc98): if (!req_write) ack_rdata <= 32'(sts_cc_cnp_tx);
+                else ack_err <= 1'b1;
+        ADDR_W'('hc9c): if (!req_write) ack_rdata <= 32'(sts_cc_cnp_suppressed);
+                else ack_err <= 1'b1;
+        ADDR_W'('hca0): if (!req_write) ack_rdata <= 32'(sts_cc_lim_grant);
+                else ack_err <= 1'b1;
+        ADDR_W'('hca4): if (!req_write) ack_rdata <= 32'(sts_cc_lim_deny);
+                else ack_err <= 1'b1;
+        ADDR_W'('hca8): if (!req_write) ack_rdata <= 32'(sts_cc_lim_rate_set);
+                else ack_err <= 1'b1;
         default: ack_err <= 1'b1;
       endcase
     end
@@ -375,6 +499,22 @@ module fabnic_regs_roce #(
       cfg_roce_data21 <= 32'('h0);
       cfg_roce_data22 <= 32'('h0);
       cfg_roce_data23 <= 32'('h0);
+      cfg_cc_ctrl <= 2'('h3);
+      cfg_cc_g_shift <= 5'('h8);
+      cfg_cc_alpha_period <= 32'('h35b6);
+      cfg_cc_timer_period <= 32'('h35b6);
+      cfg_cc_byte_counter <= 32'('h989680);
+      cfg_cc_f <= 8'('h5);
+      cfg_cc_rate_ai <= 32'('h5000);
+      cfg_cc_rate_hai <= 32'('h32000);
+      cfg_cc_rate_min <= 32'('h64000);
+      cfg_cc_rate_line <= 32'('h186a0000);
+      cfg_cc_rate_init <= 32'('h186a0000);
+      cfg_cc_clamp_tgt <= 1'('h1);
+      cfg_cc_cnp_interval <= 32'('h30d4);
+      cfg_cc_limiter_slack <= 16'('h64);
+      cmd_cc_qp_cmd <= 1'b0;
+      cmd_cc_qp_cmd_data <= '0;
     end
   end
 

@@ -47,6 +47,7 @@ class DcqcnConfig:
     rate_min: int = mbps(100)
     rate_line: int = mbps(100_000)
     rate_init: int = mbps(100_000)
+    clamp_tgt: int = 1                 # 1: Rt = Rc at every CNP; 0: only after a timer increase
     alpha_frac: int = ALPHA_FRAC
     stage_w: int = 8
 
@@ -61,6 +62,7 @@ class DcqcnConfig:
         dut.cfg_rate_min.value = self.rate_min
         dut.cfg_rate_line.value = self.rate_line
         dut.cfg_rate_init.value = self.rate_init
+        dut.cfg_clamp_tgt.value = self.clamp_tgt
 
 
 @dataclass
@@ -158,7 +160,8 @@ class DcqcnModel:
             return
         self.advance(qpn, t)
         c = self.cfg
-        s.rt = s.rc
+        if c.clamp_tgt or s.ts != 0:
+            s.rt = s.rc
         s.rc = max(self._cut(s.rc, s.alpha), c.rate_min)
         s.alpha = self._decay(s.alpha) + self._g()
         s.ts = s.bs = s.nbytes = 0

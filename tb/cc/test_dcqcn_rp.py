@@ -359,6 +359,34 @@ if cocotb is not None:
         await random_traffic(dut, cfg, nqp=8, events=1500, seed=11, gap=40, upd_busy=0.3)
 
     @cocotb.test()
+    async def rp_no_clamp(dut):
+        """cfg_clamp_tgt = 0 (Mellanox/ns-3 DCQCN): a cut sets Rt = Rc only if a timer
+        increase happened since the previous cut."""
+        cfg = short_cfg(g_shift=4, clamp_tgt=0)
+        rp = Rp(dut, cfg)
+        await rp.start()
+        await rp.init(5)
+        line = cfg.rate_line
+        await rp.cnp(5)
+        await rp.cnp(5)
+        rc, rt, _ = await rp.read(5)
+        # two cuts without a timer event in between: Rt stays at the initial line rate
+        assert rt == line and rc < line // 2
+        await ClockCycles(dut.clk, cfg.timer_period + 20)   # one timer increase (ts = 1)
+        rc1, rt1, _ = await rp.read(5)
+        assert rt1 == line and rc1 == (rc + line + 1) // 2   # fast recovery toward Rt
+        await rp.cnp(5)
+        rc2, rt2, _ = await rp.read(5)
+        assert rt2 == rc1 and rc2 < rc1                     # clamped after the increase
+        rp.check_updates()
+
+    @cocotb.test()
+    async def rp_no_clamp_random(dut):
+        cfg = short_cfg(g_shift=5, alpha_period=300, timer_period=400, byte_counter=6000, f=3,
+                        rate_ai=mbps(200), rate_hai=mbps(2000), clamp_tgt=0)
+        await random_traffic(dut, cfg, nqp=6, events=600, seed=23, gap=60, upd_busy=0.2)
+
+    @cocotb.test()
     async def rp_catchup(dut):
         """Periods shorter than the sweep revisit time: ops replay to catch up, still exact."""
         cfg = short_cfg(g_shift=3, alpha_period=70, timer_period=90, byte_counter=3000, f=2,

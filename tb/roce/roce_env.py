@@ -61,6 +61,8 @@ class PairEnv:
         self.b = Nic(dut, "b", "02:00:00:00:00:0b", "10.0.0.2")
         self.pcap = SimPcap(pcap) if pcap else None
         self.frames: list[tuple[str, bytes]] = []
+        self.rx_b: list[bytes] = []       # frames arriving at B (after the link), when tap_rx
+        self.tap_rx = False
         self.cycle = 0
         for L in ("lab", "lba"):
             for n in ("rate", "delay", "loss_p", "dup_p", "reorder_p", "biterr_p", "drop_list"):
@@ -69,6 +71,7 @@ class PairEnv:
                 getattr(dut, f"{L}_{n}").value = 0
             getattr(dut, f"{L}_seed").value = 1 if L == "lab" else 2
             getattr(dut, f"{L}_delay").value = 50
+        dut.ce_mark_ab.value = 0
 
     async def start(self, first_qpn: int = 2) -> None:
         await start_clock_reset(self.dut)
@@ -95,6 +98,14 @@ class PairEnv:
                         self.frames.append((s, frame))
                         if self.pcap:
                             self.pcap.write(frame, self.cycle * CLK_NS)
+            if self.tap_rx and int(dut.b_rx_tvalid.value) and int(dut.b_rx_tready.value):
+                keep = int(dut.b_rx_tkeep.value)
+                data = int(dut.b_rx_tdata.value).to_bytes(64, "little")
+                bufs.setdefault("rx", bytearray())
+                bufs["rx"] += data[:bin(keep).count("1")]
+                if int(dut.b_rx_tlast.value):
+                    self.rx_b.append(bytes(bufs["rx"]))
+                    bufs["rx"].clear()
 
     def link(self, name: str, **kw: int) -> None:
         for k, v in kw.items():
@@ -102,7 +113,7 @@ class PairEnv:
 
     async def connect(self, pd_access: verbs.Access, *, mtu: int = 1024, depth: int = 64,
                       timeout: int = 8, retry_cnt: int = 7, rnr_retry: int = 7,
-                      sq_psn_a: int = 0x100, sq_psn_b: int = 0x200):
+                      sq_psn_a: int = 0x100, sq_psn_b: int = 0x200, dcqcn: bool = False):
         """One RC QP on each NIC, connected to each other. Returns (qa, qb, cqa, cqb, pda, pdb)."""
         a, b = self.a.ctx, self.b.ctx
         assert a is not None and b is not None
@@ -114,7 +125,10 @@ class PairEnv:
         pda, cqa, qa = await run_driver(setup, a)
         pdb, cqb, qb = await run_driver(setup, b)
         def bring_up(ctx, qp, peer_qpn, peer_mac, peer_ip, sq_psn, rq_psn):
-            ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access)
+            if dcqcn:
+                ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access, dcqcn=True)
+            else:
+                ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access)
             ctx.modify_qp(qp, verbs.QpState.RTR, dest_qpn=peer_qpn, rq_psn=rq_psn, path_mtu=mtu,
                           dest_mac=peer_mac, dest_ip=peer_ip)
             ctx.modify_qp(qp, verbs.QpState.RTS, sq_psn=sq_psn, timeout=timeout,

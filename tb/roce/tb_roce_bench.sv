@@ -182,7 +182,7 @@ module tb_roce_bench #(
 
 
   tb_roce_pair #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR)) u_pair (
-      .clk, .rst,
+      .clk, .rst, .ce_mark_ab(1'b0),
       .a_s_axil_awaddr(a_s_axil_awaddr),
       .b_s_axil_awaddr(b_s_axil_awaddr),
       .a_s_axil_awprot(a_s_axil_awprot),

@@ -159,6 +159,7 @@ module tb_roce_pair #(
     output logic [31:0]       lba_cnt_frames_in,
     output logic [31:0]       lba_cnt_drops,
 
+    input  wire logic        ce_mark_ab,   // set ECN-CE on A -> B IPv4 ECT frames (switch stand-in)
     output logic [511:0] a_tx_tdata,
     output logic [63:0]  a_tx_tkeep,
     output logic         a_tx_tvalid,
@@ -308,7 +309,7 @@ module tb_roce_pair #(
   logic        lab_ge;
   fabnic_tb_link #(.DATA_W(512)) u_lab (
       .clk, .rst,
-      .s_axis_tdata(a_tx_tdata), .s_axis_tkeep(a_tx_tkeep), .s_axis_tvalid(a_tx_tvalid),
+      .s_axis_tdata(a_txm_tdata), .s_axis_tkeep(a_tx_tkeep), .s_axis_tvalid(a_tx_tvalid),
       .s_axis_tready(a_tx_tready), .s_axis_tlast(a_tx_tlast), .s_axis_tuser(a_tx_tuser),
       .m_axis_tdata(b_rx_tdata), .m_axis_tkeep(b_rx_tkeep), .m_axis_tvalid(b_rx_tvalid),
       .m_axis_tready(b_rx_tready), .m_axis_tlast(b_rx_tlast), .m_axis_tuser(b_rx_tuser),
@@ -346,6 +347,35 @@ module tb_roce_pair #(
       .ge_bad(lba_ge)
   );
   assign lba_cnt_drops = lba_c[1] + lba_c[2] + lba_c[4];
+
+  // CE marking of A's IPv4 frames (ECT(0)/ECT(1) -> CE) with an incremental header
+  // checksum update (RFC 1624), on the first beat of each frame; the ICRC does not
+  // cover the ECN bits.
+  logic [511:0] a_txm_tdata;
+  logic         a_first_q;
+  always_ff @(posedge clk) begin
+    if (a_tx_tvalid && a_tx_tready) a_first_q <= a_tx_tlast;
+    if (rst) a_first_q <= 1'b1;
+  end
+  always_comb begin
+    logic [15:0] m_old, m_new, hc;
+    logic [16:0] sum;
+    a_txm_tdata = a_tx_tdata;
+    if (ce_mark_ab && a_first_q && a_tx_tdata[8*12 +: 16] == 16'h0008
+        && a_tx_tdata[8*15 +: 2] != 2'b00 && a_tx_tdata[8*15 +: 2] != 2'b11) begin
+      m_old = {a_tx_tdata[8*14 +: 8], a_tx_tdata[8*15 +: 8]};
+      m_new = {m_old[15:2], 2'b11};
+      hc    = {a_tx_tdata[8*24 +: 8], a_tx_tdata[8*25 +: 8]};
+      sum   = 17'(~hc) + 17'(~m_old);
+      sum   = 17'(sum[15:0]) + 17'(sum[16]);
+      sum   = 17'(sum[15:0]) + 17'(m_new);
+      sum   = 17'(sum[15:0]) + 17'(sum[16]);
+      hc    = ~sum[15:0];
+      a_txm_tdata[8*15 +: 8] = m_new[7:0];
+      a_txm_tdata[8*24 +: 8] = hc[15:8];
+      a_txm_tdata[8*25 +: 8] = hc[7:0];
+    end
+  end
 
 endmodule
 

@@ -433,11 +433,96 @@ if cocotb is not None:
         else:
             raise AssertionError("a doorbell beyond NUM_QP was accepted")
 
+    @cocotb.test()
+    async def dcqcn_loop(dut):
+        """DCQCN through the whole engine: a switch stand-in marks A's frames CE, B's
+        notification point sends CNPs, A's reaction point cuts the QP's rate and the rate
+        limiter paces the requester. With alpha = 1 and no increase (alpha period, timer
+        and byte counter 0), the first cut is exactly Rc = line / 2 (DCQCN: Rc <- Rc (1 -
+        alpha/2)), and the next transfer runs at half the line rate."""
+        env = PairEnv(dut)
+        env.tap_rx = True
+        await env.start()
+        a, b = env.a, env.b
+        for L in ("lab", "lba"):
+            env.link(L, rate=50 << 16)
+        line = 100_000 << 12
+        for ctx in (a.ctx, b.ctx):
+            for reg, val in (("alpha_period", 0), ("timer_period", 0), ("byte_counter", 0),
+                             ("rate_line", line), ("rate_init", line), ("cnp_interval", 1 << 20)):
+                await run_driver(ctx.dev.write, "cc", reg, val)
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=4096, dcqcn=True)
+        size = 1 << 20
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+
+        async def rate_of(ctx, qp):
+            await run_driver(ctx.dev.write, "cc", "qp_cmd", 3 | qp.qpn << 8)
+            for _ in range(100):
+                if not await run_driver(ctx.dev.read, "cc", "qp_status") & 1:
+                    break
+            return await run_driver(ctx.dev.read, "cc", "qp_rc")
+
+        async def write_burst(n, tag):
+            t0 = env.cycle
+            await run_driver(a.ctx.post_send, qa, [
+                SendWR(WrOpcode.RDMA_WRITE, wr_id=tag + i, local_addr=la + i * 65536,
+                       length=65536, lkey=mra.lkey, remote_addr=lb + i * 65536, rkey=mrb.rkey)
+                for i in range(n)])
+            try:
+                await run_driver(a.ctx.wait_cq, cqa, n, 20000)
+            except Exception:
+                for k in ("lim_grant", "lim_deny", "lim_rate_set", "qp_status"):
+                    dut._log.error("A cc.%s = %d", k, await run_driver(a.ctx.dev.read, "cc", k))
+                dut._log.error("A %s", await run_driver(a.ctx.counters))
+                dut._log.error("B %s", await run_driver(b.ctx.counters))
+                dut._log.error("link drops %d %d", int(dut.lab_cnt_drops.value),
+                               int(dut.lba_cnt_drops.value))
+                dut._log.error("req state %s", dut.u_a.u_req.st_q.value)
+                txa = [f for side, f in env.frames if side == "a"]
+                for i, f in enumerate(env.rx_b[:12]):
+                    dut._log.error("rx %d len %d same-as-tx %s", i, len(f), f == txa[i])
+                    if f != txa[i]:
+                        dut._log.error("tx %s", txa[i][:80].hex())
+                        dut._log.error("rx %s", f[:80].hex())
+                raise
+            return n * 65536 * 8 / ((env.cycle - t0) * 4.0)
+
+        assert await rate_of(a.ctx, qa) == line
+        g0 = await write_burst(4, 0)
+        dut.ce_mark_ab.value = 1
+        for _ in range(2000):
+            await ClockCycles(dut.clk, 10)
+            if (await run_driver(b.ctx.dev.read, "cc", "cnp_tx")) >= 1:
+                break
+        dut._log.info("marking on")
+        await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.RDMA_WRITE, wr_id=99,
+                         local_addr=la, length=4096, lkey=mra.lkey, remote_addr=lb,
+                         rkey=mrb.rkey)])
+        await run_driver(a.ctx.wait_cq, cqa, 1, 50000)
+        dut.ce_mark_ab.value = 0
+        await ClockCycles(dut.clk, 200)
+        cb = {k: await run_driver(b.ctx.dev.read, "cc", k) for k in ("ecn_marked_rx", "cnp_tx")}
+        ca = {k: await run_driver(a.ctx.dev.read, "cc", k) for k in ("cnp_rx", "rate_decrease")}
+        rc = await rate_of(a.ctx, qa)
+        dut._log.info("B %s, A %s, Rc %d (line %d)", cb, ca, rc, line)
+        assert cb["ecn_marked_rx"] >= 1 and cb["cnp_tx"] == 1, cb
+        assert ca["cnp_rx"] == 1 and ca["rate_decrease"] == 1, ca
+        assert rc == line // 2, (rc, line // 2)
+        g1 = await write_burst(8, 100)
+        # paced at 50 Gb/s of wire bytes (payload + 66 header bytes per 4 KB packet)
+        expect = 50.0 * 4096 / (4096 + 66)
+        dut._log.info("goodput before the cut %.2f Gb/s, after %.2f Gb/s (expected %.2f)",
+                      g0, g1, expect)
+        assert abs(g1 - expect) / expect < 0.03, (g1, expect)
+        assert b.mem.read(lb, 8 * 65536) == a.mem.read(la, 8 * 65536)
+
 
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,error_cases").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,error_cases,dcqcn_loop").split(","))
 
 
 def test_roce_pair_16k_qps():

@@ -14,10 +14,13 @@
 //   and its queue ring (QUEUE_BYTES physical, per egress) and descriptor ring have
 //   room; otherwise it is tail-dropped and counted on the egress (cnt_drop_tail).
 //   Bytes leave the accounting when the frame's last beat has left the egress.
-// * ECN at enqueue: q = egress qlen before the frame; P = 0 (q <= kmin),
+// * ECN at enqueue (ECN_DEQ = 0, default): q = egress qlen before the frame; P = 0 (q <= kmin),
 //   pmax*(q-kmin)/(kmax-kmin), 1 (q >= kmax); only IPv4/IPv6 (optionally behind one
 //   802.1Q tag) with ECN 01/10 become 11; IPv4 checksum updated incrementally
 //   (RFC 1624). The rewrite is applied to the header bytes as they leave.
+//   ECN_DEQ = 1: the same decision is taken when the frame starts to leave the egress,
+//   on q = the bytes queued behind it (as the HPCC ns-3 switch does); the draw is
+//   rnd32(seed, dequeue_count, egress), dequeue_count counting data frames switch-wide.
 // * Egress: FIFO per port, serialized at `rate` (fabnic_tb_net_pacer, + ovh bytes
 //   per frame). PFC frames are sent between frames, ahead of data.
 // * PFC (pfc_en): per-ingress bytes in the buffer; above xoff the switch sends a
@@ -40,7 +43,8 @@ module fabnic_tb_switch #(
     parameter int    MAX_FRAME   = 9600,     // longer frames are dropped (cnt_drop_bad)
     parameter int    N_MAC       = 16,
     parameter int    TRACE_DEPTH = 4096,
-    parameter string TRACE_PLUSARG = "fabnic_qtrace"
+    parameter string TRACE_PLUSARG = "fabnic_qtrace",
+    parameter bit    ECN_DEQ     = 1'b0      // 1: RED/ECN decided when a frame starts to leave
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -248,6 +252,16 @@ module fabnic_tb_switch #(
 
   logic [31:0] sample_cnt;
   logic [63:0] enq_count;
+  logic [63:0] deq_count;
+
+  // RED decision for queue length q (bytes) and a 32-bit draw
+  function automatic logic red_mark(input logic [31:0] q, input logic [31:0] draw);
+    logic [63:0] thr;
+    if (!ecn_en || q <= kmin) return 1'b0;
+    if (q >= kmax || kmax <= kmin) return 1'b1;
+    thr = (64'(pmax) * 64'(q - kmin)) / 64'(kmax - kmin);
+    return 64'(draw) < thr;
+  endfunction
 
   // ---------------------------------------------------------------- main process
   always_ff @(posedge clk) begin
@@ -257,10 +271,12 @@ module fabnic_tb_switch #(
     logic [31:0] l_qdwr [N_PORTS];
     logic [31:0] l_used;
     logic [63:0] l_enq;
+    logic [63:0] l_deq;
 
     cycle <= cycle + 64'd1;
     l_used = buf_used;
     l_enq  = enq_count;
+    l_deq  = deq_count;
     for (int p = 0; p < N_PORTS; p++) begin
       l_qlen[p] = qlen[32*p +: 32];
       l_ing[p]  = ing_bytes[32*p +: 32];
@@ -306,7 +322,17 @@ module fabnic_tb_switch #(
           e_addr[p]   <= qd_addr[p][qd_rd[p][DAW-1:0]];
           e_len[p]    <= qd_len[p][qd_rd[p][DAW-1:0]];
           e_src[p]    <= qd_src[p][qd_rd[p][DAW-1:0]];
-          e_pen[p]    <= qd_pen[p][qd_rd[p][DAW-1:0]];
+          if (!ECN_DEQ) begin
+            e_pen[p] <= qd_pen[p][qd_rd[p][DAW-1:0]];
+          end else begin
+            logic dm;
+            dm = red_mark(l_qlen[p] - 32'(qd_len[p][qd_rd[p][DAW-1:0]]),
+                          fabnic_tb_net_pkg::rnd32(seed, l_deq[31:0], 3'(p)));
+            l_deq = l_deq + 64'd1;
+            e_pen[p] <= dm ? qd_pen[p][qd_rd[p][DAW-1:0]] : 3'd0;
+            if (dm && qd_pen[p][qd_rd[p][DAW-1:0]] != 0)
+              cnt_ecn_mark[32*p +: 32] <= cnt_ecn_mark[32*p +: 32] + 32'd1;
+          end
           e_patch[p]  <= qd_patch[p][qd_rd[p][DAW-1:0]];
           e_poff[p]   <= qd_poff[p][qd_rd[p][DAW-1:0]];
           qd_rd[p]    <= qd_rd[p] + 32'd1;
@@ -383,17 +409,11 @@ module fabnic_tb_switch #(
               logic [2:0] pen;
               logic [23:0] poff, pval;
               logic [1:0] ecn;
-              logic [63:0] thr;
               logic [15:0] m_old, m_new, hc;
-              // RED decision on the queue length before this frame
-              mark = 1'b0;
-              if (ecn_en && l_qlen[e] > kmin) begin
-                if (l_qlen[e] >= kmax || kmax <= kmin) mark = 1'b1;
-                else begin
-                  thr = (64'(pmax) * 64'(l_qlen[e] - kmin)) / 64'(kmax - kmin);
-                  mark = 64'(fabnic_tb_net_pkg::rnd32(seed, l_enq[31:0], 3'(e))) < thr;
-                end
-              end
+              // RED decision on the queue length before this frame (ECN_DEQ: the
+              // rewrite is only prepared here and decided at dequeue)
+              mark = ECN_DEQ ? 1'b1 :
+                     red_mark(l_qlen[e], fabnic_tb_net_pkg::rnd32(seed, l_enq[31:0], 3'(e)));
               pen = '0;
               poff = '0;
               pval = '0;
@@ -415,7 +435,7 @@ module fabnic_tb_switch #(
                   pval = {16'd0, hb(h, l3 + 1) | 8'h30};
                 end
               end
-              if (pen != 0) cnt_ecn_mark[32*e +: 32] <= cnt_ecn_mark[32*e +: 32] + 32'd1;
+              if (pen != 0 && !ECN_DEQ) cnt_ecn_mark[32*e +: 32] <= cnt_ecn_mark[32*e +: 32] + 32'd1;
               for (int b = 0; b < int'(nb); b++) begin
                 qmem[e][QAW'(l_qwr[e] + 32'(b))] <= (b == int'(nb) - 1) ?
                     s_axis_tdata[p*DATA_W +: DATA_W] : stage[p][b];
@@ -461,6 +481,7 @@ module fabnic_tb_switch #(
     // ---- write back shared state, peaks, pause status
     buf_used  <= l_used;
     enq_count <= l_enq;
+    deq_count <= l_deq;
     for (int p = 0; p < N_PORTS; p++) begin
       qlen[32*p +: 32] <= l_qlen[p];
       ing_bytes[32*p +: 32] <= l_ing[p];
@@ -494,6 +515,7 @@ module fabnic_tb_switch #(
       cycle <= '0;
       buf_used <= '0;
       enq_count <= '0;
+      deq_count <= '0;
       sample_cnt <= '0;
       trace_count <= '0;
       qlen <= '0;
