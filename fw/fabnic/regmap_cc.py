@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Proposed DCQCN register block (docs/cc.md, "Registers"). Not yet part of a MAP:
-the lead merges it into regmap.py. Every DCQCN parameter is a run-time register;
+"""DCQCN register block (docs/cc.md, "Registers"), part of the "roce" map (the
+transport engine fabnic_roce_core instantiates the RP, limiter and NP). Every DCQCN
+parameter is a run-time register;
 the mapping of each register to a port of fabnic_dcqcn_rp / fabnic_rate_limiter /
 fabnic_dcqcn_np is in docs/cc.md.
 
