@@ -506,7 +506,10 @@ module fabnic_roce_core #(
     logic [3:0] unused_cache;
     logic [2:0] unused_prot;
     logic [$clog2(16+1)-1:0] unused_out;
-    fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .AXI_ID(AXI_ID_W'(g))) u_rd (
+    // the payload reader (3) queues more descriptors: packets keep flowing while an
+    // SQE read waits behind up to MAX_OUTSTANDING payload bursts in host memory
+    fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .AXI_ID(AXI_ID_W'(g)),
+                    .DESC_DEPTH(g == 3 ? 64 : 16)) u_rd (
         .clk, .rst,
         .s_desc_addr(rd_desc_addr[g]), .s_desc_len(rd_desc_len[g]), .s_desc_tag(8'd0),
         .s_desc_valid(rd_desc_valid[g]), .s_desc_ready(rd_desc_ready[g]),
@@ -765,7 +768,7 @@ module fabnic_roce_core #(
 
   // transmit
   logic [CNT_W-1:0] unused_tx_len_err;
-  fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .CNT_W(CNT_W)) u_tx (
+  fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .FIFO_DEPTH(64), .CNT_W(CNT_W)) u_tx (
       .clk, .rst, .cfg_local_mac(local_mac), .cfg_local_ip(local_ip),
       .s_job(jobs), .s_job_valid(job_valid), .s_job_ready(job_ready),
       .m_desc_addr(rd_desc_addr[3]), .m_desc_len(rd_desc_len[3]), .m_desc_valid(rd_desc_valid[3]),

@@ -530,7 +530,8 @@ module fabnic_roce_req #(
             rs_q.off   <= '0;
             rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
             if (rs_q.sq_ci == rs_q.sq_hi) rs_q.sq_hi <= rs_q.sq_hi + 16'd1;
-            if (quantum_q > 1 && rs_q.sq_ci + 16'd1 != rs_q.sq_pi) begin
+            if ((quantum_q > 1 || !act_out_valid) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi) begin
+              if (quantum_q == 1) quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
               st_q <= more_q ? S_WAIT : S_FETCH;
             end else begin
               requeue_q <= rs_q.sq_ci + 16'd1 != rs_q.sq_pi;
@@ -540,8 +541,13 @@ module fabnic_roce_req #(
           end else begin
             rs_q.off <= rs_q.off + seg;
             if (quantum_q == 1) begin
-              requeue_q <= 1'b1;
-              st_q      <= more_q ? S_SKIP : S_WB;
+              if (act_out_valid) begin
+                requeue_q <= 1'b1;
+                st_q      <= more_q ? S_SKIP : S_WB;
+              end else begin
+                // no other QP is waiting: keep going with a fresh quantum (no SQE re-read)
+                quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
+              end
             end
           end
         end
