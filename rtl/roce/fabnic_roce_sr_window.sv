@@ -191,7 +191,7 @@ module fabnic_roce_sr_window #(
     span_mask[0] = 1'b1;
   end
 
-  logic [PSN_W-1:0]  dist;
+  logic [PSN_W-1:0]  psn_off;
   logic              behind, in_win, bit_set;
   logic [W-1:0]      comb_bmp;
   logic [CNT1_W-1:0] ones;
@@ -200,10 +200,10 @@ module fabnic_roce_sr_window #(
   logic [PSN_W-1:0]  c_adv;
 
   always_comb begin
-    dist     = c_r.psn - cur.epsn;
-    behind   = dist[PSN_W-1];
-    in_win   = (dist[PSN_W-1:IDX_W] == '0);
-    bit_set  = cur.bmp[dist[IDX_W-1:0]];
+    psn_off = c_r.psn - cur.epsn;
+    behind  = psn_off[PSN_W-1];
+    in_win  = (psn_off[PSN_W-1:IDX_W] == '0);
+    bit_set = cur.bmp[psn_off[IDX_W-1:0]];
     comb_bmp = cur.bmp | span_mask;
     ones     = CNT1_W'(W);
     for (int i = W - 1; i >= 0; i--) begin
@@ -219,7 +219,7 @@ module fabnic_roce_sr_window #(
     end else if (behind) begin
       c_class = fabnic_roce_sr_pkg::SR_DUPLICATE;
     end else if (in_win) begin
-      if (dist == '0) begin
+      if (psn_off == '0) begin
         c_class = fabnic_roce_sr_pkg::SR_NEW_IN_ORDER;
         if (span_big) begin
           c_adv   = c_r.span;
@@ -235,7 +235,7 @@ module fabnic_roce_sr_window #(
         c_class = fabnic_roce_sr_pkg::SR_ORDERED_EARLY;
       end else begin
         c_class = fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER;
-        nxt.bmp[dist[IDX_W-1:0]] = 1'b1;
+        nxt.bmp[psn_off[IDX_W-1:0]] = 1'b1;
       end
     end
   end
