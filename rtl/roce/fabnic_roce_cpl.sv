@@ -221,6 +221,14 @@ module fabnic_roce_cpl #(
   st_e st_q, cqe_ret_q, load_ret_q;
   logic drop_q;
   logic more_q;   // SQE beats of the current read still to come
+  // Prefetched SQE beats stay in the FIFO between packets: they belong to QP
+  // cache_qpn_q, the next one is SQ index next_idx_q. A load that matches takes the
+  // next beat without a new read; any other load discards them first.
+  logic [QPN_W-1:0] cache_qpn_q;
+  logic [15:0]      next_idx_q;
+  logic             stale_q, cache_hit;
+  st_e              skip_ret_q;
+  assign cache_hit = more_q && !stale_q && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx;
   logic [23:0] una_n;
 
   typedef enum logic [1:0] { SRC_CTL, SRC_PKT, SRC_KICK, SRC_TMR } src_e;
@@ -398,6 +406,7 @@ module fabnic_roce_cpl #(
         case (src_q)
           SRC_CTL: begin
             if (!ctl_op_q) begin
+              stale_q <= 1'b1;     // prefetched SQEs may belong to the old incarnation
               a_q <= '0;
               a_q.una        <= ctl_psn_q;
               a_q.wqe_psn    <= ctl_psn_q;
@@ -498,22 +507,31 @@ module fabnic_roce_cpl #(
       // ------------------------------------------------ advance over acknowledged WQEs
       S_ADV: begin
         if (a_q.wqe_idx == pb_q.sq_hi) begin
-          st_q <= more_q ? S_SKIP : S_POST;
+          st_q <= S_POST;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ADV;
-          st_q <= more_q ? S_WAIT : S_FETCH;
+          skip_ret_q <= S_FETCH;
+          st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else if (!w_is_rdat && psn_le(w_end, tgt_q)) begin
           cqe_status_q <= WS_SUCCESS;
           cqe_ret_q    <= S_ADV;
           st_q         <= S_CQE;
         end else begin
-          st_q <= more_q ? S_SKIP : S_POST;
+          st_q <= S_POST;
         end
       end
-      S_FETCH: if (m_rd_ready) st_q <= S_WAIT;
+      S_FETCH: begin
+        if (m_rd_ready) begin
+          cache_qpn_q <= qpn_q;
+          next_idx_q  <= a_q.wqe_idx;
+          stale_q     <= 1'b0;
+          st_q <= S_WAIT;
+        end
+      end
       S_WAIT: begin
         if (s_rd_tvalid) begin
           more_q       <= !s_rd_tlast;
+          next_idx_q   <= next_idx_q + 16'd1;
           a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
           a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
           a_q.w_len    <= sqe_decode(s_rd_tdata).len;
@@ -670,7 +688,8 @@ module fabnic_roce_cpl #(
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ERR;
-          st_q <= more_q ? S_WAIT : S_FETCH;
+          skip_ret_q <= S_FETCH;
+          st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else begin
           a_q.err        <= 1'b1;
           a_q.err_status <= cqe_status_q;
@@ -686,7 +705,8 @@ module fabnic_roce_cpl #(
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_FLUSH;
-          st_q <= more_q ? S_WAIT : S_FETCH;
+          skip_ret_q <= S_FETCH;
+          st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else begin
           cqe_ret_q <= S_FLUSH;
           st_q <= S_CQE;
@@ -694,8 +714,9 @@ module fabnic_roce_cpl #(
       end
       S_SKIP: begin
         if (s_rd_tvalid && s_rd_tlast) begin
-          more_q <= 1'b0;
-          st_q   <= S_POST;
+          more_q  <= 1'b0;
+          stale_q <= 1'b0;
+          st_q    <= skip_ret_q;
         end
       end
       S_WB: st_q <= S_IDLE;
@@ -704,6 +725,8 @@ module fabnic_roce_cpl #(
     if (rst) begin
       st_q          <= S_IDLE;
       more_q        <= 1'b0;
+      stale_q       <= 1'b0;
+      skip_ret_q    <= S_FETCH;
       load_ret_q    <= S_ADV;
       sweep_q       <= '0;
       m_ctl_done    <= 1'b0;
