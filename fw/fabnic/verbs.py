@@ -48,7 +48,7 @@ CQ_DB_ARM = 1 << 31
 SQE_SIZE = 64
 RQE_SIZE = 32
 CQE_SIZE = 32
-MAX_LOG2_ENTRIES = 24    # ring size limit the driver accepts (field is 5 bits)
+MAX_LOG2_ENTRIES = 15    # the NIC keeps SQ/RQ indices in 16 bits: rings of at most 2^15 entries
 MAX_MSG_LEN = 1 << 31    # SQE length field: 0 .. 2^31
 
 _SQE = struct.Struct("<QBBHIQIIQIIQQ")   # docs/roce_design.md SQE table, 64 bytes
