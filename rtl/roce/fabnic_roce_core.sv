@@ -601,6 +601,28 @@ module fabnic_roce_core #(
       .status_outstanding(unused_wout), .status_len_mismatch(unused_wmis)
   );
 
+  logic             lim_req_valid, lim_req_ready, lim_rsp_valid, lim_rsp_grant;
+  logic [QPN_W-1:0] lim_req_qpn, unused_lim_rsp_qpn;
+  logic [15:0]      lim_req_len;
+  logic [47:0]      lim_rsp_time, lim_time;
+  logic             sent_valid;
+  logic [QPN_W-1:0] sent_qpn;
+  logic [15:0]      sent_bytes;
+  logic             np_cnp_valid, np_cnp_ready;
+  logic [QPN_W-1:0] np_cnp_qpn;
+  logic             upd_valid, upd_ready, upd_init;
+  logic [QPN_W-1:0] upd_qpn;
+  logic [31:0]      upd_rate;
+  logic             rp_init_valid, rp_init_ready, rp_init_en, rp_rd_valid, rp_rd_ready;
+  logic [QPN_W-1:0] rp_init_qpn, rp_rd_qpn;
+  logic             rp_rsp_valid, rp_rsp_en, rp_busy, lim_busy, np_busy;
+  logic [QPN_W-1:0] unused_rp_rsp_qpn;
+  logic [31:0]      rp_rsp_rc, rp_rsp_rt;
+  logic [20:0]      rp_rsp_alpha;
+  logic [31:0]      unused_rp_time;
+  logic [47:0]      unused_np_time;
+  logic             unused_rp_cnp_ready, unused_rp_tx_ready, unused_np_s_ready;
+
   // ---------------------------------------------------------------- engines
   localparam int NJ = 3;    // transmit sources: 0 requester, 1 responder ACKs, 2 READ responses
   tx_job_t        jobs [NJ];
@@ -786,31 +808,9 @@ module fabnic_roce_core #(
   // sends), rate limiter (the requester asks it before every packet of a QP with
   // DCQCN enabled), notification point (CE-marked requests -> CNP requests, sent by
   // the responder to the peer QP). cc.ctrl bit0 = RP/limiter on, bit1 = NP on.
-  logic             lim_req_valid, lim_req_ready, lim_rsp_valid, lim_rsp_grant;
-  logic [QPN_W-1:0] lim_req_qpn, unused_lim_rsp_qpn;
-  logic [15:0]      lim_req_len;
-  logic [47:0]      lim_rsp_time, lim_time;
-  logic             sent_valid;
-  logic [QPN_W-1:0] sent_qpn;
-  logic [15:0]      sent_bytes;
-  logic             np_cnp_valid, np_cnp_ready;
-  logic [QPN_W-1:0] np_cnp_qpn;
-  logic             upd_valid, upd_ready, upd_init;
-  logic [QPN_W-1:0] upd_qpn;
-  logic [31:0]      upd_rate;
-  logic             rp_init_valid, rp_init_ready, rp_init_en, rp_rd_valid, rp_rd_ready;
-  logic [QPN_W-1:0] rp_init_qpn, rp_rd_qpn;
-  logic             rp_rsp_valid, rp_rsp_en, rp_busy, lim_busy, np_busy;
-  logic [QPN_W-1:0] unused_rp_rsp_qpn;
-  logic [31:0]      rp_rsp_rc, rp_rsp_rt;
-  logic [20:0]      rp_rsp_alpha;
-  logic [31:0]      unused_rp_time;
-  logic [47:0]      unused_np_time;
-  logic             unused_rp_cnp_ready, unused_rp_tx_ready, unused_np_s_ready;
-
   // QP commands: from the cc.qp_cmd register (enable/disable/read) and from a QP
   // write that resets the send side (init with the QP's cc bit)
-  logic             ccq_pend_q, ccq_read_q, ccq_en_q, ccq_rd_sent_q;
+  logic             ccq_pend_q, ccq_read_q, ccq_en_q, ccq_rd_sent_q, cc_rd_en_q;
   logic [QPN_W-1:0] ccq_qpn_q;
   logic             qpw_init;
   assign qpw_init = cmd_fire && idx_ok && cmd_roce_cmd_data[3:0] == 4'd1 && cmd_roce_cmd_data[4];
@@ -842,7 +842,6 @@ module fabnic_roce_core #(
       sts_cc_qp_rc <= '0; sts_cc_qp_rt <= '0; sts_cc_qp_alpha <= '0; cc_rd_en_q <= 1'b0;
     end
   end
-  logic cc_rd_en_q;
   assign rp_init_valid = ccq_pend_q && !ccq_read_q;
   assign rp_init_qpn   = ccq_qpn_q;
   assign rp_init_en    = ccq_en_q;

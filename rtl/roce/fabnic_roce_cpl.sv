@@ -176,6 +176,8 @@ module fabnic_roce_cpl #(
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(pb_rd)
   );
 
+  logic [31:0] sqe_lkey_q;
+  logic [15:0] s_axis_plen_q;
   // MR copy: translation of READ/atomic local buffers
   logic        chk_valid, chk_ready, chk_res_valid, chk_ok, unused_mr_wr_ready;
   logic [63:0] chk_addr;
@@ -237,7 +239,6 @@ module fabnic_roce_cpl #(
   logic [23:0] ctl_psn_q;
   roce_hdr_t   h_q;
   logic [23:0] tgt_q;              // ACK target (first PSN not acknowledged)
-  logic [31:0] sqe_lkey_q;
   logic        flushing_q;
   logic [7:0]  cqe_status_q;
   logic        ev_type_q;
@@ -331,7 +332,6 @@ module fabnic_roce_cpl #(
   assign m_wr_valid = st_q == S_PLACE_D;
   assign m_wr_addr  = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
   assign m_wr_len   = placing_atomic_q ? 32'd8 : 32'(s_axis_plen_q);
-  logic [15:0] s_axis_plen_q;
   // una after the advance: up to the target, but not past a READ/atomic still waiting
   always_comb begin
     una_n = a_q.una;

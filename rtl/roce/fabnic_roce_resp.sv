@@ -158,6 +158,7 @@ module fabnic_roce_resp #(
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(rs_rd)
   );
 
+  logic [31:0] rqe_lkey_q;
   // MR table copy
   logic        chk_valid, chk_ready, chk_res_valid, chk_ok, unused_mr_wr_ready;
   logic [63:0] chk_addr, chk_va;
@@ -275,7 +276,6 @@ module fabnic_roce_resp #(
     end
   end
   assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK;
-  logic [31:0] rqe_lkey_q;
 
   // placement
   logic place_send;
