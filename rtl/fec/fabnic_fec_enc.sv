@@ -72,6 +72,7 @@ module fabnic_fec_enc #(
     input  wire logic              m_axis_rep_tready,
     output logic                   m_axis_rep_tlast,
     output logic      [USER_W-1:0] m_axis_rep_tuser,
+    output logic      [15:0]       m_axis_rep_tlen,   // repair payload bytes (constant over the packet)
 
     output logic [31:0]            stat_data_pkts,
     output logic [31:0]            stat_repair_pkts,
@@ -278,6 +279,7 @@ module fabnic_fec_enc #(
 
   // repair output pipeline: RAM read -> row select -> FIFO
   logic              e1_bank_q, e1_last_q, e1_bad_q;
+  logic [15:0]       e1_len_q;
   logic [7:0]        e1_row_q;
   logic [KEEP_W-1:0] e1_keep_q;
   meta_t             e1_meta_q;
@@ -293,15 +295,15 @@ module fabnic_fec_enc #(
   end
 
   fabnic_axis_fifo #(
-      .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(USER_W), .DEPTH(OUT_DEPTH)
+      .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(USER_W + 16), .DEPTH(OUT_DEPTH)
   ) u_rep_fifo (
       .clk, .rst,
       .s_axis_tdata(e1_data), .s_axis_tkeep(e1_keep_q), .s_axis_tvalid(e1_v_q),
       .s_axis_tready(fifo_in_ready_unused), .s_axis_tlast(e1_last_q),
-      .s_axis_tuser({e1_meta_q, e1_bad_q}),
+      .s_axis_tuser({e1_len_q, e1_meta_q, e1_bad_q}),
       .m_axis_tdata(m_axis_rep_tdata), .m_axis_tkeep(m_axis_rep_tkeep),
       .m_axis_tvalid(m_axis_rep_tvalid), .m_axis_tready(m_axis_rep_tready),
-      .m_axis_tlast(m_axis_rep_tlast), .m_axis_tuser(m_axis_rep_tuser),
+      .m_axis_tlast(m_axis_rep_tlast), .m_axis_tuser({m_axis_rep_tlen, m_axis_rep_tuser}),
       .status_depth(fifo_depth), .status_good_frame(fifo_st_unused[0]),
       .status_bad_frame(fifo_st_unused[1]), .status_overflow(fifo_st_unused[2]),
       .status_oversize(fifo_st_unused[3])
@@ -415,6 +417,7 @@ module fabnic_fec_enc #(
       e1_last_q <= em_last_beat;
       e1_keep_q <= em_keep;
       e1_meta_q <= em_meta;
+      e1_len_q  <= em_maxlen;
       e1_bad_q  <= em_last_beat && poison_q[em_bank_q][em_slot_s];
       if (!em_last_beat) begin
         em_beat_q <= em_beat_q + 1'b1;

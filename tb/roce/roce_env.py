@@ -179,3 +179,35 @@ def check_wire(frames: list[tuple[str, bytes]]) -> dict[int, int]:
         assert plen_padded % 4 == 0, f"{side}: opcode {op:#x} payload not padded to 4"
         assert int(bth.padcount) < 4
     return seen
+
+
+def random_mix(rng, count: int, sizes: list[int], size: int, la: int, lb: int, mra, mrb,
+               a_img: bytearray, b_img: bytearray):
+    """A random WRITE/SEND/READ mix A -> B over one buffer of `size` bytes per side (the
+    first half is the source, the second the destination). Updates the expected images
+    a_img/b_img in place; returns (send WRs, recv WRs, expected (wr_id, byte_len) of B's
+    receive completions)."""
+    from fabnic.verbs import RecvWR, SendWR, WrOpcode
+
+    wrs, recvs, expect_recv = [], [], []
+    off = 0
+    for i in range(count):
+        n = rng.choice(sizes)
+        kind = rng.choice(["w", "w", "s", "r"])
+        src, dst = off, off + size // 2
+        off += (n + 64) // 64 * 64 + 64
+        if kind == "w":
+            wrs.append(SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + src, length=n,
+                              lkey=mra.lkey, remote_addr=lb + dst, rkey=mrb.rkey))
+            b_img[dst:dst + n] = a_img[src:src + n]
+        elif kind == "r":
+            wrs.append(SendWR(WrOpcode.RDMA_READ, wr_id=i, local_addr=la + dst, length=n,
+                              lkey=mra.lkey, remote_addr=lb + src, rkey=mrb.rkey))
+            a_img[dst:dst + n] = b_img[src:src + n]
+        else:
+            recvs.append(RecvWR(wr_id=1000 + i, addr=lb + dst, length=n + 16, lkey=mrb.lkey))
+            wrs.append(SendWR(WrOpcode.SEND, wr_id=i, local_addr=la + src, length=n,
+                              lkey=mra.lkey))
+            b_img[dst:dst + n] = a_img[src:src + n]
+            expect_recv.append((1000 + i, n))
+    return wrs, recvs, expect_recv

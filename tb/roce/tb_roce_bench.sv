@@ -12,7 +12,8 @@ module tb_roce_bench #(
     parameter int NUM_QP = 64,
     parameter int NUM_CQ = 16,
     parameter int NUM_MR = 64,
-    parameter int MEM_AW = 22
+    parameter int MEM_AW = 22,
+    parameter bit FEC    = 1'b0
 ) (
     input  wire logic clk,
     input  wire logic rst,
@@ -101,6 +102,14 @@ module tb_roce_bench #(
     output logic  b_tx_tvalid,
     output logic  b_tx_tready,
     output logic  b_tx_tlast,
+    input  wire logic [1:0]  fec_mode,
+    input  wire logic [7:0]  fec_k,
+    input  wire logic [7:0]  fec_r,
+    input  wire logic [7:0]  fec_d,
+    input  wire logic [15:0] fec_flush_cycles,
+    input  wire logic [15:0] fec_rob_timeout,
+    output logic [511:0]     a_fec_stat,
+    output logic [511:0]     b_fec_stat,
     output logic [63:0] cycle,
     output logic [63:0] p_db,
     output logic [63:0] p_tx_first,
@@ -181,8 +190,10 @@ module tb_roce_bench #(
   logic  b_m_axi_rready;
 
 
-  tb_roce_pair #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR)) u_pair (
+  tb_roce_pair #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .FEC(FEC)) u_pair (
       .clk, .rst, .ce_mark_ab(1'b0),
+      .fec_mode, .fec_k, .fec_r, .fec_d, .fec_flush_cycles, .fec_rob_timeout,
+      .a_fec_stat, .b_fec_stat,
       .a_s_axil_awaddr(a_s_axil_awaddr),
       .b_s_axil_awaddr(b_s_axil_awaddr),
       .a_s_axil_awprot(a_s_axil_awprot),

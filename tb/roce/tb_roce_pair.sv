@@ -10,7 +10,8 @@
 module tb_roce_pair #(
     parameter int NUM_QP = 64,
     parameter int NUM_CQ = 16,
-    parameter int NUM_MR = 64
+    parameter int NUM_MR = 64,
+    parameter bit FEC    = 1'b0   // fabnic_fec_tx / fabnic_fec_rx between each core and its links
 ) (
     input  wire logic clk,
     input  wire logic rst,
@@ -159,6 +160,18 @@ module tb_roce_pair #(
     output logic [31:0]       lba_cnt_frames_in,
     output logic [31:0]       lba_cnt_drops,
 
+    // FEC port shims (FEC=1), same settings on both NICs
+    input  wire logic [1:0]  fec_mode,
+    input  wire logic [7:0]  fec_k,
+    input  wire logic [7:0]  fec_r,
+    input  wire logic [7:0]  fec_d,
+    input  wire logic [15:0] fec_flush_cycles,
+    input  wire logic [15:0] fec_rob_timeout,
+    // counters, 32 bits each: [0] tx protected [1] tx bypass [2] tx repairs [3] tx flushes
+    // [4] rx data [5] rx repair [6] rx plain [7] rx malformed [8] rx oversize [9] repaired
+    // [10] unrepairable groups [11] given up [12] late [13] dup [14] resync [15] noseq
+    output logic [511:0]     a_fec_stat,
+    output logic [511:0]     b_fec_stat,
     input  wire logic        ce_mark_ab,   // set ECN-CE on A -> B IPv4 ECT frames (switch stand-in)
     output logic [511:0] a_tx_tdata,
     output logic [63:0]  a_tx_tkeep,
@@ -176,6 +189,13 @@ module tb_roce_pair #(
   logic [63:0]  a_rx_tkeep, b_rx_tkeep;
   logic         a_rx_tvalid, a_rx_tready, a_rx_tlast, b_rx_tvalid, b_rx_tready, b_rx_tlast;
   logic [0:0]   a_rx_tuser, b_rx_tuser;
+  // core side of each port (= the wire when FEC=0)
+  logic [511:0] a_ctx_tdata, b_ctx_tdata, a_crx_tdata, b_crx_tdata;
+  logic [63:0]  a_ctx_tkeep, b_ctx_tkeep, a_crx_tkeep, b_crx_tkeep;
+  logic         a_ctx_tvalid, a_ctx_tready, a_ctx_tlast, a_ctx_tuser;
+  logic         b_ctx_tvalid, b_ctx_tready, b_ctx_tlast, b_ctx_tuser;
+  logic         a_crx_tvalid, a_crx_tready, a_crx_tlast, a_crx_tuser;
+  logic         b_crx_tvalid, b_crx_tready, b_crx_tlast, b_crx_tuser;
 
   fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR)) u_a (
       .clk, .rst,
@@ -235,10 +255,10 @@ module tb_roce_pair #(
       .m_axi_rready(a_m_axi_rready),
       .m_irq_valid(a_m_irq_valid),
       .m_irq_vector(a_m_irq_vector),
-      .m_axis_tx_tdata(a_tx_tdata), .m_axis_tx_tkeep(a_tx_tkeep), .m_axis_tx_tvalid(a_tx_tvalid),
-      .m_axis_tx_tready(a_tx_tready), .m_axis_tx_tlast(a_tx_tlast), .m_axis_tx_tuser(a_tx_tuser),
-      .s_axis_rx_tdata(a_rx_tdata), .s_axis_rx_tkeep(a_rx_tkeep), .s_axis_rx_tvalid(a_rx_tvalid),
-      .s_axis_rx_tready(a_rx_tready), .s_axis_rx_tlast(a_rx_tlast), .s_axis_rx_tuser(a_rx_tuser[0])
+      .m_axis_tx_tdata(a_ctx_tdata), .m_axis_tx_tkeep(a_ctx_tkeep), .m_axis_tx_tvalid(a_ctx_tvalid),
+      .m_axis_tx_tready(a_ctx_tready), .m_axis_tx_tlast(a_ctx_tlast), .m_axis_tx_tuser(a_ctx_tuser),
+      .s_axis_rx_tdata(a_crx_tdata), .s_axis_rx_tkeep(a_crx_tkeep), .s_axis_rx_tvalid(a_crx_tvalid),
+      .s_axis_rx_tready(a_crx_tready), .s_axis_rx_tlast(a_crx_tlast), .s_axis_rx_tuser(a_crx_tuser)
   );
   fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR)) u_b (
       .clk, .rst,
@@ -298,11 +318,57 @@ module tb_roce_pair #(
       .m_axi_rready(b_m_axi_rready),
       .m_irq_valid(b_m_irq_valid),
       .m_irq_vector(b_m_irq_vector),
-      .m_axis_tx_tdata(b_tx_tdata), .m_axis_tx_tkeep(b_tx_tkeep), .m_axis_tx_tvalid(b_tx_tvalid),
-      .m_axis_tx_tready(b_tx_tready), .m_axis_tx_tlast(b_tx_tlast), .m_axis_tx_tuser(b_tx_tuser),
-      .s_axis_rx_tdata(b_rx_tdata), .s_axis_rx_tkeep(b_rx_tkeep), .s_axis_rx_tvalid(b_rx_tvalid),
-      .s_axis_rx_tready(b_rx_tready), .s_axis_rx_tlast(b_rx_tlast), .s_axis_rx_tuser(b_rx_tuser[0])
+      .m_axis_tx_tdata(b_ctx_tdata), .m_axis_tx_tkeep(b_ctx_tkeep), .m_axis_tx_tvalid(b_ctx_tvalid),
+      .m_axis_tx_tready(b_ctx_tready), .m_axis_tx_tlast(b_ctx_tlast), .m_axis_tx_tuser(b_ctx_tuser),
+      .s_axis_rx_tdata(b_crx_tdata), .s_axis_rx_tkeep(b_crx_tkeep), .s_axis_rx_tvalid(b_crx_tvalid),
+      .s_axis_rx_tready(b_crx_tready), .s_axis_rx_tlast(b_crx_tlast), .s_axis_rx_tuser(b_crx_tuser)
   );
+
+  // ------------------------------------------------------------ FEC port shims
+  // (plain wires when FEC=0)
+  logic [511:0] tx_d [2], crx_d [2], fst [2];
+  logic [63:0]  tx_k [2], crx_k [2];
+  logic [1:0]   ctx_r, tx_v, tx_l, tx_u, rx_r, crx_v, crx_l, crx_u;
+  for (genvar n = 0; n < 2; n++) begin : g_fec
+    fabnic_fec_port #(.ENABLE(FEC), .NUM_QP(NUM_QP)) u_port (
+        .clk, .rst,
+        .cfg_mode(fec_mode), .cfg_k(fec_k), .cfg_r(fec_r), .cfg_d(fec_d),
+        .cfg_flush_cycles(fec_flush_cycles), .cfg_rob_timeout(fec_rob_timeout),
+        .cfg_qp_we(1'b0), .cfg_qp_idx('0), .cfg_qp_val(1'b0),
+        .s_core_tdata(n == 0 ? a_ctx_tdata : b_ctx_tdata),
+        .s_core_tkeep(n == 0 ? a_ctx_tkeep : b_ctx_tkeep),
+        .s_core_tvalid(n == 0 ? a_ctx_tvalid : b_ctx_tvalid),
+        .s_core_tready(ctx_r[n]),
+        .s_core_tlast(n == 0 ? a_ctx_tlast : b_ctx_tlast),
+        .s_core_tuser(n == 0 ? a_ctx_tuser : b_ctx_tuser),
+        .m_wire_tdata(tx_d[n]), .m_wire_tkeep(tx_k[n]), .m_wire_tvalid(tx_v[n]),
+        .m_wire_tready(n == 0 ? a_tx_tready : b_tx_tready),
+        .m_wire_tlast(tx_l[n]), .m_wire_tuser(tx_u[n]),
+        .s_wire_tdata(n == 0 ? a_rx_tdata : b_rx_tdata),
+        .s_wire_tkeep(n == 0 ? a_rx_tkeep : b_rx_tkeep),
+        .s_wire_tvalid(n == 0 ? a_rx_tvalid : b_rx_tvalid),
+        .s_wire_tready(rx_r[n]),
+        .s_wire_tlast(n == 0 ? a_rx_tlast : b_rx_tlast),
+        .s_wire_tuser(n == 0 ? a_rx_tuser[0] : b_rx_tuser[0]),
+        .m_core_tdata(crx_d[n]), .m_core_tkeep(crx_k[n]), .m_core_tvalid(crx_v[n]),
+        .m_core_tready(n == 0 ? a_crx_tready : b_crx_tready),
+        .m_core_tlast(crx_l[n]), .m_core_tuser(crx_u[n]),
+        .stat(fst[n])
+    );
+  end
+  assign a_ctx_tready = ctx_r[0];  assign b_ctx_tready = ctx_r[1];
+  assign a_tx_tdata = tx_d[0];     assign b_tx_tdata = tx_d[1];
+  assign a_tx_tkeep = tx_k[0];     assign b_tx_tkeep = tx_k[1];
+  assign a_tx_tvalid = tx_v[0];    assign b_tx_tvalid = tx_v[1];
+  assign a_tx_tlast = tx_l[0];     assign b_tx_tlast = tx_l[1];
+  assign a_tx_tuser = tx_u[0];     assign b_tx_tuser = tx_u[1];
+  assign a_rx_tready = rx_r[0];    assign b_rx_tready = rx_r[1];
+  assign a_crx_tdata = crx_d[0];   assign b_crx_tdata = crx_d[1];
+  assign a_crx_tkeep = crx_k[0];   assign b_crx_tkeep = crx_k[1];
+  assign a_crx_tvalid = crx_v[0];  assign b_crx_tvalid = crx_v[1];
+  assign a_crx_tlast = crx_l[0];   assign b_crx_tlast = crx_l[1];
+  assign a_crx_tuser = crx_u[0];   assign b_crx_tuser = crx_u[1];
+  assign a_fec_stat = fst[0];      assign b_fec_stat = fst[1];
 
   logic [31:0] lab_c [12];
   logic [63:0] lab_b0, lab_b1;

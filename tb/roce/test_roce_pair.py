@@ -16,7 +16,7 @@ HERE = Path(__file__).parent
 try:
     import cocotb
     from cocotb.triggers import ClockCycles
-    from roce_env import PairEnv, check_wire
+    from roce_env import PairEnv, check_wire, random_mix
 
     from fabnic import verbs
     from fabnic.verbs import Access, RecvWR, SendWR, WrOpcode
@@ -119,27 +119,8 @@ if cocotb is not None:
         b.mem.write(lb, bytes(b_img))
         mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
         mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
-        wrs, recvs, expect_recv = [], [], []
-        off = 0
-        for i in range(40):
-            n = rng.choice([0, 1, 63, 1024, 1500, 4096, 7000])
-            kind = rng.choice(["w", "w", "s", "r"])
-            src, dst = off, off + size // 2
-            off += (n + 64) // 64 * 64 + 64
-            if kind == "w":
-                wrs.append(SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + src, length=n,
-                                  lkey=mra.lkey, remote_addr=lb + dst, rkey=mrb.rkey))
-                b_img[dst:dst + n] = a_img[src:src + n]
-            elif kind == "r":
-                wrs.append(SendWR(WrOpcode.RDMA_READ, wr_id=i, local_addr=la + dst, length=n,
-                                  lkey=mra.lkey, remote_addr=lb + src, rkey=mrb.rkey))
-                a_img[dst:dst + n] = b_img[src:src + n]
-            else:
-                recvs.append(RecvWR(wr_id=1000 + i, addr=lb + dst, length=n + 16, lkey=mrb.lkey))
-                wrs.append(SendWR(WrOpcode.SEND, wr_id=i, local_addr=la + src, length=n,
-                                  lkey=mra.lkey))
-                b_img[dst:dst + n] = a_img[src:src + n]
-                expect_recv.append((1000 + i, n))
+        wrs, recvs, expect_recv = random_mix(rng, 40, [0, 1, 63, 1024, 1500, 4096, 7000], size, la, lb, mra,
+                                             mrb, a_img, b_img)
         await run_driver(b.ctx.post_recv, qb, recvs)
         await run_driver(a.ctx.post_send, qa, wrs)
         dut._log.info("mix: %s", [(w.wr_id, w.opcode, w.length) for w in wrs])

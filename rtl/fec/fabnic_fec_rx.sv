@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fabnic_fec_rx: packet-level FEC on the receive side of a RoCE port (between
+// the MAC and fabnic_roce_core's frame input); the peer of fabnic_fec_tx.
+// docs/fec.md, "Port shim".
+//
+// Input stage: every frame is stored whole in a FIFO (store-and-forward) while
+// its first beat and its trailer are parsed; at the frame's end it is classified:
+//   DATA   - IPv4 RoCEv2 frame followed by exactly an 8-byte FEC data trailer;
+//   REPAIR - BTH opcode 0xF0 followed by exactly a 12-byte repair trailer;
+//   DROP   - opcode 0xF0 otherwise (malformed, bad FCS, or FEC off): counted;
+//   PLAIN  - anything else (also frames flagged bad: the core drops and counts them).
+// Frames longer than MAX_LEN bytes are cut there, flagged bad and counted.
+// Read stage: PLAIN frames go straight to the core. DATA frames lose their
+// trailer and go both to the decoder (fabnic_fec_dec, as a tap) and into the
+// reorder buffer. REPAIR frames lose header, padding, ICRC and trailer and go to
+// the decoder. Recovered frames (numbered seq = fseq + idx*D from their
+// group's repair trailer) also go into the reorder buffer.
+// Reorder buffer (NROB slots of MAX_LEN bytes, slot = seq mod NROB): releases
+// the protected frames to the core in seq order, so the transport (go-back-N)
+// sees a repaired loss as if nothing had been lost. A missing frame is given up
+// (head advances, the transport's own recovery takes over) when the decoder
+// reports its group unrepairable, when a frame NROB or more ahead arrives, or
+// after cfg_rob_timeout cycles of waiting while later frames are held.
+// Frames older than the head (late originals, recoveries of given-up frames)
+// and duplicates are dropped and counted. If the buffer is empty and a frame
+// far ahead arrives, the head jumps to it (resync after reset/peer restart).
+// Throughput: one beat per cycle in; out of the buffer one beat per cycle.
+// DATA_W must be 512.
+`default_nettype none
+
+module fabnic_fec_rx #(
+    parameter int DATA_W    = 512,
+    parameter int KEEP_W    = DATA_W / 8,
+    parameter int MAX_K     = 32,
+    parameter int MAX_R     = 4,
+    parameter int NGROUP    = 16,     // decoder group slots (>= 2 * D)
+    parameter int MAX_LEN   = 8192,   // frame bytes, power of two
+    parameter int IN_DEPTH  = 512,    // input FIFO beats (>= 2 * MAX_LEN / KEEP_W)
+    parameter int NROB      = 32      // reorder buffer slots, power of two
+) (
+    input  wire logic              clk,
+    input  wire logic              rst,
+
+    input  wire logic              cfg_en,
+    input  wire logic [7:0]        cfg_k,
+    input  wire logic [15:0]       cfg_rob_timeout,   // cycles
+
+    input  wire logic [DATA_W-1:0] s_axis_tdata,
+    input  wire logic [KEEP_W-1:0] s_axis_tkeep,
+    input  wire logic              s_axis_tvalid,
+    output logic                   s_axis_tready,
+    input  wire logic              s_axis_tlast,
+    input  wire logic              s_axis_tuser,
+
+    output logic      [DATA_W-1:0] m_axis_tdata,
+    output logic      [KEEP_W-1:0] m_axis_tkeep,
+    output logic                   m_axis_tvalid,
+    input  wire logic              m_axis_tready,
+    output logic                   m_axis_tlast,
+    output logic                   m_axis_tuser,
+
+    output logic [31:0]            stat_data_frames,
+    output logic [31:0]            stat_repair_frames,
+    output logic [31:0]            stat_plain_frames,
+    output logic [31:0]            stat_drop_malformed,
+    output logic [31:0]            stat_drop_oversize,
+    output logic [31:0]            stat_repaired,       // frames rebuilt by the decoder
+    output logic [31:0]            stat_unrepairable,   // groups the decoder gave up
+    output logic [31:0]            stat_rob_given_up,   // seqs released missing
+    output logic [31:0]            stat_rob_late,       // frames older than the head
+    output logic [31:0]            stat_rob_dup,
+    output logic [31:0]            stat_rob_resync,
+    output logic [31:0]            stat_rob_noseq       // recovered, group not numbered
+);
+
+  typedef fabnic_fec_pkg::fec_meta_t meta_t;
+  localparam int META_W = fabnic_fec_pkg::META_W;
+  localparam int SB     = MAX_LEN / KEEP_W;       // beats per frame / per slot
+  localparam int SB_W   = $clog2(SB);
+  localparam int RS_W   = $clog2(NROB);
+  localparam int RA_W   = RS_W + SB_W;
+  localparam int NG_W   = $clog2(NGROUP);
+  localparam int HDR_B  = 54;
+  localparam int TR_B   = 12;
+  localparam int KB_W   = $clog2(KEEP_W);
+
+  if (DATA_W != 512) begin : g_chk_w
+    $error("fabnic_fec_rx: DATA_W must be 512");
+  end
+  if ((1 << SB_W) != SB || (1 << RS_W) != NROB || (1 << NG_W) != NGROUP) begin : g_chk_p2
+    $error("fabnic_fec_rx: MAX_LEN, NROB and NGROUP must be powers of two");
+  end
+  if (IN_DEPTH < 2 * SB) begin : g_chk_depth
+    $error("fabnic_fec_rx: IN_DEPTH must hold two frames of MAX_LEN");
+  end
+
+  localparam logic [1:0] K_PLAIN = 2'd0, K_DATA = 2'd1, K_REP = 2'd2, K_DROP = 2'd3;
+
+  typedef struct packed {
+    logic [1:0]  kind;
+    logic [15:0] lim;    // bytes to keep (DATA: frame; REPAIR: header + payload)
+    logic [15:0] gid;
+    logic [7:0]  idx;    // data index or repair row
+    logic [7:0]  cnt;
+    logic [15:0] clen;
+    logic [15:0] seq;    // DATA: seq; REPAIR: fseq
+    logic [7:0]  d;
+  } fmeta_t;
+  localparam int FM_W = $bits(fmeta_t);
+
+  // ================================================================ input stage
+  logic [7:0]  b [HDR_B];
+  logic [7:0]  tr_q [TR_B];
+  logic [7:0]  tr [TR_B];
+  logic [SB_W:0] ibeat_q;
+  logic        idrop_q;            // cutting an oversize frame
+  logic        f_roce4_q, f_roce4, f_rep_q, f_rep;
+  logic [15:0] f_olen, f_iplen_q, f_iplen;
+  logic [1:0]  f_pad_q, f_pad;
+  logic        first;
+  logic [15:0] flen, plen;
+  logic [KB_W:0] nb;
+  logic        in_last, in_cut, in_bad;
+  fmeta_t      fm;
+  logic        fifo_in_ready, mf_in_ready, in_fire, in_wr;
+
+  assign first = ibeat_q == '0;
+
+  always_comb begin
+    for (int i = 0; i < HDR_B; i++) b[i] = s_axis_tdata[8*i +: 8];
+    f_roce4 = first ? ({b[12], b[13]} == 16'h0800 && b[14] == 8'h45 && b[23] == 8'd17 &&
+                       {b[36], b[37]} == 16'd4791) : f_roce4_q;
+    f_iplen = first ? {b[16], b[17]} : f_iplen_q;
+    f_olen  = f_iplen + 16'd14;
+    f_rep   = first ? b[42] == 8'hF0 : f_rep_q;
+    f_pad   = first ? b[43][5:4] : f_pad_q;
+    // trailer bytes at frame offsets olen .. olen+11
+    for (int t = 0; t < TR_B; t++) begin
+      logic [15:0] pos;
+      pos   = f_olen + 16'(t);
+      tr[t] = tr_q[t];
+      if (32'(pos >> KB_W) == 32'(ibeat_q)) tr[t] = s_axis_tdata[8*pos[KB_W-1:0] +: 8];
+    end
+    nb = '0;
+    for (int i = 0; i < KEEP_W; i++) nb = nb + (KB_W+1)'(s_axis_tkeep[i]);
+    flen   = 16'({ibeat_q, {KB_W{1'b0}}}) + 16'(nb);
+    in_cut = !s_axis_tlast && ibeat_q == (SB_W+1)'(SB - 1);
+    in_last = s_axis_tlast || in_cut;
+    in_bad  = s_axis_tuser || in_cut;
+    plen    = f_iplen - 16'd44 - 16'(f_pad);
+
+    fm      = '0;
+    fm.gid  = {tr[2], tr[3]};
+    fm.idx  = tr[4];
+    fm.cnt  = tr[5];
+    fm.clen = {tr[6], tr[7]};
+    fm.seq  = (tr[1] == 8'h01) ? {tr[6], tr[7]} : {tr[8], tr[9]};
+    fm.d    = tr[10];
+    fm.lim  = 16'hFFFF;
+    fm.kind = K_PLAIN;
+    if (cfg_en && f_roce4 && !in_bad && tr[0] == 8'hFE && tr[1] == 8'h01 && !f_rep &&
+        flen == f_olen + 16'd8) begin
+      fm.kind = K_DATA;
+      fm.lim  = f_olen;
+    end else if (cfg_en && f_roce4 && !in_bad && tr[0] == 8'hFE && tr[1] == 8'h02 && f_rep &&
+                 flen == f_olen + 16'd12 && f_iplen > 16'd44 + 16'(f_pad) &&
+                 plen <= 16'(MAX_LEN) && tr[10] != 8'd0) begin
+      fm.kind = K_REP;
+      fm.lim  = 16'(HDR_B) + plen;
+    end else if (f_roce4 && f_rep) begin
+      fm.kind = K_DROP;
+    end
+  end
+
+  // the whole frame must be in the FIFO before it is read: meta is pushed last
+  assign in_wr         = !idrop_q;
+  assign s_axis_tready = idrop_q || (fifo_in_ready && (!in_last || mf_in_ready));
+  assign in_fire       = s_axis_tvalid && s_axis_tready;
+
+  logic [DATA_W-1:0] q_data;
+  logic [KEEP_W-1:0] q_keep;
+  logic              q_valid, q_ready, q_last, q_user;
+  logic [3:0]        qst_unused;
+  logic [$clog2(IN_DEPTH):0] qdepth_unused;
+
+  fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1), .DEPTH(IN_DEPTH)) u_inq (
+      .clk, .rst,
+      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && in_wr && s_axis_tready),
+      .s_axis_tready(fifo_in_ready), .s_axis_tlast(in_last), .s_axis_tuser(in_bad),
+      .m_axis_tdata(q_data), .m_axis_tkeep(q_keep), .m_axis_tvalid(q_valid),
+      .m_axis_tready(q_ready), .m_axis_tlast(q_last), .m_axis_tuser(q_user),
+      .status_depth(qdepth_unused), .status_good_frame(qst_unused[0]),
+      .status_bad_frame(qst_unused[1]), .status_overflow(qst_unused[2]),
+      .status_oversize(qst_unused[3])
+  );
+
+  logic         mf_valid, mf_pop;
+  logic [FM_W-1:0] mf_raw;
+  fmeta_t       mh;
+  logic [4:0]   mf_cnt_unused;
+
+  fabnic_fifo #(.WIDTH(FM_W), .DEPTH(16)) u_mf (
+      .clk, .rst,
+      .in_valid(in_fire && in_wr && in_last), .in_ready(mf_in_ready), .in_data(fm),
+      .out_valid(mf_valid), .out_ready(mf_pop), .out_data(mf_raw),
+      .status_count(mf_cnt_unused)
+  );
+  assign mh = fmeta_t'(mf_raw);
+
+  // ================================================================ read stage
+  logic [15:0]       roff_q, rrem;
+  logic              rskip_q, rlast, rgo, rv;
+  logic [KEEP_W-1:0] rkeep;
+  logic              p_ready, dd_ready, w0_ready, h_ready;
+  logic              p_valid, dd_valid, w0_valid, h_valid;
+  logic              dd_done_q, w0_done_q;
+  logic              repm_in_ready;
+
+  assign rv   = q_valid && mf_valid;
+  assign rrem = mh.lim - roff_q;
+  always_comb begin
+    for (int j = 0; j < KEEP_W; j++) rkeep[j] = q_keep[j] && (16'(j) < rrem);
+  end
+  assign rlast = q_last || (roff_q + 16'(KEEP_W) >= mh.lim);
+
+  // A data frame starts only when the decoder-copy FIFO can take all of it, so
+  // the copy never stalls a frame the reorder-buffer writer is locked on (the
+  // decoder's output must always be able to reach the writer).
+  logic [15:0] dd_free;
+  logic        dd_room;
+  assign dd_room  = roff_q != 16'd0 || dd_free >= 16'((mh.lim + 16'(KEEP_W - 1)) >> KB_W);
+  assign p_valid  = rv && !rskip_q && mh.kind == K_PLAIN;
+  assign dd_valid = rv && !rskip_q && mh.kind == K_DATA && !dd_done_q && dd_room;
+  assign w0_valid = rv && !rskip_q && mh.kind == K_DATA && !w0_done_q && dd_room;
+  // a repair frame's first beat also needs room for its side-band entry
+  assign h_valid  = rv && !rskip_q && mh.kind == K_REP && (roff_q != 16'd0 || repm_in_ready);
+
+  always_comb begin
+    rgo = 1'b0;
+    if (rv) begin
+      if (rskip_q || mh.kind == K_DROP) rgo = 1'b1;
+      else if (mh.kind == K_PLAIN)      rgo = p_ready;
+      else if (mh.kind == K_REP)        rgo = h_valid && h_ready;
+      else rgo = (dd_done_q || dd_ready) && (w0_done_q || w0_ready);
+    end
+  end
+  assign q_ready = rgo;
+  assign mf_pop  = rgo && q_last;
+
+  // repair payload: drop the 54 header bytes
+  logic [DATA_W-1:0] x_data;
+  logic [KEEP_W-1:0] x_keep;
+  logic              x_valid, x_ready, x_last, x_user;
+  logic [HDR_B*8-1:0] xh_unused;
+  logic              xh_short_unused, xh_valid_unused;
+
+  fabnic_axis_hdr_extract #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(HDR_B)) u_rstrip (
+      .clk, .rst,
+      .s_axis_tdata(q_data), .s_axis_tkeep(rkeep), .s_axis_tvalid(h_valid),
+      .s_axis_tready(h_ready), .s_axis_tlast(rlast), .s_axis_tuser(1'b0),
+      .m_hdr_tdata(xh_unused), .m_hdr_short(xh_short_unused), .m_hdr_tvalid(xh_valid_unused),
+      .m_hdr_tready(1'b1),
+      .m_axis_tdata(x_data), .m_axis_tkeep(x_keep), .m_axis_tvalid(x_valid),
+      .m_axis_tready(x_ready), .m_axis_tlast(x_last), .m_axis_tuser(x_user)
+  );
+
+  meta_t       rep_meta, rep_meta_h, dat_meta;
+  logic        repm_valid, x_fire;
+  logic [META_W-1:0] repm_raw;
+  logic [4:0]  repm_cnt_unused;
+
+  always_comb begin
+    rep_meta           = '0;
+    rep_meta.is_repair = 1'b1;
+    rep_meta.gid       = mh.gid;
+    rep_meta.idx       = mh.idx;
+    rep_meta.cnt       = mh.cnt;
+    rep_meta.len       = mh.clen;
+    dat_meta           = '0;
+    dat_meta.gid       = mh.gid;
+    dat_meta.idx       = mh.idx;
+    dat_meta.cnt       = mh.cnt;
+  end
+
+  fabnic_fifo #(.WIDTH(META_W), .DEPTH(16)) u_repm (
+      .clk, .rst,
+      .in_valid(h_valid && h_ready && roff_q == 16'd0), .in_ready(repm_in_ready),
+      .in_data(rep_meta),
+      .out_valid(repm_valid), .out_ready(x_fire && x_last), .out_data(repm_raw),
+      .status_count(repm_cnt_unused)
+  );
+  assign rep_meta_h = meta_t'(repm_raw);
+
+  // decoder input: data copies and repair payloads
+  logic [2*DATA_W-1:0] di_data;
+  logic [2*KEEP_W-1:0] di_keep;
+  logic [1:0]          di_valid, di_ready, di_last;
+  logic [2*(META_W+1)-1:0] di_user;
+  logic [DATA_W-1:0]   dec_data;
+  logic [KEEP_W-1:0]   dec_keep;
+  logic                dec_valid, dec_ready, dec_last;
+  logic [META_W:0]     dec_user;
+  logic                di_sel_unused;
+
+  logic [DATA_W-1:0] dq_data;
+  logic [KEEP_W-1:0] dq_keep;
+  logic              dq_valid, dq_last;
+  logic [META_W:0]   dq_user;
+  logic [$clog2(2*SB):0] dq_depth;
+  logic [3:0]        dqst_unused;
+
+  fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(META_W + 1), .DEPTH(2 * SB)) u_ddq (
+      .clk, .rst,
+      .s_axis_tdata(q_data), .s_axis_tkeep(rkeep), .s_axis_tvalid(dd_valid),
+      .s_axis_tready(dd_ready), .s_axis_tlast(rlast), .s_axis_tuser({dat_meta, 1'b0}),
+      .m_axis_tdata(dq_data), .m_axis_tkeep(dq_keep), .m_axis_tvalid(dq_valid),
+      .m_axis_tready(di_ready[0]), .m_axis_tlast(dq_last), .m_axis_tuser(dq_user),
+      .status_depth(dq_depth), .status_good_frame(dqst_unused[0]),
+      .status_bad_frame(dqst_unused[1]), .status_overflow(dqst_unused[2]),
+      .status_oversize(dqst_unused[3])
+  );
+  assign dd_free = 16'(2 * SB) - 16'(dq_depth);
+
+  assign di_data  = {x_data, dq_data};
+  assign di_keep  = {x_keep, dq_keep};
+  assign di_valid = {x_valid && repm_valid, dq_valid};
+  assign di_last  = {x_last, dq_last};
+  assign di_user  = {rep_meta_h, x_user, dq_user};
+  assign x_ready  = di_ready[1] && repm_valid;
+  assign x_fire   = x_valid && x_ready;
+
+  fabnic_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(META_W + 1)) u_darb (
+      .clk, .rst, .enable(2'b11),
+      .s_axis_tdata(di_data), .s_axis_tkeep(di_keep), .s_axis_tvalid(di_valid),
+      .s_axis_tready(di_ready), .s_axis_tlast(di_last), .s_axis_tuser(di_user),
+      .m_axis_tdata(dec_data), .m_axis_tkeep(dec_keep), .m_axis_tvalid(dec_valid),
+      .m_axis_tready(dec_ready), .m_axis_tlast(dec_last), .m_axis_tuser(dec_user),
+      .sel(di_sel_unused)
+  );
+
+  logic [DATA_W-1:0] rc_data;
+  logic [KEEP_W-1:0] rc_keep;
+  logic              rc_valid, rc_ready, rc_last;
+  logic [META_W:0]   rc_user;
+  logic              unrep_valid;
+  logic [15:0]       unrep_gid;
+  logic [MAX_K-1:0]  unrep_missing;
+  logic [31:0]       dst_groups_unused, dst_complete_unused, dst_dup_unused, dst_stale_unused,
+                     dst_malformed_unused;
+
+  fabnic_fec_dec #(
+      .DATA_W(DATA_W), .KEEP_W(KEEP_W), .MAX_K(MAX_K), .MAX_R(MAX_R), .NGROUP(NGROUP),
+      .MAX_LEN(MAX_LEN)
+  ) u_dec (
+      .clk, .rst, .cfg_k, .flush(1'b0),
+      .s_axis_tdata(dec_data), .s_axis_tkeep(dec_keep), .s_axis_tvalid(dec_valid),
+      .s_axis_tready(dec_ready), .s_axis_tlast(dec_last), .s_axis_tuser(dec_user),
+      .m_axis_tdata(rc_data), .m_axis_tkeep(rc_keep), .m_axis_tvalid(rc_valid),
+      .m_axis_tready(rc_ready), .m_axis_tlast(rc_last), .m_axis_tuser(rc_user),
+      .unrep_valid, .unrep_gid, .unrep_missing,
+      .stat_repaired, .stat_rec_groups(dst_groups_unused), .stat_unrepairable,
+      .stat_complete(dst_complete_unused), .stat_dup(dst_dup_unused),
+      .stat_stale(dst_stale_unused), .stat_malformed(dst_malformed_unused)
+  );
+
+  // group numbering table, learned from repair trailers
+  logic [15:0] ft_gid_q  [NGROUP];
+  logic [15:0] ft_fseq_q [NGROUP];
+  logic [7:0]  ft_d_q    [NGROUP];
+  logic        ft_v_q    [NGROUP];
+  meta_t       rcm;
+  logic [NG_W-1:0] rci, uri;
+  logic        rc_seq_ok;
+  logic [15:0] rc_seq;
+
+  assign rcm       = meta_t'(rc_user[META_W:1]);
+  assign rci       = rcm.gid[NG_W-1:0];
+  assign rc_seq_ok = ft_v_q[rci] && ft_gid_q[rci] == rcm.gid;
+  assign rc_seq    = ft_fseq_q[rci] + 16'(rcm.idx) * 16'(ft_d_q[rci]);
+
+  // ================================================================ reorder buffer
+  // writer input: data frames (0) and recovered frames (1)
+  logic [2*DATA_W-1:0] wi_data;
+  logic [2*KEEP_W-1:0] wi_keep;
+  logic [1:0]          wi_valid, wi_ready, wi_last;
+  logic [2*17-1:0]     wi_user;
+  logic [DATA_W-1:0]   w_data;
+  logic [KEEP_W-1:0]   w_keep;
+  logic                w_valid, w_ready, w_last;
+  logic [16:0]         w_user;
+  logic                wi_sel_unused;
+
+  assign wi_data  = {rc_data, q_data};
+  assign wi_keep  = {rc_keep, rkeep};
+  assign wi_valid = {rc_valid, w0_valid};
+  assign wi_last  = {rc_last, rlast};
+  assign wi_user  = {rc_seq, rc_seq_ok && !rc_user[0], mh.seq, 1'b1};
+  logic [24:0] rcm_unused;
+  assign rcm_unused = {rcm.len, rcm.cnt, rcm.is_repair};
+  assign w0_ready = wi_ready[0];
+  assign rc_ready = wi_ready[1];
+
+  fabnic_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(17)) u_warb (
+      .clk, .rst, .enable(2'b11),
+      .s_axis_tdata(wi_data), .s_axis_tkeep(wi_keep), .s_axis_tvalid(wi_valid),
+      .s_axis_tready(wi_ready), .s_axis_tlast(wi_last), .s_axis_tuser(wi_user),
+      .m_axis_tdata(w_data), .m_axis_tkeep(w_keep), .m_axis_tvalid(w_valid),
+      .m_axis_tready(w_ready), .m_axis_tlast(w_last), .m_axis_tuser(w_user),
+      .sel(wi_sel_unused)
+  );
+
+  logic [15:0]       head_q;
+  logic              sv_q [NROB];        // slot holds a frame
+  logic [15:0]       sseq_q [NROB];
+  logic [SB_W:0]     snb_q [NROB];       // beats
+  logic [KEEP_W-1:0] skeep_q [NROB];     // last beat's tkeep
+  logic [RS_W:0]     rcnt_q;             // frames held
+
+  // writer
+  logic              w_busy_q, w_acc_q, w_over_q;
+  logic [15:0]       w_seq_q, w_seq;
+  logic [SB_W:0]     w_beat_q;
+  logic signed [15:0] w_diff;
+  logic              w_far, w_stall, w_accept, w_fire, w_done;
+  logic [RS_W-1:0]   w_slot;
+  logic              force_skip;
+
+  assign w_seq    = w_busy_q ? w_seq_q : w_user[16:1];
+  assign w_diff   = $signed(w_seq - head_q);
+  assign w_slot   = w_seq[RS_W-1:0];
+  logic w_resync, w_normal;
+  // empty buffer and a frame far ahead / far behind: the sequences lost touch
+  assign w_resync = rcnt_q == '0 && (w_diff >= $signed(16'(NROB)) || w_diff < -16'sd4096);
+  assign w_normal = w_diff >= 0 && w_diff < $signed(16'(NROB)) && !sv_q[w_slot];
+  assign w_far    = !w_busy_q && w_user[0] && w_diff >= $signed(16'(NROB)) && rcnt_q != '0;
+  // a frame too far ahead waits while the head is pushed on
+  assign w_stall    = w_valid && w_far;
+  assign force_skip = w_stall;
+  assign w_ready  = !w_stall;
+  assign w_fire   = w_valid && w_ready;
+  assign w_accept = w_busy_q ? w_acc_q : (w_user[0] && (w_normal || w_resync));
+  assign w_done   = w_fire && w_last;
+
+  logic              ram_we;
+  logic [RA_W-1:0]   ram_wa, ram_ra;
+  logic              ram_re;
+  logic [DATA_W-1:0] ram_rd;
+
+  assign ram_we = w_fire && w_accept && (w_busy_q ? !w_over_q : 1'b1) &&
+                  (w_busy_q ? w_beat_q < (SB_W+1)'(SB) : 1'b1);
+  assign ram_wa = {w_slot, w_busy_q ? w_beat_q[SB_W-1:0] : {SB_W{1'b0}}};
+
+  fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(NROB * SB)) u_rob (
+      .clk,
+      .wr_en(ram_we), .wr_be(1'b1), .wr_addr(ram_wa), .wr_data(w_data),
+      .rd_en(ram_re), .rd_regce(1'b1), .rd_addr(ram_ra), .rd_data(ram_rd)
+  );
+
+  // a finished frame is kept unless the head passed it meanwhile (given up)
+  logic w_commit;
+  logic h_skip, rd_issue, rd_lastbeat;
+  assign w_commit = w_done && w_accept && !(w_busy_q && w_over_q) &&
+                    ((!w_busy_q && w_resync) ||
+                     $signed(w_seq - (h_skip ? head_q + 16'd1 : head_q)) >= 0);
+
+  // reader
+  logic              rd_busy_q, rd_v_q, rd_last_q;
+  logic [KEEP_W-1:0] rd_keep_q;
+  logic [SB_W:0]     rd_beat_q;
+  logic [RS_W-1:0]   hslot;
+  logic              h_here, h_writing;
+  logic [15:0]       wait_q;
+  logic [15:0]       su_q;               // give up missing seqs up to here
+  logic              su_v_q;
+  logic [4:0]        of_free;
+  logic [DATA_W-1:0] of_data;
+  logic [KEEP_W-1:0] of_keep;
+  logic              of_valid, of_ready, of_last, of_user;
+  logic [4:0]        of_depth;
+  logic [4:0]        ofst_unused;
+
+  assign hslot     = head_q[RS_W-1:0];
+  assign h_here    = sv_q[hslot] && sseq_q[hslot] == head_q;
+  assign h_writing = w_busy_q && w_acc_q && w_seq_q == head_q;
+  assign h_skip    = !rd_busy_q && !h_here && !h_writing &&
+                     (force_skip ||
+                      (su_v_q && $signed(head_q - su_q) <= 0) ||
+                      (rcnt_q != '0 && cfg_rob_timeout != 16'd0 && wait_q >= cfg_rob_timeout));
+  assign of_free   = 5'd16 - of_depth;
+  assign rd_issue  = rd_busy_q && of_free > 5'(rd_v_q) + 5'd2;
+  assign rd_lastbeat = rd_beat_q + 1'b1 >= snb_q[hslot];
+  assign ram_re    = rd_issue;
+  assign ram_ra    = {hslot, rd_beat_q[SB_W-1:0]};
+
+  fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1), .DEPTH(16)) u_of (
+      .clk, .rst,
+      .s_axis_tdata(ram_rd), .s_axis_tkeep(rd_keep_q), .s_axis_tvalid(rd_v_q),
+      .s_axis_tready(ofst_unused[0]), .s_axis_tlast(rd_last_q), .s_axis_tuser(1'b0),
+      .m_axis_tdata(of_data), .m_axis_tkeep(of_keep), .m_axis_tvalid(of_valid),
+      .m_axis_tready(of_ready), .m_axis_tlast(of_last), .m_axis_tuser(of_user),
+      .status_depth(of_depth), .status_good_frame(ofst_unused[1]),
+      .status_bad_frame(ofst_unused[2]), .status_overflow(ofst_unused[3]),
+      .status_oversize(ofst_unused[4])
+  );
+
+  // unrepairable report: the last missing data index of the group
+  logic [7:0]  ur_last;
+  logic        ur_any;
+  always_comb begin
+    ur_last = '0;
+    ur_any  = 1'b0;
+    for (int i = 0; i < MAX_K; i++) begin
+      if (unrep_missing[i]) begin
+        ur_last = 8'(i);
+        ur_any  = 1'b1;
+      end
+    end
+  end
+  assign uri = unrep_gid[NG_W-1:0];
+
+  // ================================================================ output
+  logic [2*DATA_W-1:0] oi_data;
+  logic [2*KEEP_W-1:0] oi_keep;
+  logic [1:0]          oi_valid, oi_ready, oi_last, oi_user;
+  logic                oi_sel_unused;
+
+  assign oi_data  = {of_data, q_data};
+  assign oi_keep  = {of_keep, q_keep};
+  assign oi_valid = {of_valid, p_valid};
+  assign oi_last  = {of_last, q_last};
+  assign oi_user  = {of_user, q_user};
+  assign p_ready  = oi_ready[0];
+  assign of_ready = oi_ready[1];
+
+  fabnic_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1)) u_oarb (
+      .clk, .rst, .enable(2'b11),
+      .s_axis_tdata(oi_data), .s_axis_tkeep(oi_keep), .s_axis_tvalid(oi_valid),
+      .s_axis_tready(oi_ready), .s_axis_tlast(oi_last), .s_axis_tuser(oi_user),
+      .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,
+      .m_axis_tuser, .sel(oi_sel_unused)
+  );
+
+  // ================================================================ state
+  always_ff @(posedge clk) begin
+    // ---- input
+    if (in_fire) begin
+      if (first) begin
+        f_roce4_q <= f_roce4;
+        f_iplen_q <= f_iplen;
+        f_rep_q   <= f_rep;
+        f_pad_q   <= f_pad;
+      end
+      for (int t = 0; t < TR_B; t++) tr_q[t] <= tr[t];
+      if (s_axis_tlast) begin
+        ibeat_q <= '0;
+        idrop_q <= 1'b0;
+      end else begin
+        ibeat_q <= ibeat_q + 1'b1;
+        if (in_cut) idrop_q <= 1'b1;
+      end
+      if (in_wr && in_last) begin
+        if (in_cut) stat_drop_oversize <= stat_drop_oversize + 1;
+        case (fm.kind)
+          K_DATA:  stat_data_frames    <= stat_data_frames + 1;
+          K_REP:   stat_repair_frames  <= stat_repair_frames + 1;
+          K_DROP:  stat_drop_malformed <= stat_drop_malformed + 1;
+          default: stat_plain_frames   <= stat_plain_frames + 1;
+        endcase
+      end
+    end
+
+    // ---- read stage
+    if (rv && mh.kind == K_DATA && !rskip_q) begin
+      if (dd_valid && dd_ready) dd_done_q <= 1'b1;
+      if (w0_valid && w0_ready) w0_done_q <= 1'b1;
+    end
+    if (rgo) begin
+      dd_done_q <= 1'b0;
+      w0_done_q <= 1'b0;
+      if (q_last) begin
+        roff_q  <= '0;
+        rskip_q <= 1'b0;
+      end else begin
+        roff_q <= roff_q + 16'(KEEP_W);
+        if (rlast && !rskip_q) rskip_q <= 1'b1;
+      end
+    end
+    if (h_valid && h_ready && roff_q == 16'd0) begin
+      ft_v_q[mh.gid[NG_W-1:0]]    <= 1'b1;
+      ft_gid_q[mh.gid[NG_W-1:0]]  <= mh.gid;
+      ft_fseq_q[mh.gid[NG_W-1:0]] <= mh.seq;
+      ft_d_q[mh.gid[NG_W-1:0]]    <= mh.d;
+    end
+
+    // ---- ROB writer
+    if (w_fire) begin
+      if (!w_busy_q) begin
+        w_busy_q <= !w_last;
+        w_seq_q  <= w_seq;
+        w_acc_q  <= w_accept;
+        w_over_q <= 1'b0;
+        w_beat_q <= (SB_W+1)'(1);
+        if (w_user[0] && w_resync) begin
+          head_q          <= w_seq;          // empty buffer, far frame: resync
+          stat_rob_resync <= stat_rob_resync + 1;
+        end
+        if (!w_user[0]) begin
+          stat_rob_noseq <= stat_rob_noseq + 1;
+        end else if (!w_accept) begin
+          if (sv_q[w_slot] && w_diff >= 0) stat_rob_dup  <= stat_rob_dup + 1;
+          else                             stat_rob_late <= stat_rob_late + 1;
+        end
+      end else begin
+        w_beat_q <= w_beat_q + 1'b1;
+        if (w_beat_q >= (SB_W+1)'(SB)) w_over_q <= 1'b1;
+        if (w_last) w_busy_q <= 1'b0;
+      end
+    end
+
+    // ---- ROB reader
+    rd_v_q <= rd_issue;
+    if (rd_issue) begin
+      rd_keep_q <= rd_lastbeat ? skeep_q[hslot] : {KEEP_W{1'b1}};
+      rd_last_q <= rd_lastbeat;
+      rd_beat_q <= rd_beat_q + 1'b1;
+    end
+    if (!rd_busy_q && h_here) begin
+      rd_busy_q <= 1'b1;
+      rd_beat_q <= '0;
+    end
+    if (h_skip) begin
+      head_q            <= head_q + 16'd1;
+      stat_rob_given_up <= stat_rob_given_up + 1;
+    end
+    if ((!rd_busy_q && h_here) || h_skip || !(rcnt_q != '0 && !h_here && !h_writing)) begin
+      wait_q <= '0;
+    end else if (wait_q != 16'hFFFF) begin
+      wait_q <= wait_q + 16'd1;
+    end
+    if (su_v_q && $signed(head_q - su_q) > 0) su_v_q <= 1'b0;
+    if (unrep_valid && ur_any && ft_v_q[uri] && ft_gid_q[uri] == unrep_gid) begin
+      su_q   <= ft_fseq_q[uri] + 16'(ur_last) * 16'(ft_d_q[uri]);
+      su_v_q <= 1'b1;
+    end
+
+    // slot bookkeeping: reader frees, writer fills (different slots)
+    if (rd_issue && rd_lastbeat) begin
+      rd_busy_q   <= 1'b0;
+      sv_q[hslot] <= 1'b0;
+      head_q      <= head_q + 16'd1;
+    end
+    if (w_commit) begin
+      sv_q[w_slot]    <= 1'b1;
+      sseq_q[w_slot]  <= w_seq;
+      snb_q[w_slot]   <= w_busy_q ? w_beat_q + 1'b1 : (SB_W+1)'(1);
+      skeep_q[w_slot] <= w_keep;
+    end
+    if (w_commit && !(rd_issue && rd_lastbeat)) begin
+      rcnt_q <= rcnt_q + 1'b1;
+    end else if (!w_commit && rd_issue && rd_lastbeat) begin
+      rcnt_q <= rcnt_q - 1'b1;
+    end
+    if (w_done && w_accept && !w_commit) stat_rob_late <= stat_rob_late + 1;
+
+    if (rst) begin
+      ibeat_q  <= '0;
+      idrop_q  <= 1'b0;
+      roff_q   <= '0;
+      rskip_q  <= 1'b0;
+      dd_done_q <= 1'b0;
+      w0_done_q <= 1'b0;
+      w_busy_q <= 1'b0;
+      rd_busy_q <= 1'b0;
+      rd_v_q   <= 1'b0;
+      head_q   <= '0;
+      rcnt_q   <= '0;
+      wait_q   <= '0;
+      su_v_q   <= 1'b0;
+      for (int i = 0; i < NROB; i++) sv_q[i] <= 1'b0;
+      for (int i = 0; i < NGROUP; i++) ft_v_q[i] <= 1'b0;
+      stat_data_frames    <= '0;
+      stat_repair_frames  <= '0;
+      stat_plain_frames   <= '0;
+      stat_drop_malformed <= '0;
+      stat_drop_oversize  <= '0;
+      stat_rob_given_up   <= '0;
+      stat_rob_late       <= '0;
+      stat_rob_dup        <= '0;
+      stat_rob_resync     <= '0;
+      stat_rob_noseq      <= '0;
+    end
+  end
+
+endmodule
+
+`resetall
