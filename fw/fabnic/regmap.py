@@ -185,7 +185,7 @@ ROCE = Block(
             param="NUM_MR"),
         Reg("caps", 0x0C, "const",
             "Capabilities: bit0 SEND, 1 WRITE, 2 READ, 3 ATOMIC, 4 IMM, 5 IPv6, "
-            "6 selective repeat, 7 FEC, 8 DCQCN.", value=0x13F),
+            "6 selective repeat, 7 FEC (port shim, block fec), 8 DCQCN.", value=0x1BF),
         Reg("local_mac_lo", 0x10, "rw", "This NIC's MAC, bits 31:0.", reset=0x00000001),
         Reg("local_mac_hi", 0x14, "rw", "This NIC's MAC, bits 47:32.", width=16, reset=0x0200),
         Reg("local_ip0", 0x18, "rw", "This NIC's IP address bits 31:0 (the IPv4 address).",
@@ -283,3 +283,7 @@ MAPS["vnic"] = MAP_VNIC
 from .regmap_cc import CC  # noqa: E402
 
 MAPS["roce"] = (DEVICE, ROCE, ROCE_CNT, CC)
+
+from .regmap_fec import FEC  # noqa: E402
+
+MAPS["roce"] = (*MAPS["roce"], FEC)

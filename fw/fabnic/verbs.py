@@ -748,6 +748,13 @@ class Context:
         elif new == QpState.RESET:
             flags = CMD_RESET_SQ | CMD_RESET_RQ
         self._command(CmdOp.QP_WRITE, qp.qpn, qp_context_words(shadow, qp), flags)
+        # FEC port shim (mode 2) protects frames by destination QPN: keep its table in
+        # step with the QP's fec flag once the peer is known
+        if self.caps & Cap.FEC and shadow.dest_qpn and (
+                shadow.fec != qp.attrs.fec or shadow.dest_qpn != qp.attrs.dest_qpn):
+            if qp.attrs.dest_qpn and qp.attrs.dest_qpn != shadow.dest_qpn:
+                self.dev.write("fec", "qp_en", qp.attrs.dest_qpn)
+            self.dev.write("fec", "qp_en", shadow.dest_qpn | int(shadow.fec) << 24)
         qp.attrs = shadow
         if new == QpState.RESET:         # verbs: RESET empties both queues
             qp.sq_pi = qp.rq_pi = 0
@@ -958,6 +965,33 @@ class Context:
     def counters(self) -> dict[str, int]:
         """Every roce_cnt counter by name (free-running; take differences)."""
         return self.dev.counters("roce_cnt")
+
+    # ----------------------------------------------------------- FEC port shim
+    def set_fec(self, mode: int | str, *, k: int = 8, r: int = 2, d: int = 2,
+                flush_cycles: int = 512, rob_timeout: int = 8192) -> None:
+        """Configure the port's packet-level FEC (docs/fec.md): mode "off"/0, "all"/1
+        (every RC data frame) or "qp"/2 (QPs created/modified with ``fec=True``).
+        Both NICs of a connection need the same K/R/D; change only while idle."""
+        if not self.caps & Cap.FEC:
+            raise InvalidArgument("this build lacks caps FEC")
+        m = {"off": 0, "all": 1, "qp": 2}.get(mode, mode) if isinstance(mode, str) else mode
+        if m not in (0, 1, 2):
+            raise InvalidArgument(f"FEC mode {mode!r}: use off/all/qp or 0/1/2")
+        for name, v, lo, hi in (("k", k, 1, 252), ("r", r, 1, 4), ("d", d, 1, 255),
+                                ("flush_cycles", flush_cycles, 0, 0xFFFF),
+                                ("rob_timeout", rob_timeout, 0, 0xFFFF)):
+            if not lo <= v <= hi:
+                raise InvalidArgument(f"FEC {name}={v} outside {lo}..{hi}")
+        self.dev.write("fec", "k", k)
+        self.dev.write("fec", "r", r)
+        self.dev.write("fec", "d", d)
+        self.dev.write("fec", "flush_cycles", flush_cycles)
+        self.dev.write("fec", "rob_timeout", rob_timeout)
+        self.dev.write("fec", "mode", m)
+
+    def fec_counters(self) -> dict[str, int]:
+        """The FEC shim's counters by name (cnt_ prefix dropped)."""
+        return {n.removeprefix("cnt_"): v for n, v in self.dev.counters("fec").items()}
 
 
 def open_device(bus: Bus, mem: HostMemory, *, mac: int | str | bytes | None = None,

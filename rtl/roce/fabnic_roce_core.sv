@@ -100,7 +100,20 @@ module fabnic_roce_core #(
     input  wire logic                s_axis_rx_tuser,
 
     output logic                     m_irq_valid,
-    output logic [15:0]              m_irq_vector
+    output logic [15:0]              m_irq_vector,
+
+    // settings of the port's FEC shim (register block "fec", docs/fec.md) and its
+    // sixteen 32-bit counters (fabnic_fec_port stat layout)
+    output logic [1:0]               fec_mode,
+    output logic [7:0]               fec_k,
+    output logic [7:0]               fec_r,
+    output logic [7:0]               fec_d,
+    output logic [15:0]              fec_flush_cycles,
+    output logic [15:0]              fec_rob_timeout,
+    output logic                     fec_qp_we,
+    output logic [23:0]              fec_qp_idx,
+    output logic                     fec_qp_val,
+    input  wire logic [511:0]        fec_stat
 );
   import fabnic_roce_pkg::*;
 
@@ -239,6 +252,10 @@ module fabnic_roce_core #(
   logic [31:0] sts_cc_lim_rate_set;
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq;
 
+  logic [24:0] fec_qp_en_data;
+  assign fec_qp_idx = fec_qp_en_data[23:0];
+  assign fec_qp_val = fec_qp_en_data[24];
+
   fabnic_regs_roce #(.ADDR_W(16), .DATA_W(DATA_W), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .NUM_QP(NUM_QP)) u_regs (
       .clk, .rst,
       .req_valid(rg_valid),
@@ -351,7 +368,31 @@ module fabnic_roce_core #(
       .sts_cc_cnp_suppressed(sts_cc_cnp_suppressed),
       .sts_cc_lim_grant(sts_cc_lim_grant),
       .sts_cc_lim_deny(sts_cc_lim_deny),
-      .sts_cc_lim_rate_set(sts_cc_lim_rate_set)
+      .sts_cc_lim_rate_set(sts_cc_lim_rate_set),
+      .cfg_fec_mode(fec_mode),
+      .cfg_fec_k(fec_k),
+      .cfg_fec_r(fec_r),
+      .cfg_fec_d(fec_d),
+      .cfg_fec_flush_cycles(fec_flush_cycles),
+      .cfg_fec_rob_timeout(fec_rob_timeout),
+      .cmd_fec_qp_en(fec_qp_we),
+      .cmd_fec_qp_en_data(fec_qp_en_data),
+      .sts_fec_cnt_tx_prot(fec_stat[31:0]),
+      .sts_fec_cnt_tx_bypass(fec_stat[63:32]),
+      .sts_fec_cnt_tx_repairs(fec_stat[95:64]),
+      .sts_fec_cnt_tx_flushes(fec_stat[127:96]),
+      .sts_fec_cnt_rx_data(fec_stat[159:128]),
+      .sts_fec_cnt_rx_repair(fec_stat[191:160]),
+      .sts_fec_cnt_rx_plain(fec_stat[223:192]),
+      .sts_fec_cnt_rx_malformed(fec_stat[255:224]),
+      .sts_fec_cnt_rx_oversize(fec_stat[287:256]),
+      .sts_fec_cnt_repaired(fec_stat[319:288]),
+      .sts_fec_cnt_unrepairable(fec_stat[351:320]),
+      .sts_fec_cnt_given_up(fec_stat[383:352]),
+      .sts_fec_cnt_late(fec_stat[415:384]),
+      .sts_fec_cnt_dup(fec_stat[447:416]),
+      .sts_fec_cnt_resync(fec_stat[479:448]),
+      .sts_fec_cnt_noseq(fec_stat[511:480])
   );
 
   logic [47:0]  local_mac;

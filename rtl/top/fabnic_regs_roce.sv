@@ -122,7 +122,31 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_cc_cnp_suppressed,
     input  wire logic [31:0] sts_cc_lim_grant,
     input  wire logic [31:0] sts_cc_lim_deny,
-    input  wire logic [31:0] sts_cc_lim_rate_set
+    input  wire logic [31:0] sts_cc_lim_rate_set,
+    output logic [1:0] cfg_fec_mode,
+    output logic [7:0] cfg_fec_k,
+    output logic [7:0] cfg_fec_r,
+    output logic [7:0] cfg_fec_d,
+    output logic [15:0] cfg_fec_flush_cycles,
+    output logic [15:0] cfg_fec_rob_timeout,
+    output logic cmd_fec_qp_en,
+    output logic [24:0] cmd_fec_qp_en_data,
+    input  wire logic [31:0] sts_fec_cnt_tx_prot,
+    input  wire logic [31:0] sts_fec_cnt_tx_bypass,
+    input  wire logic [31:0] sts_fec_cnt_tx_repairs,
+    input  wire logic [31:0] sts_fec_cnt_tx_flushes,
+    input  wire logic [31:0] sts_fec_cnt_rx_data,
+    input  wire logic [31:0] sts_fec_cnt_rx_repair,
+    input  wire logic [31:0] sts_fec_cnt_rx_plain,
+    input  wire logic [31:0] sts_fec_cnt_rx_malformed,
+    input  wire logic [31:0] sts_fec_cnt_rx_oversize,
+    input  wire logic [31:0] sts_fec_cnt_repaired,
+    input  wire logic [31:0] sts_fec_cnt_unrepairable,
+    input  wire logic [31:0] sts_fec_cnt_given_up,
+    input  wire logic [31:0] sts_fec_cnt_late,
+    input  wire logic [31:0] sts_fec_cnt_dup,
+    input  wire logic [31:0] sts_fec_cnt_resync,
+    input  wire logic [31:0] sts_fec_cnt_noseq
 );
 
   function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
@@ -136,6 +160,7 @@ module fabnic_regs_roce #(
   always_ff @(posedge clk) begin
     cmd_roce_cmd <= 1'b0;
     cmd_cc_qp_cmd <= 1'b0;
+    cmd_fec_qp_en <= 1'b0;
     ack_valid <= req_valid;
     if (req_valid) begin
       ack_err   <= 1'b0;
@@ -157,7 +182,7 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('h408): if (!req_write) ack_rdata <= 32'(NUM_MR);
                 else ack_err <= 1'b1;
-        ADDR_W'('h40c): if (!req_write) ack_rdata <= 32'(32'h0000013f);
+        ADDR_W'('h40c): if (!req_write) ack_rdata <= 32'(32'h000001bf);
                 else ack_err <= 1'b1;
         ADDR_W'('h410): begin
           if (req_write) cfg_roce_local_mac_lo <= 32'(apply_strb(32'(cfg_roce_local_mac_lo), req_wdata, req_wstrb));
@@ -457,6 +482,66 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('hca8): if (!req_write) ack_rdata <= 32'(sts_cc_lim_rate_set);
                 else ack_err <= 1'b1;
+        ADDR_W'('hd00): begin
+          if (req_write) cfg_fec_mode <= 2'(apply_strb(32'(cfg_fec_mode), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_mode);
+        end
+        ADDR_W'('hd04): begin
+          if (req_write) cfg_fec_k <= 8'(apply_strb(32'(cfg_fec_k), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_k);
+        end
+        ADDR_W'('hd08): begin
+          if (req_write) cfg_fec_r <= 8'(apply_strb(32'(cfg_fec_r), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_r);
+        end
+        ADDR_W'('hd0c): begin
+          if (req_write) cfg_fec_d <= 8'(apply_strb(32'(cfg_fec_d), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_d);
+        end
+        ADDR_W'('hd10): begin
+          if (req_write) cfg_fec_flush_cycles <= 16'(apply_strb(32'(cfg_fec_flush_cycles), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_flush_cycles);
+        end
+        ADDR_W'('hd14): begin
+          if (req_write) cfg_fec_rob_timeout <= 16'(apply_strb(32'(cfg_fec_rob_timeout), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_rob_timeout);
+        end
+        ADDR_W'('hd18): if (req_write) begin
+          cmd_fec_qp_en      <= 1'b1;
+          cmd_fec_qp_en_data <= 25'(req_wdata);
+        end else ack_err <= 1'b1;
+        ADDR_W'('hd40): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_tx_prot);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd44): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_tx_bypass);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd48): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_tx_repairs);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd4c): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_tx_flushes);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd50): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rx_data);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd54): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rx_repair);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd58): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rx_plain);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd5c): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rx_malformed);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd60): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rx_oversize);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd64): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_repaired);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd68): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_unrepairable);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd6c): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_given_up);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd70): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_late);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd74): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_dup);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd78): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_resync);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd7c): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_noseq);
+                else ack_err <= 1'b1;
         default: ack_err <= 1'b1;
       endcase
     end
@@ -515,6 +600,14 @@ module fabnic_regs_roce #(
       cfg_cc_limiter_slack <= 16'('h64);
       cmd_cc_qp_cmd <= 1'b0;
       cmd_cc_qp_cmd_data <= '0;
+      cfg_fec_mode <= 2'('h0);
+      cfg_fec_k <= 8'('h8);
+      cfg_fec_r <= 8'('h2);
+      cfg_fec_d <= 8'('h2);
+      cfg_fec_flush_cycles <= 16'('h200);
+      cfg_fec_rob_timeout <= 16'('h2000);
+      cmd_fec_qp_en <= 1'b0;
+      cmd_fec_qp_en_data <= '0;
     end
   end
 

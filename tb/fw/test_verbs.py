@@ -1000,3 +1000,34 @@ def test_driver_replays_scenario_on_soft_nic(seed: int, loopback: bool,
         assert not all(w.ok for w in got["a"] + got["b"])
     else:
         assert all(w.ok for w in got["a"] + got["b"]) and n_wcs > 60
+
+
+def test_fec_controls(mem: FakeMemory) -> None:
+    """set_fec writes the fec block (base 0x0D00: mode 0x00, k 0x04, r 0x08, d 0x0C,
+    flush 0x10, rob timeout 0x14; mode last) and the per-QP table (qp_en 0x18: QPN |
+    value << 24) follows the QP's fec flag; bad arguments are refused."""
+    fec = 0x0D00
+    nic = FakeNic(caps=0x1BF)
+    ctx = v.open_device(nic, mem)
+    nic.writes.clear()
+    ctx.set_fec("qp", k=4, r=2, d=2, flush_cycles=300, rob_timeout=5000)
+    assert nic.writes == [(fec + 0x04, 4), (fec + 0x08, 2), (fec + 0x0C, 2), (fec + 0x10, 300),
+                          (fec + 0x14, 5000), (fec + 0x00, 2)]
+    for bad in ({"k": 0}, {"r": 5}, {"rob_timeout": 1 << 16}):
+        with pytest.raises(v.InvalidArgument):
+            ctx.set_fec("all", **bad)
+    with pytest.raises(v.InvalidArgument):
+        ctx.set_fec("sometimes")
+    cq = ctx.create_cq(4)
+    qp = ctx.create_qp(ctx.alloc_pd(), cq, cq, 4, 4)
+    ctx.modify_qp(qp, "INIT", access=0, fec=True)
+    nic.writes.clear()
+    ctx.modify_qp(qp, "RTR", dest_qpn=0x123, rq_psn=0, path_mtu=1024,
+                  dest_mac=b"\x02\0\0\0\0\x09", dest_ip="10.0.0.9")
+    assert (fec + 0x18, 0x123 | 1 << 24) in nic.writes
+    nic.writes.clear()
+    ctx.modify_qp(qp, "RTS", sq_psn=0, timeout=8, retry_cnt=7, rnr_retry=7)
+    assert not [w for w in nic.writes if w[0] == fec + 0x18]     # unchanged: no write
+    nic2 = FakeNic(caps=0x3F)
+    with pytest.raises(v.InvalidArgument, match="FEC"):
+        v.open_device(nic2, mem).set_fec("all")

@@ -21,9 +21,6 @@ from pathlib import Path
 HERE = Path(__file__).parent
 LOSSES = [0.0, 1e-4, 1e-3, 1e-2, 5e-2]
 MODES = [("gbn", None), ("fec8.2.2", (8, 2, 2)), ("fec16.4.2", (16, 4, 2))]
-STAT = ("tx_prot", "tx_bypass", "tx_repairs", "tx_flushes", "rx_data", "rx_repair", "rx_plain",
-        "rx_malformed", "rx_oversize", "repaired", "unrepairable", "given_up", "late", "dup",
-        "resync", "noseq")
 
 try:
     import cocotb
@@ -36,11 +33,6 @@ try:
     from fabnic_tb.fw_bus import run_driver
 except ImportError:  # collected by pytest outside the simulator
     cocotb = None
-
-
-def fec_stats(dut, side: str) -> dict[str, int]:
-    v = int(getattr(dut, f"{side}_fec_stat").value)
-    return {n: (v >> (32 * i)) & 0xFFFFFFFF for i, n in enumerate(STAT)}
 
 
 def pct(xs: list[int], p: float) -> int:
@@ -130,26 +122,25 @@ if cocotb is not None:
                 # quiet links, idle NICs, FEC (re)configured for this point
                 bn.link(50 << 16)
                 await ClockCycles(dut.clk, 2000)
-                dut.fec_mode.value = 0 if krd is None else 1
-                if krd:
-                    dut.fec_k.value, dut.fec_r.value, dut.fec_d.value = krd
-                dut.fec_flush_cycles.value = 512
-                dut.fec_rob_timeout.value = 8192
+                k, r, d = krd or (8, 2, 2)
+                for ctx in (a, b):
+                    await run_driver(ctx.set_fec, "off" if krd is None else "all", k=k, r=r,
+                                     d=d, flush_cycles=512, rob_timeout=8192)
                 for L, seed in (("lab", 101), ("lba", 202)):
                     getattr(dut, f"{L}_loss_en").value = int(loss > 0)
                     getattr(dut, f"{L}_loss_p").value = int(loss * 2**32)
                     getattr(dut, f"{L}_seed").value = seed
                 c0 = await run_driver(a.counters)
-                s0 = fec_stats(dut, "a")
-                r0 = fec_stats(dut, "b")
+                s0 = await run_driver(a.fec_counters)
+                r0 = await run_driver(b.fec_counters)
                 cyc, _ = await window_writes(bn, qa, cqa, mra, mrb, buf_a, buf_b, 1 << 20,
                                              big_n, 8)
                 g = gbps(big_n << 20, cyc)
                 _, lat = await window_writes(bn, qa, cqa, mra, mrb, buf_a, buf_b, 4096,
                                              small_n, 16)
                 c1 = await run_driver(a.counters)
-                s1 = fec_stats(dut, "a")
-                r1 = fec_stats(dut, "b")
+                s1 = await run_driver(a.fec_counters)
+                r1 = await run_driver(b.fec_counters)
                 retx = c1["tx_retx_pkts"] - c0["tx_retx_pkts"]
                 reps = s1["tx_repairs"] - s0["tx_repairs"]
                 prot = s1["tx_prot"] - s0["tx_prot"]

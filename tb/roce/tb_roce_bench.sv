@@ -102,14 +102,6 @@ module tb_roce_bench #(
     output logic  b_tx_tvalid,
     output logic  b_tx_tready,
     output logic  b_tx_tlast,
-    input  wire logic [1:0]  fec_mode,
-    input  wire logic [7:0]  fec_k,
-    input  wire logic [7:0]  fec_r,
-    input  wire logic [7:0]  fec_d,
-    input  wire logic [15:0] fec_flush_cycles,
-    input  wire logic [15:0] fec_rob_timeout,
-    output logic [511:0]     a_fec_stat,
-    output logic [511:0]     b_fec_stat,
     output logic [63:0] cycle,
     output logic [63:0] p_db,
     output logic [63:0] p_tx_first,
@@ -192,8 +184,6 @@ module tb_roce_bench #(
 
   tb_roce_pair #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .FEC(FEC)) u_pair (
       .clk, .rst, .ce_mark_ab(1'b0),
-      .fec_mode, .fec_k, .fec_r, .fec_d, .fec_flush_cycles, .fec_rob_timeout,
-      .a_fec_stat, .b_fec_stat,
       .a_s_axil_awaddr(a_s_axil_awaddr),
       .b_s_axil_awaddr(b_s_axil_awaddr),
       .a_s_axil_awprot(a_s_axil_awprot),

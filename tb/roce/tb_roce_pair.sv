@@ -160,18 +160,6 @@ module tb_roce_pair #(
     output logic [31:0]       lba_cnt_frames_in,
     output logic [31:0]       lba_cnt_drops,
 
-    // FEC port shims (FEC=1), same settings on both NICs
-    input  wire logic [1:0]  fec_mode,
-    input  wire logic [7:0]  fec_k,
-    input  wire logic [7:0]  fec_r,
-    input  wire logic [7:0]  fec_d,
-    input  wire logic [15:0] fec_flush_cycles,
-    input  wire logic [15:0] fec_rob_timeout,
-    // counters, 32 bits each: [0] tx protected [1] tx bypass [2] tx repairs [3] tx flushes
-    // [4] rx data [5] rx repair [6] rx plain [7] rx malformed [8] rx oversize [9] repaired
-    // [10] unrepairable groups [11] given up [12] late [13] dup [14] resync [15] noseq
-    output logic [511:0]     a_fec_stat,
-    output logic [511:0]     b_fec_stat,
     input  wire logic        ce_mark_ab,   // set ECN-CE on A -> B IPv4 ECT frames (switch stand-in)
     output logic [511:0] a_tx_tdata,
     output logic [63:0]  a_tx_tkeep,
@@ -196,6 +184,16 @@ module tb_roce_pair #(
   logic         b_ctx_tvalid, b_ctx_tready, b_ctx_tlast, b_ctx_tuser;
   logic         a_crx_tvalid, a_crx_tready, a_crx_tlast, a_crx_tuser;
   logic         b_crx_tvalid, b_crx_tready, b_crx_tlast, b_crx_tuser;
+
+  logic [511:0] tx_d [2], crx_d [2], fst [2];
+  // FEC settings come from each core's register block "fec"; counters go back to it
+  logic [1:0]   f_mode [2];
+  logic [7:0]   f_k [2], f_r [2], f_d [2];
+  logic [15:0]  f_flush [2], f_rob [2];
+  logic [1:0]   f_qp_we, f_qp_val;
+  logic [23:0]  f_qp_idx [2];
+  logic [63:0]  tx_k [2], crx_k [2];
+  logic [1:0]   ctx_r, tx_v, tx_l, tx_u, rx_r, crx_v, crx_l, crx_u;
 
   fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR)) u_a (
       .clk, .rst,
@@ -255,6 +253,9 @@ module tb_roce_pair #(
       .m_axi_rready(a_m_axi_rready),
       .m_irq_valid(a_m_irq_valid),
       .m_irq_vector(a_m_irq_vector),
+      .fec_mode(f_mode[0]), .fec_k(f_k[0]), .fec_r(f_r[0]), .fec_d(f_d[0]),
+      .fec_flush_cycles(f_flush[0]), .fec_rob_timeout(f_rob[0]), .fec_qp_we(f_qp_we[0]),
+      .fec_qp_idx(f_qp_idx[0]), .fec_qp_val(f_qp_val[0]), .fec_stat(fst[0]),
       .m_axis_tx_tdata(a_ctx_tdata), .m_axis_tx_tkeep(a_ctx_tkeep), .m_axis_tx_tvalid(a_ctx_tvalid),
       .m_axis_tx_tready(a_ctx_tready), .m_axis_tx_tlast(a_ctx_tlast), .m_axis_tx_tuser(a_ctx_tuser),
       .s_axis_rx_tdata(a_crx_tdata), .s_axis_rx_tkeep(a_crx_tkeep), .s_axis_rx_tvalid(a_crx_tvalid),
@@ -318,6 +319,9 @@ module tb_roce_pair #(
       .m_axi_rready(b_m_axi_rready),
       .m_irq_valid(b_m_irq_valid),
       .m_irq_vector(b_m_irq_vector),
+      .fec_mode(f_mode[1]), .fec_k(f_k[1]), .fec_r(f_r[1]), .fec_d(f_d[1]),
+      .fec_flush_cycles(f_flush[1]), .fec_rob_timeout(f_rob[1]), .fec_qp_we(f_qp_we[1]),
+      .fec_qp_idx(f_qp_idx[1]), .fec_qp_val(f_qp_val[1]), .fec_stat(fst[1]),
       .m_axis_tx_tdata(b_ctx_tdata), .m_axis_tx_tkeep(b_ctx_tkeep), .m_axis_tx_tvalid(b_ctx_tvalid),
       .m_axis_tx_tready(b_ctx_tready), .m_axis_tx_tlast(b_ctx_tlast), .m_axis_tx_tuser(b_ctx_tuser),
       .s_axis_rx_tdata(b_crx_tdata), .s_axis_rx_tkeep(b_crx_tkeep), .s_axis_rx_tvalid(b_crx_tvalid),
@@ -326,15 +330,13 @@ module tb_roce_pair #(
 
   // ------------------------------------------------------------ FEC port shims
   // (plain wires when FEC=0)
-  logic [511:0] tx_d [2], crx_d [2], fst [2];
-  logic [63:0]  tx_k [2], crx_k [2];
-  logic [1:0]   ctx_r, tx_v, tx_l, tx_u, rx_r, crx_v, crx_l, crx_u;
   for (genvar n = 0; n < 2; n++) begin : g_fec
     fabnic_fec_port #(.ENABLE(FEC), .NUM_QP(NUM_QP)) u_port (
         .clk, .rst,
-        .cfg_mode(fec_mode), .cfg_k(fec_k), .cfg_r(fec_r), .cfg_d(fec_d),
-        .cfg_flush_cycles(fec_flush_cycles), .cfg_rob_timeout(fec_rob_timeout),
-        .cfg_qp_we(1'b0), .cfg_qp_idx('0), .cfg_qp_val(1'b0),
+        .cfg_mode(f_mode[n]), .cfg_k(f_k[n]), .cfg_r(f_r[n]), .cfg_d(f_d[n]),
+        .cfg_flush_cycles(f_flush[n]), .cfg_rob_timeout(f_rob[n]),
+        .cfg_qp_we(f_qp_we[n]), .cfg_qp_idx(f_qp_idx[n][$clog2(NUM_QP)-1:0]),
+        .cfg_qp_val(f_qp_val[n]),
         .s_core_tdata(n == 0 ? a_ctx_tdata : b_ctx_tdata),
         .s_core_tkeep(n == 0 ? a_ctx_tkeep : b_ctx_tkeep),
         .s_core_tvalid(n == 0 ? a_ctx_tvalid : b_ctx_tvalid),
@@ -368,7 +370,6 @@ module tb_roce_pair #(
   assign a_crx_tvalid = crx_v[0];  assign b_crx_tvalid = crx_v[1];
   assign a_crx_tlast = crx_l[0];   assign b_crx_tlast = crx_l[1];
   assign a_crx_tuser = crx_u[0];   assign b_crx_tuser = crx_u[1];
-  assign a_fec_stat = fst[0];      assign b_fec_stat = fst[1];
 
   logic [31:0] lab_c [12];
   logic [63:0] lab_b0, lab_b1;

@@ -27,31 +27,20 @@ except ImportError:  # collected by pytest outside the simulator
     cocotb = None
 
 ACC = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
-STAT = ("tx_prot", "tx_bypass", "tx_repairs", "tx_flushes", "rx_data", "rx_repair", "rx_plain",
-        "rx_malformed", "rx_oversize", "repaired", "unrepairable", "given_up", "late", "dup",
-        "resync", "noseq")
 K, R, D = 4, 2, 2
-
-
-def fec_stats(dut, side: str) -> dict[str, int]:
-    v = int(getattr(dut, f"{side}_fec_stat").value)
-    return {n: (v >> (32 * i)) & 0xFFFFFFFF for i, n in enumerate(STAT)}
 
 
 if cocotb is not None:
 
-    def fec_on(dut, k=K, r=R, d=D, flush=256, rob_timeout=4096):
-        dut.fec_mode.value = 1
-        dut.fec_k.value = k
-        dut.fec_r.value = r
-        dut.fec_d.value = d
-        dut.fec_flush_cycles.value = flush
-        dut.fec_rob_timeout.value = rob_timeout
+    async def fec_stats(env, side: str) -> dict[str, int]:
+        return await run_driver(getattr(env, side).ctx.fec_counters)
 
     async def setup(dut, pcap: str, size: int = 1 << 16):
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", pcap)))
-        fec_on(dut)
         await env.start()
+        for nic in (env.a, env.b):   # through the fw driver: register block "fec"
+            await run_driver(nic.ctx.set_fec, "all", k=K, r=R, d=D, flush_cycles=256,
+                             rob_timeout=4096)
         qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=4)
         a, b = env.a, env.b
         la, lb = a.mem.alloc(size), b.mem.alloc(size)
@@ -91,20 +80,20 @@ if cocotb is not None:
 
         # block of K*D = 8 data frames, then its 4 repairs: link frames 1 and 4 are data
         c = await write(1, 0, 12 * 1024, [1, 4])
-        sb = fec_stats(dut, "b")
+        sb = await fec_stats(env, "b")
         dut._log.info("two drops: A %s; B fec %s", c, sb)
         assert int(dut.lab_cnt_drops.value) == 2
         assert sb["repaired"] == 2 and sb["given_up"] == 0, sb
         assert c["tx_retx_pkts"] == 0 and c["rx_naks"] == 0 and c["timeouts"] == 0, c
         # frames 0, 2, 4 of the next WRITE: group slot 0 indices 0, 1, 2 (3 > R)
         c2 = await write(2, 16384, 12 * 1024, [0, 2, 4])
-        sb2 = fec_stats(dut, "b")
+        sb2 = await fec_stats(env, "b")
         dut._log.info("three drops in a group: A %s; B fec %s", c2, sb2)
         assert c2["tx_retx_pkts"] > 0, "unrepairable group must fall back to go-back-N"
         assert sb2["given_up"] > 0, sb2
         st = wire_check(env)
         dut._log.info("wire: %s", {s: (v.data, v.repairs, v.plain) for s, v in st.items()})
-        assert st["a"].repairs == fec_stats(dut, "a")["tx_repairs"] > 0
+        assert st["a"].repairs == (await fec_stats(env, "a"))["tx_repairs"] > 0
 
     @cocotb.test()
     async def fec_lossy_mix(dut):
@@ -134,7 +123,7 @@ if cocotb is not None:
         assert b.mem.read(lb, size) == bytes(b_img)
         await ClockCycles(dut.clk, 2000)
         ca = await run_driver(a.ctx.counters)
-        sa, sb = fec_stats(dut, "a"), fec_stats(dut, "b")
+        sa, sb = await fec_stats(env, "a"), await fec_stats(env, "b")
         drops = int(dut.lab_cnt_drops.value) + int(dut.lba_cnt_drops.value)
         dut._log.info("lossy FEC mix done at cycle %d: drops %d, A retx %d; fec A %s; fec B %s",
                       env.cycle, drops, ca["tx_retx_pkts"], sa, sb)
