@@ -28,6 +28,11 @@ FEC_COUNTERS = (
     ("dup", "RX: duplicate frames dropped by the reorder buffer."),
     ("resync", "RX: reorder head moved to a far frame while empty (peer restart)."),
     ("noseq", "RX: recovered frames whose group had no numbering entry, dropped."),
+    ("rtx_frames", "TX: frames resent from the retransmit buffer on the peer's NAK."),
+    ("rtx_miss", "TX: NAKed sequence numbers no longer in the retransmit buffer (or "
+                 "requests dropped with the request FIFO full)."),
+    ("naks_sent", "RX: NAK frames (opcode 0xF1) asked for."),
+    ("naks_rcvd", "RX: NAK frames received from the peer."),
 )
 
 FEC = Block(
@@ -52,6 +57,12 @@ FEC = Block(
             "RX reorder buffer: cycles a missing frame is waited for while later frames are "
             "held (0 = wait only for decoder reports / the window rule).", width=16,
             reset=8192),
+        Reg("nak_delay", 0x1C, "rw",
+            "Selective retransmission: cycles a missing frame is waited for (FEC's chance) "
+            "before a NAK asks the peer's shim to resend it (0 = no NAKs).", width=16,
+            reset=1024),
+        Reg("nak_retry", 0x20, "rw", "Cycles between two NAKs for the same missing frame.",
+            width=16, reset=4096),
         Reg("qp_en", 0x18, "pulse",
             "Per-QP table write (mode 2): [23:0] destination QPN (the peer's QPN), "
             "bit 24 value (1 = protect frames to it).", width=25),

@@ -968,9 +968,12 @@ class Context:
 
     # ----------------------------------------------------------- FEC port shim
     def set_fec(self, mode: int | str, *, k: int = 8, r: int = 2, d: int = 2,
-                flush_cycles: int = 512, rob_timeout: int = 8192) -> None:
+                flush_cycles: int = 512, rob_timeout: int = 8192, nak_delay: int = 1024,
+                nak_retry: int = 4096) -> None:
         """Configure the port's packet-level FEC (docs/fec.md): mode "off"/0, "all"/1
         (every RC data frame) or "qp"/2 (QPs created/modified with ``fec=True``).
+        ``nak_delay`` > 0 turns on selective retransmission by the shims (a frame FEC
+        did not rebuild within nak_delay cycles is NAKed to the peer's shim).
         Both NICs of a connection need the same K/R/D; change only while idle."""
         if not self.caps & Cap.FEC:
             raise InvalidArgument("this build lacks caps FEC")
@@ -979,7 +982,9 @@ class Context:
             raise InvalidArgument(f"FEC mode {mode!r}: use off/all/qp or 0/1/2")
         for name, v, lo, hi in (("k", k, 1, 252), ("r", r, 1, 4), ("d", d, 1, 255),
                                 ("flush_cycles", flush_cycles, 0, 0xFFFF),
-                                ("rob_timeout", rob_timeout, 0, 0xFFFF)):
+                                ("rob_timeout", rob_timeout, 0, 0xFFFF),
+                                ("nak_delay", nak_delay, 0, 0xFFFF),
+                                ("nak_retry", nak_retry, 0, 0xFFFF)):
             if not lo <= v <= hi:
                 raise InvalidArgument(f"FEC {name}={v} outside {lo}..{hi}")
         self.dev.write("fec", "k", k)
@@ -987,6 +992,8 @@ class Context:
         self.dev.write("fec", "d", d)
         self.dev.write("fec", "flush_cycles", flush_cycles)
         self.dev.write("fec", "rob_timeout", rob_timeout)
+        self.dev.write("fec", "nak_delay", nak_delay)
+        self.dev.write("fec", "nak_retry", nak_retry)
         self.dev.write("fec", "mode", m)
 
     def fec_counters(self) -> dict[str, int]:

@@ -45,6 +45,18 @@ module fabnic_fec_rx #(
     input  wire logic              cfg_en,
     input  wire logic [7:0]        cfg_k,
     input  wire logic [15:0]       cfg_rob_timeout,   // cycles
+    input  wire logic [15:0]       cfg_nak_delay,     // cycles before a NAK (0 = no NAKs)
+    input  wire logic [15:0]       cfg_nak_retry,     // cycles between NAKs of one head
+
+    // selective retransmission: NAK to send (to this port's fabnic_fec_tx) ...
+    output logic                   m_nak_valid,
+    input  wire logic              m_nak_ready,
+    output logic [15:0]            m_nak_seq,         // first seq of the bitmap
+    output logic [31:0]            m_nak_map,         // bit i: seq + i missing
+    // ... and NAKs received from the peer (to this port's fabnic_fec_tx)
+    output logic                   rtx_req_valid,
+    output logic [15:0]            rtx_req_seq,
+    output logic [31:0]            rtx_req_map,
 
     input  wire logic [DATA_W-1:0] s_axis_tdata,
     input  wire logic [KEEP_W-1:0] s_axis_tkeep,
@@ -71,7 +83,9 @@ module fabnic_fec_rx #(
     output logic [31:0]            stat_rob_late,       // frames older than the head
     output logic [31:0]            stat_rob_dup,
     output logic [31:0]            stat_rob_resync,
-    output logic [31:0]            stat_rob_noseq       // recovered, group not numbered
+    output logic [31:0]            stat_rob_noseq,      // recovered, group not numbered
+    output logic [31:0]            stat_naks_sent,
+    output logic [31:0]            stat_naks_rcvd
 );
 
   typedef fabnic_fec_pkg::fec_meta_t meta_t;
@@ -115,7 +129,7 @@ module fabnic_fec_rx #(
   logic [7:0]  tr [TR_B];
   logic [SB_W:0] ibeat_q;
   logic        idrop_q;            // cutting an oversize frame
-  logic        f_roce4_q, f_roce4, f_rep_q, f_rep;
+  logic        f_roce4_q, f_roce4, f_rep_q, f_rep, f_nak_q, f_nak, is_nak;
   logic [15:0] f_olen, f_iplen_q, f_iplen;
   logic [1:0]  f_pad_q, f_pad;
   logic        first;
@@ -134,6 +148,7 @@ module fabnic_fec_rx #(
     f_iplen = first ? {b[16], b[17]} : f_iplen_q;
     f_olen  = f_iplen + 16'd14;
     f_rep   = first ? b[42] == 8'hF0 : f_rep_q;
+    f_nak   = first ? b[42] == 8'hF1 : f_nak_q;
     f_pad   = first ? b[43][5:4] : f_pad_q;
     // trailer bytes at frame offsets olen .. olen+11
     for (int t = 0; t < TR_B; t++) begin
@@ -168,10 +183,16 @@ module fabnic_fec_rx #(
                  plen <= 16'(MAX_LEN) && tr[10] != 8'd0) begin
       fm.kind = K_REP;
       fm.lim  = 16'(HDR_B) + plen;
-    end else if (f_roce4 && f_rep) begin
-      fm.kind = K_DROP;
+    end else if (f_roce4 && (f_rep || f_nak)) begin
+      fm.kind = K_DROP;           // a valid NAK is consumed here too (is_nak)
     end
+    is_nak = cfg_en && f_roce4 && !in_bad && f_nak && tr[0] == 8'hFE && tr[1] == 8'h03 &&
+             flen == f_olen + 16'd12;
   end
+
+  assign rtx_req_valid = in_fire && in_wr && in_last && is_nak;
+  assign rtx_req_seq   = {tr[2], tr[3]};
+  assign rtx_req_map   = {tr[4], tr[5], tr[6], tr[7]};
 
   // the whole frame must be in the FIFO before it is read: meta is pushed last
   assign in_wr         = !idrop_q;
@@ -519,6 +540,34 @@ module fabnic_fec_rx #(
   end
   assign uri = unrep_gid[NG_W-1:0];
 
+  // ================================================================ NAK (selective retransmission)
+  // The head is missing while later frames wait: after cfg_nak_delay cycles (time
+  // for FEC to repair it) ask the peer's shim to resend the missing seqs of the
+  // next 32 (only below the newest frame held); again every cfg_nak_retry cycles.
+  localparam int NW = (NROB < 32) ? NROB : 32;
+  logic [31:0] miss_map;
+  logic [15:0] nak_head_q, nak_age_q;
+  logic        nak_sent_q, nak_want;
+  always_comb begin
+    logic seen;
+    miss_map = '0;
+    seen     = 1'b0;
+    for (int i = NW - 1; i >= 0; i--) begin
+      logic [15:0]     sq;
+      logic [RS_W-1:0] sl;
+      sq = head_q + 16'(i);
+      sl = sq[RS_W-1:0];
+      if (sv_q[sl] && sseq_q[sl] == sq) seen = 1'b1;
+      else if (seen) miss_map[i] = 1'b1;
+    end
+  end
+  assign nak_want    = cfg_nak_delay != 16'd0 && !rd_busy_q && !h_here && !h_writing &&
+                       rcnt_q != '0 && wait_q >= cfg_nak_delay &&
+                       (!nak_sent_q || nak_head_q != head_q || nak_age_q >= cfg_nak_retry);
+  assign m_nak_valid = nak_want && miss_map[0];
+  assign m_nak_seq   = head_q;
+  assign m_nak_map   = miss_map;
+
   // ================================================================ output
   logic [2*DATA_W-1:0] oi_data;
   logic [2*KEEP_W-1:0] oi_keep;
@@ -549,6 +598,7 @@ module fabnic_fec_rx #(
         f_roce4_q <= f_roce4;
         f_iplen_q <= f_iplen;
         f_rep_q   <= f_rep;
+        f_nak_q   <= f_nak;
         f_pad_q   <= f_pad;
       end
       for (int t = 0; t < TR_B; t++) tr_q[t] <= tr[t];
@@ -564,7 +614,8 @@ module fabnic_fec_rx #(
         case (fm.kind)
           K_DATA:  stat_data_frames    <= stat_data_frames + 1;
           K_REP:   stat_repair_frames  <= stat_repair_frames + 1;
-          K_DROP:  stat_drop_malformed <= stat_drop_malformed + 1;
+          K_DROP:  if (is_nak) stat_naks_rcvd <= stat_naks_rcvd + 1;
+                   else        stat_drop_malformed <= stat_drop_malformed + 1;
           default: stat_plain_frames   <= stat_plain_frames + 1;
         endcase
       end
@@ -639,6 +690,13 @@ module fabnic_fec_rx #(
       wait_q <= wait_q + 16'd1;
     end
     if (su_v_q && $signed(head_q - su_q) > 0) su_v_q <= 1'b0;
+    if (nak_age_q != 16'hFFFF) nak_age_q <= nak_age_q + 16'd1;
+    if (m_nak_valid && m_nak_ready) begin
+      nak_sent_q     <= 1'b1;
+      nak_head_q     <= head_q;
+      nak_age_q      <= '0;
+      stat_naks_sent <= stat_naks_sent + 1;
+    end
     if (unrep_valid && ur_any && ft_v_q[uri] && ft_gid_q[uri] == unrep_gid) begin
       su_q   <= ft_fseq_q[uri] + 16'(ur_last) * 16'(ft_d_q[uri]);
       su_v_q <= 1'b1;
@@ -677,6 +735,11 @@ module fabnic_fec_rx #(
       rcnt_q   <= '0;
       wait_q   <= '0;
       su_v_q   <= 1'b0;
+      nak_sent_q <= 1'b0;
+      nak_head_q <= '0;
+      nak_age_q  <= '0;
+      stat_naks_sent <= '0;
+      stat_naks_rcvd <= '0;
       for (int i = 0; i < NROB; i++) sv_q[i] <= 1'b0;
       for (int i = 0; i < NGROUP; i++) ft_v_q[i] <= 1'b0;
       stat_data_frames    <= '0;

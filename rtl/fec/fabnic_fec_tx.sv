@@ -25,6 +25,12 @@
 // seq numbers the protected frames of this port (16 bit, wraps); fseq is the seq
 // of the group's first data frame, so the receiver can number a recovered frame
 // seq = fseq + idx * D. Other frames pass unchanged.
+// Selective retransmission: the last NRTX protected frames stay in a buffer; a
+// NAK frame (BTH opcode 0xF1, PSN = first seq, payload and 12-byte trailer
+//   FE 03 seq[15:8] seq[7:0] map[31:24] .. map[7:0] 00 00 00 00
+// with map bit i = seq + i missing) from the peer's receiver makes this block
+// resend those frames unchanged (same trailer). NAKs this port's receiver asks
+// for (s_nak_*) leave through the repair framer with opcode 0xF1.
 // A block is flushed (closed early, its repairs sent) when no protected frame
 // has arrived for cfg_flush_cycles cycles (0 = never), so a message's tail is
 // protected too. K/R/D/mode changes take effect at the next block; change them
@@ -43,6 +49,7 @@ module fabnic_fec_tx #(
     parameter int MAX_LEN   = 8192,  // protected frame bytes, power of two
     parameter int NUM_QP    = 1024,  // entries of the per-QP enable table
     parameter int OUT_DEPTH = 16,
+    parameter int NRTX      = 64,    // retransmit buffer: last NRTX protected frames
     parameter int QPN_W     = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic              clk,
@@ -56,6 +63,16 @@ module fabnic_fec_tx #(
     input  wire logic              cfg_qp_we,       // per-QP enable table write
     input  wire logic [QPN_W-1:0]  cfg_qp_idx,      // (indexed by the BTH DestQP)
     input  wire logic              cfg_qp_val,
+
+    // selective retransmission: NAK to send for this port's receiver (fabnic_fec_rx) ...
+    input  wire logic              s_nak_valid,
+    output logic                   s_nak_ready,
+    input  wire logic [15:0]       s_nak_seq,
+    input  wire logic [31:0]       s_nak_map,
+    // ... and the peer's NAKs: resend seq + i for every bit i set
+    input  wire logic              rtx_req_valid,
+    input  wire logic [15:0]       rtx_req_seq,
+    input  wire logic [31:0]       rtx_req_map,
 
     input  wire logic [DATA_W-1:0] s_axis_tdata,
     input  wire logic [KEEP_W-1:0] s_axis_tkeep,
@@ -76,7 +93,9 @@ module fabnic_fec_tx #(
     output logic [31:0]            stat_repair_frames,  // repair frames sent
     output logic [31:0]            stat_flushes,        // blocks closed by the idle timer
     output logic [31:0]            stat_oversize,       // encoder: poisoned groups' packets
-    output logic [31:0]            stat_stall_cycles    // encoder back-pressure cycles
+    output logic [31:0]            stat_stall_cycles,   // encoder back-pressure cycles
+    output logic [31:0]            stat_rtx_frames,     // frames resent on a NAK
+    output logic [31:0]            stat_rtx_miss        // NAKed seqs no longer buffered
 );
 
   typedef fabnic_fec_pkg::fec_meta_t meta_t;
@@ -195,11 +214,27 @@ module fabnic_fec_tx #(
   logic              padf_in_ready, trf_in_ready;
   meta_t             rmeta;
 
+  // framer source: the encoder's repairs, or a one-beat NAK when no repair waits
+  logic              sel_nak_q, sel_nak;
+  logic [DATA_W-1:0] f_data;
+  logic [KEEP_W-1:0] f_keep;
+  logic              f_valid, f_last, f_bad;
+  logic [15:0]       f_len;
+  assign sel_nak  = hdr_sent_q ? sel_nak_q : (!r_valid && s_nak_valid);
+  assign f_valid  = sel_nak ? s_nak_valid : r_valid;
+  assign f_data   = sel_nak ? DATA_W'({s_nak_map[7:0], s_nak_map[15:8], s_nak_map[23:16],
+                                       s_nak_map[31:24], 16'h0, s_nak_seq[7:0], s_nak_seq[15:8]})
+                            : r_data;
+  assign f_keep   = sel_nak ? KEEP_W'(8'hFF) : r_keep;
+  assign f_last   = sel_nak ? 1'b1 : r_last;
+  assign f_bad    = sel_nak ? 1'b0 : r_user[0];
+  assign f_len    = sel_nak ? 16'd8 : r_len;
+
   assign rmeta    = meta_t'(r_user[META_W:1]);
   assign d_eff    = clamp(cfg_d, MAX_D);
-  assign rpad     = 2'(-r_len);
-  assign rip_len  = r_len + 16'(rpad) + 16'd44;
-  assign rudp_len = r_len + 16'(rpad) + 16'd24;
+  assign rpad     = 2'(-f_len);
+  assign rip_len  = f_len + 16'(rpad) + 16'd44;
+  assign rudp_len = f_len + 16'(rpad) + 16'd24;
 
   always_comb begin
     for (int i = 0; i < HDR_B; i++) hb[i] = lh_q[i];
@@ -213,13 +248,13 @@ module fabnic_fec_tx #(
     hb[39] = rudp_len[7:0];
     hb[40] = 8'h00;
     hb[41] = 8'h00;
-    hb[42] = 8'hF0;
+    hb[42] = sel_nak ? 8'hF1 : 8'hF0;
     hb[43] = {2'b00, rpad, 4'h0};
     hb[46] = 8'h00;
     hb[50] = 8'h00;
     hb[51] = 8'h00;
-    hb[52] = rmeta.gid[15:8];
-    hb[53] = rmeta.gid[7:0];
+    hb[52] = sel_nak ? s_nak_seq[15:8] : rmeta.gid[15:8];
+    hb[53] = sel_nak ? s_nak_seq[7:0] : rmeta.gid[7:0];
     csum_acc = '0;
     for (int w = 0; w < 10; w++) csum_acc = csum_acc + 20'({hb[14 + 2*w], hb[15 + 2*w]});
     csum_acc = 20'(csum_acc[15:0]) + 20'(csum_acc[19:16]);
@@ -241,9 +276,20 @@ module fabnic_fec_tx #(
     r_tail[9*8 +: 8]  = fseq_q[rmeta.gid[FT_W-1:0]][7:0];
     r_tail[10*8 +: 8] = d_eff;
     r_tail[11*8 +: 8] = clamp(cfg_r, MAX_R);
+    if (sel_nak) begin
+      r_tail = '0;
+      r_tail[0*8 +: 8] = 8'hFE;
+      r_tail[1*8 +: 8] = 8'h03;
+      r_tail[2*8 +: 8] = s_nak_seq[15:8];
+      r_tail[3*8 +: 8] = s_nak_seq[7:0];
+      r_tail[4*8 +: 8] = s_nak_map[31:24];
+      r_tail[5*8 +: 8] = s_nak_map[23:16];
+      r_tail[6*8 +: 8] = s_nak_map[15:8];
+      r_tail[7*8 +: 8] = s_nak_map[7:0];
+    end
   end
 
-  assign hdr_valid = r_valid && !hdr_sent_q && padf_in_ready && trf_in_ready;
+  assign hdr_valid = f_valid && !hdr_sent_q && padf_in_ready && trf_in_ready;
   assign hdr_fire  = hdr_valid && hdr_ready;
 
   logic              h_ready, p_ready;
@@ -259,12 +305,13 @@ module fabnic_fec_tx #(
       .clk, .rst,
       .s_hdr_tdata(hdr_vec), .s_hdr_len(6'(HDR_B)), .s_hdr_tvalid(hdr_valid),
       .s_hdr_tready(hdr_ready),
-      .s_axis_tdata(r_data), .s_axis_tkeep(r_keep), .s_axis_tvalid(r_valid && r_gate),
-      .s_axis_tready(h_ready), .s_axis_tlast(r_last), .s_axis_tuser(r_user[0]),
+      .s_axis_tdata(f_data), .s_axis_tkeep(f_keep), .s_axis_tvalid(f_valid && r_gate),
+      .s_axis_tready(h_ready), .s_axis_tlast(f_last), .s_axis_tuser(f_bad),
       .m_axis_tdata(h_data), .m_axis_tkeep(h_keep), .m_axis_tvalid(h_valid),
       .m_axis_tready(p_ready), .m_axis_tlast(h_last), .m_axis_tuser(h_user)
   );
-  assign r_ready = h_ready && r_gate;
+  assign r_ready     = h_ready && r_gate && !sel_nak;
+  assign s_nak_ready = h_ready && r_gate && sel_nak;
 
   logic       padf_valid;
   logic [1:0] padf_pad;
@@ -322,28 +369,135 @@ module fabnic_fec_tx #(
   logic [17:0] meta_unused;
   assign meta_unused = {dmeta.len, dmeta.is_repair, rmeta.is_repair};
 
+  // ------------------------------------------------------------ retransmit buffer
+  // protected frames are kept (slot = seq mod NRTX) with their trailer fields
+  localparam int SB   = MAX_LEN / KEEP_W;
+  localparam int SB_W = $clog2(SB);
+  localparam int RS_W = $clog2(NRTX);
+  logic              xv_q  [NRTX];
+  logic [15:0]       xseq_q [NRTX];
+  logic [SB_W:0]     xnb_q [NRTX];
+  logic [KEEP_W-1:0] xkeep_q [NRTX];
+  logic [47:0]       xtr_q [NRTX];      // gid, idx, cnt, seq (data trailer bytes 2..7)
+  logic [SB_W:0]     wb_q;              // beat of the protected frame being stored
+  logic              x_we;
+  logic [RS_W+SB_W-1:0] x_wa, x_ra;
+  logic [RS_W-1:0]   wslot;
+  assign wslot = seq_q[RS_W-1:0];
+  assign x_we  = d_fire && prot_now && wb_q < (SB_W+1)'(SB);
+  assign x_wa  = {wslot, wb_q[SB_W-1:0]};
+
+  logic              x_re;
+  logic [DATA_W-1:0] x_rd;
+  fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(NRTX * SB)) u_rtx (
+      .clk,
+      .wr_en(x_we), .wr_be(1'b1), .wr_addr(x_wa), .wr_data(e_m_data),
+      .rd_en(x_re), .rd_regce(1'b1), .rd_addr(x_ra), .rd_data(x_rd)
+  );
+
+  // NAK requests: walk the bitmap, resend each buffered seq
+  logic        rq_valid, rq_pop, rq_in_ready;
+  logic [47:0] rq_data;
+  logic [4:0]  rq_cnt_unused;
+  fabnic_fifo #(.WIDTH(48), .DEPTH(16)) u_rtxq (
+      .clk, .rst,
+      .in_valid(rtx_req_valid), .in_ready(rq_in_ready), .in_data({rtx_req_seq, rtx_req_map}),
+      .out_valid(rq_valid), .out_ready(rq_pop), .out_data(rq_data),
+      .status_count(rq_cnt_unused)
+  );
+
+  logic              xr_busy_q, xr_scan_q, xr_v_q, xr_last_q;
+  logic [15:0]       xr_base_q, xr_seq_q;
+  logic [31:0]       xr_map_q;
+  logic [SB_W:0]     xr_beat_q;
+  logic [KEEP_W-1:0] xr_keep_q;
+  logic [RS_W-1:0]   xr_slot;
+  logic [4:0]        xr_bit;
+  logic              xr_any, xr_hit, xr_issue, xr_lastbeat;
+  logic [4:0]        xo_depth;
+  logic [DATA_W-1:0] xo_data;
+  logic [KEEP_W-1:0] xo_keep;
+  logic              xo_valid, xo_ready, xo_last, xo_user;
+  logic [4:0]        xost_unused;
+
+  always_comb begin
+    xr_bit = '0;
+    xr_any = 1'b0;
+    for (int i = 31; i >= 0; i--) begin
+      if (xr_map_q[i]) begin
+        xr_bit = 5'(i);
+        xr_any = 1'b1;
+      end
+    end
+  end
+  assign xr_slot     = xr_seq_q[RS_W-1:0];
+  assign xr_hit      = xv_q[xr_slot] && xseq_q[xr_slot] == xr_seq_q;
+  assign xr_lastbeat = xr_beat_q + 1'b1 >= xnb_q[xr_slot];
+  // the buffer check is made at the first beat; a slot overwritten while it is
+  // being resent yields a frame whose ICRC fails at the receiver (never a hang)
+  logic xr_ok;
+  assign xr_ok       = xr_beat_q != '0 || xr_hit;
+  assign xr_issue    = xr_busy_q && xr_ok && 5'd16 - xo_depth > 5'(xr_v_q) + 5'd2;
+  assign x_re        = xr_issue;
+  assign x_ra        = {xr_slot, xr_beat_q[SB_W-1:0]};
+  assign rq_pop      = !xr_scan_q && !xr_busy_q && rq_valid;
+
+  fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1), .DEPTH(16)) u_xo (
+      .clk, .rst,
+      .s_axis_tdata(x_rd), .s_axis_tkeep(xr_keep_q), .s_axis_tvalid(xr_v_q),
+      .s_axis_tready(xost_unused[0]), .s_axis_tlast(xr_last_q), .s_axis_tuser(1'b0),
+      .m_axis_tdata(xo_data), .m_axis_tkeep(xo_keep), .m_axis_tvalid(xo_valid),
+      .m_axis_tready(xo_ready), .m_axis_tlast(xo_last), .m_axis_tuser(xo_user),
+      .status_depth(xo_depth), .status_good_frame(xost_unused[1]),
+      .status_bad_frame(xost_unused[2]), .status_overflow(xost_unused[3]),
+      .status_oversize(xost_unused[4])
+  );
+
+  // trailer of the frame at the FIFO's head: frames leave in the order they were
+  // read, so a small FIFO of trailers follows them
+  logic        xt_valid, xt_in_ready;
+  logic [47:0] xt_data;
+  logic [4:0]  xt_cnt_unused;
+  fabnic_fifo #(.WIDTH(48), .DEPTH(16)) u_xt (
+      .clk, .rst,
+      .in_valid(xr_issue && xr_beat_q == '0), .in_ready(xt_in_ready), .in_data(xtr_q[xr_slot]),
+      .out_valid(xt_valid), .out_ready(xo_valid && xo_ready && xo_last), .out_data(xt_data),
+      .status_count(xt_cnt_unused)
+  );
+  logic [TR_B*8-1:0] x_tail;
+  always_comb begin
+    x_tail = '0;
+    x_tail[0*8 +: 8] = 8'hFE;
+    x_tail[1*8 +: 8] = 8'h01;
+    for (int t = 0; t < 6; t++) x_tail[(2 + t)*8 +: 8] = xt_data[8*(5 - t) +: 8];
+  end
+  logic x_unused;
+  assign x_unused = ^{xt_valid, xt_in_ready, xo_user};
+
   // ------------------------------------------------------------ merge + trailer
-  logic [2*DATA_W-1:0] a_data;
-  logic [2*KEEP_W-1:0] a_keep;
-  logic [1:0]          a_valid, a_ready, a_last;
-  logic [2*TUW-1:0]    a_user;
+  logic [3*DATA_W-1:0] a_data;
+  logic [3*KEEP_W-1:0] a_keep;
+  logic [2:0]          a_valid, a_ready, a_last;
+  logic [3*TUW-1:0]    a_user;
   logic [DATA_W-1:0]   o_data;
   logic [KEEP_W-1:0]   o_keep;
   logic                o_valid, o_ready, o_last;
   logic [TUW-1:0]      o_user;
-  logic                sel_unused;
+  logic [1:0]          sel_unused;
 
-  assign a_data  = {ic_data, prot_now ? e_m_data : s_axis_tdata};
-  assign a_keep  = {ic_keep, prot_now ? e_m_keep : s_axis_tkeep};
-  assign a_valid = {ic_valid, d_valid};
-  assign a_last  = {ic_last, prot_now ? e_m_last : s_axis_tlast};
-  assign a_user  = {trf_tail, 4'(TR_B), ic_user,
+  assign a_data  = {xo_data, ic_data, prot_now ? e_m_data : s_axis_tdata};
+  assign a_keep  = {xo_keep, ic_keep, prot_now ? e_m_keep : s_axis_tkeep};
+  assign a_valid = {xo_valid, ic_valid, d_valid};
+  assign a_last  = {xo_last, ic_last, prot_now ? e_m_last : s_axis_tlast};
+  assign a_user  = {x_tail, 4'd8, 1'b0,
+                    trf_tail, 4'(TR_B), ic_user,
                     d_tail, prot_now ? 4'd8 : 4'd0, prot_now ? e_m_user[0] : s_axis_tuser};
   assign d_ready  = a_ready[0];
   assign ic_ready = a_ready[1];
+  assign xo_ready = a_ready[2];
 
-  fabnic_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(TUW)) u_arb (
-      .clk, .rst, .enable(2'b11),
+  fabnic_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(TUW)) u_arb (
+      .clk, .rst, .enable(3'b111),
       .s_axis_tdata(a_data), .s_axis_tkeep(a_keep), .s_axis_tvalid(a_valid),
       .s_axis_tready(a_ready), .s_axis_tlast(a_last), .s_axis_tuser(a_user),
       .m_axis_tdata(o_data), .m_axis_tkeep(o_keep), .m_axis_tvalid(o_valid),
@@ -371,8 +525,8 @@ module fabnic_fec_tx #(
       in_pkt_q <= !(prot_now ? e_m_last : s_axis_tlast);
       if (!in_pkt_q) begin
         prot_q <= prot_first;
+        if (roce4) for (int i = 0; i < HDR_B; i++) lh_q[i] <= b[i];
         if (prot_first) begin
-          for (int i = 0; i < HDR_B; i++) lh_q[i] <= b[i];
           if (dmeta.idx == 8'd0) fseq_q[dmeta.gid[FT_W-1:0]] <= seq_q;
           stat_prot_frames <= stat_prot_frames + 1;
         end else begin
@@ -380,12 +534,58 @@ module fabnic_fec_tx #(
         end
       end
       if (prot_now && e_m_last) seq_q <= seq_q + 16'd1;
+      // retransmit buffer bookkeeping
+      if (prot_now) begin
+        if (!in_pkt_q) xv_q[wslot] <= 1'b0;      // slot being overwritten
+        wb_q <= e_m_last ? '0 : wb_q + 1'b1;
+        if (e_m_last && wb_q < (SB_W+1)'(SB)) begin
+          xv_q[wslot]    <= 1'b1;
+          xseq_q[wslot]  <= seq_q;
+          xnb_q[wslot]   <= wb_q + 1'b1;
+          xkeep_q[wslot] <= e_m_keep;
+          xtr_q[wslot]   <= {dmeta.gid, dmeta.idx, dmeta.cnt, seq_q};
+        end
+      end
     end
-    if (hdr_fire) hdr_sent_q <= 1'b1;
+    // retransmission reader
+    xr_v_q <= xr_issue;
+    if (rq_pop) begin
+      xr_scan_q <= 1'b1;
+      xr_base_q <= rq_data[47:32];
+      xr_map_q  <= rq_data[31:0];
+    end else if (xr_scan_q && !xr_busy_q) begin
+      if (!xr_any) begin
+        xr_scan_q <= 1'b0;
+      end else begin
+        xr_map_q[xr_bit] <= 1'b0;
+        xr_seq_q         <= xr_base_q + 16'(xr_bit);
+        xr_busy_q        <= 1'b1;      // checked against the buffer next cycle
+        xr_beat_q        <= '0;
+      end
+    end
+    if (xr_busy_q && !xr_ok) begin
+      xr_busy_q     <= 1'b0;
+      stat_rtx_miss <= stat_rtx_miss + 1;
+    end
+    if (xr_issue) begin
+      xr_keep_q <= xr_lastbeat ? xkeep_q[xr_slot] : {KEEP_W{1'b1}};
+      xr_last_q <= xr_lastbeat;
+      xr_beat_q <= xr_beat_q + 1'b1;
+      if (xr_lastbeat) begin
+        xr_busy_q       <= 1'b0;
+        stat_rtx_frames <= stat_rtx_frames + 1;
+      end
+    end
+    if (rtx_req_valid && !rq_in_ready) stat_rtx_miss <= stat_rtx_miss + 1;
+    if (hdr_fire) begin
+      hdr_sent_q <= 1'b1;
+      sel_nak_q  <= sel_nak;
+    end
     if (r_valid && r_ready && r_last) begin
       hdr_sent_q <= 1'b0;
       stat_repair_frames <= stat_repair_frames + 1;
     end
+    if (s_nak_valid && s_nak_ready) hdr_sent_q <= 1'b0;
     // idle flush: close a partly filled block so its repairs go out
     if (d_fire && prot_now) begin
       idle_q  <= '0;
@@ -408,6 +608,14 @@ module fabnic_fec_tx #(
       dirty_q            <= 1'b0;
       flush_q            <= 1'b0;
       qp_en_q            <= '0;
+      sel_nak_q          <= 1'b0;
+      wb_q               <= '0;
+      xr_busy_q          <= 1'b0;
+      xr_scan_q          <= 1'b0;
+      xr_v_q             <= 1'b0;
+      stat_rtx_frames    <= '0;
+      stat_rtx_miss      <= '0;
+      for (int i = 0; i < NRTX; i++) xv_q[i] <= 1'b0;
       stat_prot_frames   <= '0;
       stat_bypass_frames <= '0;
       stat_repair_frames <= '0;

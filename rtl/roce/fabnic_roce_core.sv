@@ -103,17 +103,19 @@ module fabnic_roce_core #(
     output logic [15:0]              m_irq_vector,
 
     // settings of the port's FEC shim (register block "fec", docs/fec.md) and its
-    // sixteen 32-bit counters (fabnic_fec_port stat layout)
+    // twenty 32-bit counters (fabnic_fec_port stat layout)
     output logic [1:0]               fec_mode,
     output logic [7:0]               fec_k,
     output logic [7:0]               fec_r,
     output logic [7:0]               fec_d,
     output logic [15:0]              fec_flush_cycles,
     output logic [15:0]              fec_rob_timeout,
+    output logic [15:0]              fec_nak_delay,
+    output logic [15:0]              fec_nak_retry,
     output logic                     fec_qp_we,
     output logic [23:0]              fec_qp_idx,
     output logic                     fec_qp_val,
-    input  wire logic [511:0]        fec_stat
+    input  wire logic [639:0]        fec_stat
 );
   import fabnic_roce_pkg::*;
 
@@ -375,6 +377,8 @@ module fabnic_roce_core #(
       .cfg_fec_d(fec_d),
       .cfg_fec_flush_cycles(fec_flush_cycles),
       .cfg_fec_rob_timeout(fec_rob_timeout),
+      .cfg_fec_nak_delay(fec_nak_delay),
+      .cfg_fec_nak_retry(fec_nak_retry),
       .cmd_fec_qp_en(fec_qp_we),
       .cmd_fec_qp_en_data(fec_qp_en_data),
       .sts_fec_cnt_tx_prot(fec_stat[31:0]),
@@ -392,7 +396,11 @@ module fabnic_roce_core #(
       .sts_fec_cnt_late(fec_stat[415:384]),
       .sts_fec_cnt_dup(fec_stat[447:416]),
       .sts_fec_cnt_resync(fec_stat[479:448]),
-      .sts_fec_cnt_noseq(fec_stat[511:480])
+      .sts_fec_cnt_noseq(fec_stat[511:480]),
+      .sts_fec_cnt_rtx_frames(fec_stat[543:512]),
+      .sts_fec_cnt_rtx_miss(fec_stat[575:544]),
+      .sts_fec_cnt_naks_sent(fec_stat[607:576]),
+      .sts_fec_cnt_naks_rcvd(fec_stat[639:608])
   );
 
   logic [47:0]  local_mac;

@@ -129,6 +129,8 @@ module fabnic_regs_roce #(
     output logic [7:0] cfg_fec_d,
     output logic [15:0] cfg_fec_flush_cycles,
     output logic [15:0] cfg_fec_rob_timeout,
+    output logic [15:0] cfg_fec_nak_delay,
+    output logic [15:0] cfg_fec_nak_retry,
     output logic cmd_fec_qp_en,
     output logic [24:0] cmd_fec_qp_en_data,
     input  wire logic [31:0] sts_fec_cnt_tx_prot,
@@ -146,7 +148,11 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_fec_cnt_late,
     input  wire logic [31:0] sts_fec_cnt_dup,
     input  wire logic [31:0] sts_fec_cnt_resync,
-    input  wire logic [31:0] sts_fec_cnt_noseq
+    input  wire logic [31:0] sts_fec_cnt_noseq,
+    input  wire logic [31:0] sts_fec_cnt_rtx_frames,
+    input  wire logic [31:0] sts_fec_cnt_rtx_miss,
+    input  wire logic [31:0] sts_fec_cnt_naks_sent,
+    input  wire logic [31:0] sts_fec_cnt_naks_rcvd
 );
 
   function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
@@ -506,6 +512,14 @@ module fabnic_regs_roce #(
           if (req_write) cfg_fec_rob_timeout <= 16'(apply_strb(32'(cfg_fec_rob_timeout), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_fec_rob_timeout);
         end
+        ADDR_W'('hd1c): begin
+          if (req_write) cfg_fec_nak_delay <= 16'(apply_strb(32'(cfg_fec_nak_delay), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_nak_delay);
+        end
+        ADDR_W'('hd20): begin
+          if (req_write) cfg_fec_nak_retry <= 16'(apply_strb(32'(cfg_fec_nak_retry), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_nak_retry);
+        end
         ADDR_W'('hd18): if (req_write) begin
           cmd_fec_qp_en      <= 1'b1;
           cmd_fec_qp_en_data <= 25'(req_wdata);
@@ -541,6 +555,14 @@ module fabnic_regs_roce #(
         ADDR_W'('hd78): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_resync);
                 else ack_err <= 1'b1;
         ADDR_W'('hd7c): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_noseq);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd80): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rtx_frames);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd84): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rtx_miss);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd88): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_naks_sent);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd8c): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_naks_rcvd);
                 else ack_err <= 1'b1;
         default: ack_err <= 1'b1;
       endcase
@@ -606,6 +628,8 @@ module fabnic_regs_roce #(
       cfg_fec_d <= 8'('h2);
       cfg_fec_flush_cycles <= 16'('h200);
       cfg_fec_rob_timeout <= 16'('h2000);
+      cfg_fec_nak_delay <= 16'('h400);
+      cfg_fec_nak_retry <= 16'('h1000);
       cmd_fec_qp_en <= 1'b0;
       cmd_fec_qp_en_data <= '0;
     end

@@ -9,6 +9,9 @@ Given the frames a NIC sent (captured before the link), it
 - recomputes every repair payload and coded length with the numpy reference
   encoder (tb/fec/fec_model.py) from the data frames of its group, and the
   group's first seq,
+- checks NAK frames (opcode 0xF1: PSN, payload and trailer agree) and that every
+  retransmitted data frame is byte-identical (trailer included) to the original of
+  its seq,
 and returns the data frames without trailers for the RoCE wire check."""
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from fec.fec_model import encode_group
 
 PROTECTED_OPS = set(range(0x00, 0x11)) | {0x13, 0x14}
 REPAIR_OP = 0xF0
+NAK_OP = 0xF1
 
 
 @dataclass
@@ -26,6 +30,8 @@ class FecWireStats:
     data: int = 0
     repairs: int = 0
     plain: int = 0
+    naks: int = 0
+    rtx: int = 0
     groups: set = field(default_factory=set)
 
 
@@ -50,6 +56,16 @@ def check_fec_wire(frames: list[tuple[str, bytes]], r_cfg: int, d_cfg: int,
     # per side: gid -> {idx: (frame, seq)}
     groups: dict[str, dict[int, dict[int, tuple[bytes, int]]]] = {}
     next_seq: dict[str, int] = {}
+    sent: dict[tuple[str, int], bytes] = {}
+
+    def check_hdr(side: str, body: bytes, what: str) -> None:
+        assert body[-4:] == rl.icrc_reference(body[:-4]), f"{side}: {what} ICRC"
+        p = Ether(body)
+        want = IP(bytes(p[IP]))
+        del want.chksum
+        assert IP(bytes(want)).chksum == p[IP].chksum, f"{side}: {what} IPv4 checksum"
+        assert p[UDP].len == len(bytes(p[UDP])), f"{side}: {what} UDP length"
+
     for side, f in frames:
         st = stats.setdefault(side, FecWireStats())
         g = groups.setdefault(side, {})
@@ -59,6 +75,15 @@ def check_fec_wire(frames: list[tuple[str, bytes]], r_cfg: int, d_cfg: int,
             continue
         olen = _olen(f)
         op = f[42]
+        if op == NAK_OP:
+            assert len(f) == olen + 12, f"{side}: NAK frame length"
+            body, tr = f[:olen], f[olen:]
+            check_hdr(side, body, "NAK")
+            assert tr[0] == 0xFE and tr[1] == 0x03 and tr[8:] == bytes(4), f"{side}: NAK trailer"
+            assert body[51:54] == b"\0" + tr[2:4], f"{side}: NAK PSN"
+            assert body[54:62] == tr[2:4] + bytes(2) + tr[4:8], f"{side}: NAK payload"
+            st.naks += 1
+            continue
         if op == REPAIR_OP:
             assert len(f) == olen + 12, f"{side}: repair frame length {len(f)} vs IP {olen}"
             body, tr = f[:olen], f[olen:]
@@ -66,12 +91,7 @@ def check_fec_wire(frames: list[tuple[str, bytes]], r_cfg: int, d_cfg: int,
             gid, row, cnt = int.from_bytes(tr[2:4], "big"), tr[4], tr[5]
             clen, fseq, d, r = int.from_bytes(tr[6:8], "big"), int.from_bytes(tr[8:10], "big"), tr[10], tr[11]
             assert (d, r) == (d_cfg, r_cfg), f"{side}: trailer D/R {d}/{r}"
-            assert body[-4:] == rl.icrc_reference(body[:-4]), f"{side}: repair ICRC"
-            p = Ether(body)
-            want = IP(bytes(p[IP]))
-            del want.chksum
-            assert IP(bytes(want)).chksum == p[IP].chksum, f"{side}: repair IPv4 checksum"
-            assert p[UDP].len == len(bytes(p[UDP])), f"{side}: repair UDP length"
+            check_hdr(side, body, "repair")
             pad = (body[43] >> 4) & 3
             assert int.from_bytes(body[51:54], "big") == gid, f"{side}: repair PSN != gid"
             payload = body[54:len(body) - 4 - pad]
@@ -96,6 +116,12 @@ def check_fec_wire(frames: list[tuple[str, bytes]], r_cfg: int, d_cfg: int,
             assert tr[0] == 0xFE and tr[1] == 0x01, f"{side}: data trailer {tr.hex()}"
             gid, idx, seq = int.from_bytes(tr[2:4], "big"), tr[4], int.from_bytes(tr[6:8], "big")
             want_seq = next_seq.get(side, 0)
+            if (side, seq) in sent and seq != want_seq:   # a selective retransmission
+                assert sent[(side, seq)] == f, f"{side}: resent seq {seq} differs from original"
+                st.rtx += 1
+                out.append((side, body))
+                continue
+            sent[(side, seq)] = f
             assert seq == want_seq, f"{side}: seq {seq}, expected {want_seq}"
             next_seq[side] = (seq + 1) & 0xFFFF
             if idx == 0:

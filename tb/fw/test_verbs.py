@@ -1004,15 +1004,17 @@ def test_driver_replays_scenario_on_soft_nic(seed: int, loopback: bool,
 
 def test_fec_controls(mem: FakeMemory) -> None:
     """set_fec writes the fec block (base 0x0D00: mode 0x00, k 0x04, r 0x08, d 0x0C,
-    flush 0x10, rob timeout 0x14; mode last) and the per-QP table (qp_en 0x18: QPN |
+    flush 0x10, rob timeout 0x14, NAK delay 0x1C, NAK retry 0x20; mode last) and the per-QP table (qp_en 0x18: QPN |
     value << 24) follows the QP's fec flag; bad arguments are refused."""
     fec = 0x0D00
     nic = FakeNic(caps=0x1BF)
     ctx = v.open_device(nic, mem)
     nic.writes.clear()
-    ctx.set_fec("qp", k=4, r=2, d=2, flush_cycles=300, rob_timeout=5000)
+    ctx.set_fec("qp", k=4, r=2, d=2, flush_cycles=300, rob_timeout=5000, nak_delay=700,
+                nak_retry=900)
     assert nic.writes == [(fec + 0x04, 4), (fec + 0x08, 2), (fec + 0x0C, 2), (fec + 0x10, 300),
-                          (fec + 0x14, 5000), (fec + 0x00, 2)]
+                          (fec + 0x14, 5000), (fec + 0x1C, 700), (fec + 0x20, 900),
+                          (fec + 0x00, 2)]
     for bad in ({"k": 0}, {"r": 5}, {"rob_timeout": 1 << 16}):
         with pytest.raises(v.InvalidArgument):
             ctx.set_fec("all", **bad)

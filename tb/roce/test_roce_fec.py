@@ -35,12 +35,15 @@ if cocotb is not None:
     async def fec_stats(env, side: str) -> dict[str, int]:
         return await run_driver(getattr(env, side).ctx.fec_counters)
 
-    async def setup(dut, pcap: str, size: int = 1 << 16):
-        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", pcap)))
-        await env.start()
+    async def set_fec(env, nak_delay: int) -> None:
         for nic in (env.a, env.b):   # through the fw driver: register block "fec"
             await run_driver(nic.ctx.set_fec, "all", k=K, r=R, d=D, flush_cycles=256,
-                             rob_timeout=4096)
+                             rob_timeout=4096, nak_delay=nak_delay, nak_retry=2000)
+
+    async def setup(dut, pcap: str, size: int = 1 << 16, nak_delay: int = 0):
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", pcap)))
+        await env.start()
+        await set_fec(env, nak_delay)
         qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=4)
         a, b = env.a, env.b
         la, lb = a.mem.alloc(size), b.mem.alloc(size)
@@ -58,11 +61,13 @@ if cocotb is not None:
         """A 12-packet WRITE loses two data frames of different groups on the wire: the
         receiver rebuilds both from the repairs, the requester never retransmits. Then
         three frames of one group (R = 2) are lost: the group is unrepairable and
-        go-back-N delivers the data."""
+        go-back-N delivers the data. With selective retransmission on (NAK delay), the
+        same three losses are resent by the shim from its buffer (only the missing seq)
+        and the transport again never retransmits."""
         env, (qa, qb, cqa, cqb), (la, lb, mra, mrb) = await setup(dut, "fec_drops.pcap")
         a, b = env.a, env.b
         rng = random.Random(11)
-        src = bytes(rng.randrange(256) for _ in range(1 << 15))
+        src = bytes(rng.randrange(256) for _ in range(1 << 16))
         a.mem.write(la, src)
 
         async def write(wr_id, off, n, drops):
@@ -91,16 +96,30 @@ if cocotb is not None:
         dut._log.info("three drops in a group: A %s; B fec %s", c2, sb2)
         assert c2["tx_retx_pkts"] > 0, "unrepairable group must fall back to go-back-N"
         assert sb2["given_up"] > 0, sb2
+        # selective retransmission: group slot 0 of the next WRITE loses 3 of 4 again
+        await set_fec(env, 600)
+        sa0 = await fec_stats(env, "a")
+        c3 = await write(3, 32768, 12 * 1024, [0, 2, 4])
+        sa3, sb3 = await fec_stats(env, "a"), await fec_stats(env, "b")
+        dut._log.info("three drops with NAKs: A %s; A fec %s; B fec %s", c3, sa3, sb3)
+        assert c3["tx_retx_pkts"] == c2["tx_retx_pkts"], "transport retransmitted"
+        assert sb3["naks_sent"] > sb2["naks_sent"] and sa3["naks_rcvd"] > sa0["naks_rcvd"]
+        assert 1 <= sa3["rtx_frames"] - sa0["rtx_frames"] <= 3, (sa0, sa3)
+        assert sb3["given_up"] == sb2["given_up"], sb3
         st = wire_check(env)
-        dut._log.info("wire: %s", {s: (v.data, v.repairs, v.plain) for s, v in st.items()})
+        dut._log.info("wire: %s", {s: (v.data, v.repairs, v.plain, v.naks, v.rtx)
+                                   for s, v in st.items()})
         assert st["a"].repairs == (await fec_stats(env, "a"))["tx_repairs"] > 0
+        assert st["b"].naks == sb3["naks_sent"] and st["a"].rtx == sa3["rtx_frames"]
 
     @cocotb.test()
     async def fec_lossy_mix(dut):
         """Random WRITE/SEND/READ mix over links losing 5% of frames each way with FEC
-        (K=4, R=2, D=2) on both NICs: memory and completions exact, most losses repaired."""
+        (K=4, R=2, D=2) and selective retransmission on both NICs: memory and
+        completions exact, losses repaired by FEC or resent by the shims."""
         size = 1 << 18
-        env, (qa, qb, cqa, cqb), (la, lb, mra, mrb) = await setup(dut, "fec_lossy.pcap", size)
+        env, (qa, qb, cqa, cqb), (la, lb, mra, mrb) = await setup(dut, "fec_lossy.pcap", size,
+                                                                  nak_delay=600)
         a, b = env.a, env.b
         loss = float(os.environ.get("FEC_LOSS", "0.05"))
         for L, seed in (("lab", 17), ("lba", 19)):
@@ -128,7 +147,8 @@ if cocotb is not None:
         dut._log.info("lossy FEC mix done at cycle %d: drops %d, A retx %d; fec A %s; fec B %s",
                       env.cycle, drops, ca["tx_retx_pkts"], sa, sb)
         st = wire_check(env)
-        dut._log.info("wire: %s", {s: (v.data, v.repairs, v.plain) for s, v in st.items()})
+        dut._log.info("wire: %s", {s: (v.data, v.repairs, v.plain, v.naks, v.rtx)
+                                   for s, v in st.items()})
         if loss > 0:
             assert drops > 0 and sa["repaired"] + sb["repaired"] > 0
 
