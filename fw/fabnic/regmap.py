@@ -284,6 +284,10 @@ from .regmap_cc import CC  # noqa: E402
 
 MAPS["roce"] = (DEVICE, ROCE, ROCE_CNT, CC)
 
+from .regmap_vnicdev import MAP_VNICDEV  # noqa: E402
+
+MAPS["vnicdev"] = MAP_VNICDEV
+
 from .regmap_fec import FEC  # noqa: E402
 
 MAPS["roce"] = (*MAPS["roce"], FEC)

@@ -7,6 +7,10 @@ simulation (tb/fabnic_tb/fw_bus.py) and a board. Tables:
 * tunnels: slot -> :class:`Tunnel` (outer headers towards one remote VTEP)
 * VNIs: slot -> VNI, default tunnel, local flood queues, remote flood tunnels
 * MAC entries: (VNI, MAC) -> local queue pair, uplink tunnel or the RoCE engine
+
+On the virtio device top (fabnic_vnic_dev) the VNI of each queue pair's TX frames
+and the glue counters are the ``vnicdev`` block (fabnic.regmap_vnicdev):
+:func:`set_pair_vni`, :func:`pair_vni`, :func:`vnicdev_counters`.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import ipaddress
 from dataclasses import dataclass, field
 
 from fabnic.bus import Bus
+from fabnic.regmap_vnicdev import VNICDEV, qp_vni_addr
 from fabnic.regmap_vxlan import VALUE_WORDS, VXLAN
 
 ACT_NONE, ACT_LOCAL, ACT_UPLINK, ACT_ROCE = 0, 1, 2, 3
@@ -228,3 +233,24 @@ class VSwitch:
 
     def counters(self) -> dict[str, int]:
         return {n: self._rd(n) for n in self.COUNTERS}
+
+
+# ---------------------------------------------------------------- vnicdev block (fabnic_vnic_dev)
+def set_pair_vni(bus: Bus, pair: int, vni: int) -> None:
+    """Queue pair ``pair``'s TX frames enter the vSwitch in VNI ``vni``."""
+    if not 0 <= vni < 1 << 24:
+        raise ValueError(f"VNI {vni} out of 24 bits")
+    bus.write32(qp_vni_addr(pair), vni)
+
+
+def pair_vni(bus: Bus, pair: int) -> int:
+    return bus.read32(qp_vni_addr(pair)) & 0xFFFFFF
+
+
+def vnicdev_pairs(bus: Bus) -> int:
+    return bus.read32(VNICDEV.addr("pairs"))
+
+
+def vnicdev_counters(bus: Bus) -> dict[str, int]:
+    """Every counter of the vnicdev block, by register name."""
+    return {r.name: bus.read32(VNICDEV.base + r.offset) for r in VNICDEV.regs if r.kind == "ro"}

@@ -10,14 +10,18 @@
 //   virtio: fabnic_virtio_regs -> fabnic_virtq_split (PAIRS queue pairs + control queue)
 //     transmitq n -> fabnic_virtio_net_tx -> (queue pair n, VNI of pair n)
 //                 -> fabnic_vnic_core s_gtx (vSwitch/VTEP: VM to VM, uplink encap, flood)
-//     fabnic_vnic_core m_grx (tdest = queue pair) -> queue check -> fabnic_virtio_net_rx
+//     fabnic_vnic_core m_grx (tdest = queue pair) -> queue check -> fabnic_virtio_csum_check
+//                 (inner TCP/UDP checksum -> DATA_VALID if GUEST_CSUM) -> fabnic_virtio_net_rx
 //                 (receiveq 2n) -> guest buffers
+//   TX data reads share the AXI read channel with ring reads; fabnic_virtio_net_tx only
+//   walks a chain when a frame slot is reserved for it, so its reads never hold R.
 //   wire: s_mac_rx_* / m_mac_tx_* of fabnic_vnic_core (frames without FCS)
 //   RoCE: m_roce_* / s_rtx_* of fabnic_vnic_core passed through
 //
 // Register window (one AXI-Lite slave, ADDR_W bits; fabnic_axil_slave -> decoder):
 //   0x1000..0x1FFF  fabnic_virtio_regs (VirtIO 1.2 modern layout, fabnic.regmap_virtio)
-//   0x2800..0x28FF  this block ("vnicdev": queue pair VNIs and data path counters)
+//   0x2800..0x28FF  this block ("vnicdev": queue pair VNIs and data path counters;
+//                   fabnic_regs_vnicdev, generated from fw/fabnic/regmap_vnicdev.py)
 //   anything else   fabnic_vnic_core (device 0x0000, vxlan 0x2000) through
 //                   fabnic_vnic_axil_bridge
 `default_nettype none
@@ -156,6 +160,7 @@ module fabnic_vnic_dev #(
   localparam int MBL      = (DATA_W >= 512) ? 64 : 16;
   localparam int RX_FRAME = MAX_FRAME - 12;
   localparam int PW       = (PAIRS > 1) ? $clog2(PAIRS) : 1;
+  localparam int TX_SLOTS = 8;   // TX frames (chains) with buffer reads in flight
 
   if (PAIRS < 1 || PAIRS > 16 || NUM_Q != 2 * PAIRS + 1 || QID_W != $clog2(NUM_Q)
       || PAIRS > (1 << QP_W) || ADDR_W < 14) begin : g_chk
@@ -239,72 +244,54 @@ module fabnic_vnic_dev #(
       .driver_ok(unused_drv_ok), .device_status, .cfg_irq_valid, .cfg_irq_vector,
       .cnt_bad_notify(vio_bad_notify), .cnt_ignored(vio_ignored));
 
-  // ---- local block "vnicdev" (0x2800): queue pair VNIs and counters
+  // ---- local block "vnicdev" (0x2800): queue pair VNIs and counters, register file
+  //      generated from fw/fabnic/regmap_vnicdev.py (fabnic_regs_vnicdev)
   localparam int NRXD = 4;
   localparam int NTXD = 6;
-  logic [PAIRS-1:0][23:0]      qp_vni;
+  localparam int MAXP = 16;   // qp_vni registers in the map (PAIRS <= 16)
+  logic [MAXP-1:0][23:0]       qp_vni;
   logic [CNT_W-1:0]            cnt_grx_drop_qp, cnt_grx_drop_bad, rx_frames, tx_frames, tx_csum;
-  logic [CNT_W-1:0]            rx_bad_chain, rx_dma_err;
+  logic [CNT_W-1:0]            rx_bad_chain, rx_dma_err, ck_ok, ck_bad, ck_skip;
   logic [NRXD-1:0][CNT_W-1:0]  rx_drop;
   logic [NTXD-1:0][CNT_W-1:0]  tx_drop;
-  logic [7:0]                  loff, loff_q;
-  logic [PW-1:0]               lidx;
-  logic                        l_vni_reg;
-  assign loff      = rq_addr[7:0];
-  assign loff_q    = loff - 8'h40;
-  assign lidx      = loff_q[PW+1:2];
-  assign l_vni_reg = loff >= 8'h40 && loff < 8'(8'h40 + 4 * PAIRS) && loff[1:0] == 2'd0;
+  logic [CNT_W-1:0]            tx_drop_sum;
+  assign tx_drop_sum = tx_drop[0] + tx_drop[1] + tx_drop[2] + tx_drop[3] + tx_drop[4]
+                       + tx_drop[5];
 
-  function automatic logic [23:0] put24(input logic [23:0] old, input logic [31:0] d,
-                                        input logic [3:0] s);
-    logic [23:0] v;
-    v = old;
-    for (int b = 0; b < 3; b++) if (s[b]) v[8*b +: 8] = d[8*b +: 8];
-    return v;
-  endfunction
-
-  always_ff @(posedge clk) begin
-    l_ack   <= 1'b0;
-    l_err   <= 1'b0;
-    l_rdata <= 32'd0;
-    if (rq_valid && sel_loc) begin
-      l_ack <= 1'b1;
-      if (rq_write) begin
-        if (l_vni_reg) begin
-          qp_vni[lidx] <= put24(qp_vni[lidx], rq_wdata, rq_wstrb);
-        end else begin
-          l_err <= 1'b1;
-        end
-      end else begin
-        case (loff)
-          8'h00: l_rdata <= 32'(PAIRS);
-          8'h04: l_rdata <= 32'(cnt_grx_drop_qp);
-          8'h08: l_rdata <= 32'(cnt_grx_drop_bad);
-          8'h0C: l_rdata <= 32'(rx_frames);
-          8'h10: l_rdata <= 32'(rx_drop[0]);
-          8'h14: l_rdata <= 32'(rx_drop[1]);
-          8'h18: l_rdata <= 32'(rx_drop[2]);
-          8'h1C: l_rdata <= 32'(rx_drop[3]);
-          8'h20: l_rdata <= 32'(rx_bad_chain);
-          8'h24: l_rdata <= 32'(rx_dma_err);
-          8'h28: l_rdata <= 32'(tx_frames);
-          8'h2C: l_rdata <= 32'(tx_csum);
-          8'h30: l_rdata <= 32'(tx_drop[0] + tx_drop[1] + tx_drop[2] + tx_drop[3] + tx_drop[4]
-                                + tx_drop[5]);
-          default: begin
-            if (l_vni_reg)
-              l_rdata <= {8'd0, qp_vni[lidx]};
-            else
-              l_err <= 1'b1;
-          end
-        endcase
-      end
-    end
-    if (rst) begin
-      l_ack  <= 1'b0;
-      qp_vni <= '0;
-    end
-  end
+  fabnic_regs_vnicdev #(.ADDR_W(ADDR_W), .PAIRS(PAIRS)) u_lregs (
+      .clk, .rst,
+      .req_valid(rq_valid && sel_loc), .req_write(rq_write), .req_addr(rq_addr),
+      .req_wdata(rq_wdata), .req_wstrb(rq_wstrb),
+      .ack_valid(l_ack), .ack_rdata(l_rdata), .ack_err(l_err),
+      .sts_vnicdev_grx_drop_qp(32'(cnt_grx_drop_qp)),
+      .sts_vnicdev_grx_drop_bad(32'(cnt_grx_drop_bad)),
+      .sts_vnicdev_rx_frames(32'(rx_frames)),
+      .sts_vnicdev_rx_drop_bad(32'(rx_drop[0])),
+      .sts_vnicdev_rx_drop_big(32'(rx_drop[1])),
+      .sts_vnicdev_rx_drop_nobuf(32'(rx_drop[2])),
+      .sts_vnicdev_rx_drop_small(32'(rx_drop[3])),
+      .sts_vnicdev_rx_bad_chain(32'(rx_bad_chain)),
+      .sts_vnicdev_rx_dma_err(32'(rx_dma_err)),
+      .sts_vnicdev_tx_frames(32'(tx_frames)),
+      .sts_vnicdev_tx_csum(32'(tx_csum)),
+      .sts_vnicdev_tx_drop(32'(tx_drop_sum)),
+      .sts_vnicdev_rx_csum_ok(32'(ck_ok)),
+      .sts_vnicdev_rx_csum_bad(32'(ck_bad)),
+      .sts_vnicdev_rx_csum_skip(32'(ck_skip)),
+      .cfg_vnicdev_qp_vni0(qp_vni[0]),   .cfg_vnicdev_qp_vni1(qp_vni[1]),
+      .cfg_vnicdev_qp_vni2(qp_vni[2]),   .cfg_vnicdev_qp_vni3(qp_vni[3]),
+      .cfg_vnicdev_qp_vni4(qp_vni[4]),   .cfg_vnicdev_qp_vni5(qp_vni[5]),
+      .cfg_vnicdev_qp_vni6(qp_vni[6]),   .cfg_vnicdev_qp_vni7(qp_vni[7]),
+      .cfg_vnicdev_qp_vni8(qp_vni[8]),   .cfg_vnicdev_qp_vni9(qp_vni[9]),
+      .cfg_vnicdev_qp_vni10(qp_vni[10]), .cfg_vnicdev_qp_vni11(qp_vni[11]),
+      .cfg_vnicdev_qp_vni12(qp_vni[12]), .cfg_vnicdev_qp_vni13(qp_vni[13]),
+      .cfg_vnicdev_qp_vni14(qp_vni[14]), .cfg_vnicdev_qp_vni15(qp_vni[15]),
+      .sts_vnicdev_tx_drop_bad_chain(32'(tx_drop[0])),
+      .sts_vnicdev_tx_drop_big(32'(tx_drop[1])),
+      .sts_vnicdev_tx_drop_runt(32'(tx_drop[2])),
+      .sts_vnicdev_tx_drop_dma(32'(tx_drop[3])),
+      .sts_vnicdev_tx_drop_gso(32'(tx_drop[4])),
+      .sts_vnicdev_tx_drop_csum(32'(tx_drop[5])));
 
   // =====================================================================
   // virtqueue engine and data movers
@@ -383,7 +370,7 @@ module fabnic_vnic_dev #(
   logic [PW-1:0]     vt_pair;
 
   fabnic_virtio_net_tx #(.DATA_W(DATA_W), .QID_W(QID_W), .MAX_FRAME(MAX_FRAME),
-                         .CNT_W(CNT_W)) u_tx (
+                         .CNT_W(CNT_W), .SLOTS(TX_SLOTS)) u_tx (
       .clk, .rst,
       .s_buf_valid(txbuf_valid), .s_buf_ready(txbuf_ready), .s_buf_addr(buf_addr),
       .s_buf_len(buf_len), .s_buf_head(buf_head), .s_buf_queue(buf_queue),
@@ -419,13 +406,31 @@ module fabnic_vnic_dev #(
     if (rst) cnt_grx_drop_qp <= '0;
   end
 
+  // inner TCP/UDP checksum check -> DATA_VALID (only with GUEST_CSUM negotiated)
+  logic [DATA_W-1:0] ck_tdata;
+  logic [KEEP_W-1:0] ck_tkeep;
+  logic              ck_tvalid, ck_tready, ck_tlast;
+  logic [1:0]        ck_tuser;
+  logic [QID_W-1:0]  ck_tdest;
+
+  fabnic_virtio_csum_check #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEST_W(QID_W),
+                             .CNT_W(CNT_W)) u_csum (
+      .clk, .rst,
+      .s_axis_tdata(gr_tdata), .s_axis_tkeep(gr_tkeep), .s_axis_tvalid(gr_tvalid && gr_ok),
+      .s_axis_tready(vr_tready), .s_axis_tlast(gr_tlast), .s_axis_tuser(gr_tuser),
+      .s_axis_tdest({gr_tdest[QID_W-2:0], 1'b0}),
+      .m_axis_tdata(ck_tdata), .m_axis_tkeep(ck_tkeep), .m_axis_tvalid(ck_tvalid),
+      .m_axis_tready(ck_tready), .m_axis_tlast(ck_tlast), .m_axis_tuser(ck_tuser),
+      .m_axis_tdest(ck_tdest),
+      .cnt_ok(ck_ok), .cnt_bad(ck_bad), .cnt_skip(ck_skip));
+
   fabnic_virtio_net_rx #(.DATA_W(DATA_W), .QID_W(QID_W), .MAX_FRAME(RX_FRAME),
                          .CNT_W(CNT_W), .MAX_ELEMS(8), .MAX_CHAINS(4)) u_rx (
       .clk, .rst, .mrg_rxbuf(g_mrg),
-      .s_axis_tdata(gr_tdata), .s_axis_tkeep(gr_tkeep), .s_axis_tvalid(gr_tvalid && gr_ok),
-      .s_axis_tready(vr_tready), .s_axis_tlast(gr_tlast),
-      .s_axis_tuser({1'b0, gr_tuser}),                  // no inner checksum check: no DATA_VALID
-      .s_axis_tdest({gr_tdest[QID_W-2:0], 1'b0}),
+      .s_axis_tdata(ck_tdata), .s_axis_tkeep(ck_tkeep), .s_axis_tvalid(ck_tvalid),
+      .s_axis_tready(ck_tready), .s_axis_tlast(ck_tlast),
+      .s_axis_tuser({ck_tuser[1] && g_gcsum, ck_tuser[0]}),
+      .s_axis_tdest(ck_tdest),
       .m_rxreq_valid(rxreq_valid), .m_rxreq_ready(rxreq_ready), .m_rxreq_queue(rxreq_queue),
       .s_buf_valid(rxbuf_valid), .s_buf_ready(rxbuf_ready), .s_buf_addr(buf_addr),
       .s_buf_len(buf_len), .s_buf_head(buf_head), .s_buf_last(buf_last),
@@ -467,7 +472,7 @@ module fabnic_vnic_dev #(
       .m_grx_tdest(gr_tdest), .m_grx_vni(unused_gr_vni), .m_grx_flood(unused_gr_flood),
       .s_gtx_tdata(vt_tdata), .s_gtx_tkeep(vt_tkeep), .s_gtx_tvalid(vt_tvalid),
       .s_gtx_tready(vt_tready), .s_gtx_tlast(vt_tlast), .s_gtx_tuser(vt_tuser[0]),
-      .s_gtx_vni(qp_vni[vt_pair]), .s_gtx_qp(QP_W'(vt_pair)),
+      .s_gtx_vni(qp_vni[4'(vt_pair)]), .s_gtx_qp(QP_W'(vt_pair)),
       .m_roce_tdata, .m_roce_tkeep, .m_roce_tvalid, .m_roce_tready, .m_roce_tlast,
       .m_roce_tuser, .m_roce_vni, .m_roce_outer_ipv6, .m_roce_outer_src_ip,
       .m_roce_outer_src_port, .m_roce_outer_ecn,
@@ -602,14 +607,14 @@ module fabnic_vnic_dev #(
   assign m_axi_arprot  = 3'b000;
 
   logic unused_bits;
-  assign unused_bits = ^{unused_to, buf_write, unused_drv_feat, unused_drv_ok, g_gcsum, vio_bad_notify,
+  assign unused_bits = ^{unused_to, buf_write, unused_drv_feat, unused_drv_ok, vio_bad_notify,
                          vio_ignored, unused_qrd_tid, unused_trd_tid, unused_q_pending,
                          unused_cnt_err, unused_cnt_stat, unused_ctrl_pairs, unused_ctrl_ok,
                          unused_ctrl_err, vt_tuser[16:1], unused_gr_vni, unused_gr_flood,
                          unused_ar_lock, unused_ar_cache[0], unused_ar_cache[1],
                          unused_ar_prot[0], unused_ar_prot[1], unused_aw_lock,
                          unused_aw_cache[0], unused_aw_cache[1], unused_aw_prot[0],
-                         unused_aw_prot[1], unused_lm, loff_q[7:PW+2], loff_q[1:0]};
+                         unused_aw_prot[1], unused_lm, qp_vni};
 
 endmodule
 

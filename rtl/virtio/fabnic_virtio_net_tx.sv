@@ -8,8 +8,8 @@
 //           reads issued, bad / too big) goes into a CHAIN_DEPTH FIFO. It can
 //           run ahead of the data by CHAIN_DEPTH chains.
 //   pack  : packs the returned bytes contiguously (byte-offset packer, one
-//           beat per cycle) into one of two frame slots (12-byte virtio_net_hdr
-//           + frame, MAX_FRAME bytes each) and sums the bytes from csum_start
+//           beat per cycle) into one of SLOTS frame slots (12-byte virtio_net_hdr
+//           + frame, MAX_FRAME bytes each, used in turn) and sums the bytes from csum_start
 //           on the fly (ones' complement, for NEEDS_CSUM). Then:
 //   - drop (counted) when the chain was marked bad, a DMA error occurred, the
 //     chain is longer than MAX_FRAME, the frame is shorter than 14 bytes, a
@@ -20,7 +20,19 @@
 //           NEEDS_CSUM the two bytes at csum_start + csum_offset are replaced
 //           by ~sum (0 sent as 0xFFFF). Then the chain is returned (m_ret_*,
 //           used len 0) - dropped chains too, in chain order.
-// While one slot is sent the other one is filled (ping-pong).
+// While one slot is sent the next ones are filled.
+//
+// Read credit (READ_CREDIT = 1): a chain walk is allowed (s_buf_idle) only while
+// fewer than SLOTS chains are between their first element and the return of
+// their slot. Every
+// read issued therefore has a free slot waiting for its data, and the read data
+// input (s_rd_axis_tready) is never held low for longer than the 3-cycle commit
+// of a chain, however long m_axis is back-pressured. A DMA read engine that
+// shares an in-order AXI read channel with other readers (ring reads) then never
+// holds R for them: TX output back-pressure cannot block ring reads.
+// READ_CREDIT = 0 (reader on its own AXI port): walks run up to CHAIN_DEPTH
+// chains ahead of the slots and their read data waits in the memory (R held);
+// this hides more host latency but must not share R with anything.
 `default_nettype none
 
 module fabnic_virtio_net_tx #(
@@ -33,7 +45,9 @@ module fabnic_virtio_net_tx #(
     parameter int CNT_W     = 32,
     parameter int KEEP_W    = DATA_W / 8,
     parameter int NUM_DROP  = 6,
-    parameter int CHAIN_DEPTH = 8     // chains issued ahead of the packer (pow2)
+    parameter int CHAIN_DEPTH = 8,    // chain records queued for the packer (pow2, >= SLOTS)
+    parameter int SLOTS     = 4,      // frame slots (>= 2)
+    parameter bit READ_CREDIT = 1'b1  // 1: chains walked only with a reserved slot (R never held)
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -94,16 +108,22 @@ module fabnic_virtio_net_tx #(
     localparam int W0     = HDR / B;        // first RAM word of the frame
     localparam int SH     = HDR % B;        // byte offset inside it
     localparam int DEPTH  = (MAX_FRAME + B - 1) / B + 2;   // words per slot
-    localparam int RA_W   = $clog2(2 * DEPTH);
+    localparam int RA_W   = $clog2(SLOTS * DEPTH);
     localparam int FL_W   = 16;
     localparam int CF_W   = 16 + QID_W + 2 + 16;
 
     if (DATA_W < 64 || (DATA_W & (DATA_W - 1)) != 0) begin : g_chk_w
         $error("fabnic_virtio_net_tx: DATA_W must be a power of two >= 64");
     end
-    if (NUM_DROP != 6 || MAX_FRAME >= 65536) begin : g_chk_n
-        $error("fabnic_virtio_net_tx: NUM_DROP is 6, MAX_FRAME < 65536");
+    if (NUM_DROP != 6 || MAX_FRAME >= 65536 || SLOTS < 2 || CHAIN_DEPTH < SLOTS) begin : g_chk_n
+        $error("fabnic_virtio_net_tx: NUM_DROP is 6, MAX_FRAME < 65536, 2 <= SLOTS <= CHAIN_DEPTH");
     end
+
+    localparam int SL_W = $clog2(SLOTS);
+    localparam int CR_W = $clog2(SLOTS + 1);
+    function automatic logic [SL_W-1:0] slot_next(input logic [SL_W-1:0] x);
+        return (32'(x) == SLOTS - 1) ? '0 : x + 1'b1;
+    endfunction
 
     // =================== issue stage ===================
     logic             too_big_i, bad_i;
@@ -118,7 +138,10 @@ module fabnic_virtio_net_tx #(
     assign el_read = el_ok && el_fits && !too_big_i;
     assign m_rd_desc_valid = s_buf_valid && el_read && (!s_buf_last || cf_in_ready);
     assign s_buf_ready     = (!s_buf_last || cf_in_ready) && (!el_read || m_rd_desc_ready);
-    assign s_buf_idle      = cf_in_ready && len_sum == 32'd0 && !bad_i && !too_big_i;
+    // credit: chains from their first element until their slot is returned
+    logic            in_chain, ret_fire;
+    logic [CR_W-1:0] credit_used;
+    assign s_buf_idle      = cf_in_ready && !in_chain && (!READ_CREDIT || 32'(credit_used) < SLOTS);
     assign m_rd_desc_addr  = ADDR_W'(s_buf_addr);
     assign m_rd_desc_len   = LEN_W'(s_buf_len);
     assign m_rd_desc_tag   = '0;
@@ -141,6 +164,16 @@ module fabnic_virtio_net_tx #(
     logic [QID_W-1:0] c_queue;
     logic             c_bad, c_big;
     assign {c_head, c_queue, c_bad, c_big, c_nreads} = cf_out;
+
+    always_ff @(posedge clk) begin
+        if (s_buf_valid && s_buf_ready) in_chain <= !s_buf_last;
+        credit_used <= credit_used + CR_W'(s_buf_valid && s_buf_ready && !in_chain)
+                       - CR_W'(ret_fire);
+        if (rst) begin
+            in_chain    <= 1'b0;
+            credit_used <= '0;
+        end
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -167,8 +200,8 @@ module fabnic_virtio_net_tx #(
     typedef enum logic [2:0] {D_ING, D_FLUSH, D_WAIT, D_COMMIT} dstate_t;
     dstate_t dstate;
 
-    logic [1:0]        slot_full;      // slot holds a committed frame
-    logic              ws, rs;         // write / read slot
+    logic [SLOTS-1:0]  slot_full;      // slot holds a committed frame
+    logic [SL_W-1:0]   ws, rs;         // write / read slot
     logic [15:0]       rcount;         // reads of the current chain fully received
     logic              dma_err;
     logic [DATA_W-1:0] res_data;
@@ -202,8 +235,8 @@ module fabnic_virtio_net_tx #(
     logic [RA_W-1:0]    ram_raddr;
     logic [DATA_W-1:0]  ram_rdata;
     logic [RA_W-1:0]    wbase, rbase;
-    assign wbase = ws ? RA_W'(DEPTH) : '0;
-    assign rbase = rs ? RA_W'(DEPTH) : '0;
+    assign wbase = RA_W'(32'(ws) * DEPTH);
+    assign rbase = RA_W'(32'(rs) * DEPTH);
 
     always_comb begin
         ram_we    = 1'b0;
@@ -216,7 +249,7 @@ module fabnic_virtio_net_tx #(
         end
     end
 
-    fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(2 * DEPTH)) u_ram (
+    fabnic_ram_sdp #(.DATA_W(DATA_W), .DEPTH(SLOTS * DEPTH)) u_ram (
         .clk,
         .wr_en(ram_we), .wr_be(1'b1), .wr_addr(ram_waddr), .wr_data(ram_wdata),
         .rd_en(ram_re), .rd_regce(1'b1), .rd_addr(ram_raddr), .rd_data(ram_rdata));
@@ -299,13 +332,13 @@ module fabnic_virtio_net_tx #(
     end
 
     // committed slot records
-    logic [FL_W-1:0]  sl_len  [2];
-    logic [FL_W-1:0]  sl_cpos [2];
-    logic [15:0]      sl_csum [2];
-    logic [15:0]      sl_head [2];
-    logic [QID_W-1:0] sl_queue[2];
-    logic             sl_drop [2];
-    logic             sl_docs [2];
+    logic [FL_W-1:0]  sl_len  [SLOTS];
+    logic [FL_W-1:0]  sl_cpos [SLOTS];
+    logic [15:0]      sl_csum [SLOTS];
+    logic [15:0]      sl_head [SLOTS];
+    logic [QID_W-1:0] sl_queue[SLOTS];
+    logic             sl_drop [SLOTS];
+    logic             sl_docs [SLOTS];
 
     assign cf_out_ready = (dstate == D_COMMIT);
 
@@ -367,6 +400,7 @@ module fabnic_virtio_net_tx #(
     end
 
     assign m_ret_valid = (ostate == O_RET);
+    assign ret_fire    = m_ret_valid && m_ret_ready;
     assign m_ret_queue = sl_queue[rs];
     assign m_ret_id    = sl_head[rs];
     assign m_ret_len   = '0;
@@ -377,8 +411,8 @@ module fabnic_virtio_net_tx #(
             dstate     <= D_ING;
             ostate     <= O_IDLE;
             slot_full  <= '0;
-            ws         <= 1'b0;
-            rs         <= 1'b0;
+            ws         <= '0;
+            rs         <= '0;
             rcount     <= '0;
             dma_err    <= 1'b0;
             res_cnt    <= '0;
@@ -394,7 +428,7 @@ module fabnic_virtio_net_tx #(
             cnt_frames <= '0;
             cnt_csum   <= '0;
             for (int k = 0; k < NUM_DROP; k++) cdrop[k] <= '0;
-            for (int k = 0; k < 2; k++) begin
+            for (int k = 0; k < SLOTS; k++) begin
                 sl_len[k] <= '0; sl_cpos[k] <= '0; sl_csum[k] <= '0; sl_head[k] <= '0;
                 sl_queue[k] <= '0; sl_drop[k] <= 1'b0; sl_docs[k] <= 1'b0;
             end
@@ -429,7 +463,7 @@ module fabnic_virtio_net_tx #(
                 sl_drop[ws]  <= drop_now;
                 sl_docs[ws]  <= csum_now;
                 slot_full[ws] <= 1'b1;
-                ws           <= !ws;
+                ws           <= slot_next(ws);
                 if (drop_now) cdrop[drop_why] <= cdrop[drop_why] + 1'b1;
                 rcount   <= '0;
                 dma_err  <= 1'b0;
@@ -474,7 +508,7 @@ module fabnic_virtio_net_tx #(
             O_RET: begin
                 if (m_ret_ready) begin
                     slot_full[rs] <= 1'b0;
-                    rs     <= !rs;
+                    rs     <= slot_next(rs);
                     ostate <= O_IDLE;
                 end
             end

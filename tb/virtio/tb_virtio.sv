@@ -17,6 +17,11 @@ module tb_virtio #(
     parameter int NUM_Q     = 8,
     parameter int MAX_FRAME = 2048,
     parameter int QID_W     = $clog2(NUM_Q),
+    parameter int TX_SLOTS  = 4,         // fabnic_virtio_net_tx SLOTS
+    parameter bit TX_CREDIT = 1'b1,      // fabnic_virtio_net_tx READ_CREDIT
+    parameter int RET_DEPTH = 16,        // fabnic_virtq_split return FIFOs
+    parameter int RET_BATCH = 16,        // fabnic_virtq_split used elements per idx write
+    parameter int RET_HOLD  = 64,        // fabnic_virtq_split return batching window (cycles)
     parameter int KEEP_W    = DATA_W / 8
 ) (
     input  wire logic                 clk,
@@ -367,7 +372,8 @@ module tb_virtio #(
         .m_axi_bvalid(dr_bvalid), .m_axi_bready(dr_bready),
         .status_outstanding(), .status_len_mismatch());
 
-    fabnic_virtq_split #(.NUM_Q(NUM_Q), .DATA_W(DATA_W), .CTRL_Q(4), .CTRL_MAX_PAIRS(2)) u_vq (
+    fabnic_virtq_split #(.NUM_Q(NUM_Q), .DATA_W(DATA_W), .CTRL_Q(4), .CTRL_MAX_PAIRS(2),
+                         .RET_DEPTH(RET_DEPTH), .RET_BATCH(RET_BATCH), .RET_HOLD(RET_HOLD)) u_vq (
         .clk, .rst, .wr_ordered,
         .cfg_valid(e_cfg_valid), .cfg_ready(e_cfg_ready), .cfg_write(e_cfg_write),
         .cfg_queue(e_cfg_queue), .cfg_field(e_cfg_field), .cfg_wdata(e_cfg_wdata), .cfg_rdata,
@@ -398,7 +404,8 @@ module tb_virtio #(
         .q_needs_reset, .q_pending(), .cnt_err, .cnt_stat,
         .ctrl_pairs, .cnt_ctrl_ok, .cnt_ctrl_err);
 
-    fabnic_virtio_net_tx #(.DATA_W(DATA_W), .QID_W(QID_W), .MAX_FRAME(MAX_FRAME)) u_tx (
+    fabnic_virtio_net_tx #(.DATA_W(DATA_W), .QID_W(QID_W), .MAX_FRAME(MAX_FRAME),
+                           .SLOTS(TX_SLOTS), .READ_CREDIT(TX_CREDIT)) u_tx (
         .clk, .rst,
         .s_buf_valid(txbuf_valid), .s_buf_ready(txbuf_ready), .s_buf_addr(buf_addr),
         .s_buf_len(buf_len), .s_buf_head(buf_head), .s_buf_queue(buf_queue),

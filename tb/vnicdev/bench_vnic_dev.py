@@ -19,8 +19,6 @@ try:
     from scapy.layers.vxlan import VXLAN
     from scapy.packet import Raw
     from test_vnic_dev import (
-        DEV_BASE,
-        DEV_QP_VNI,
         NIC_IP,
         NIC_MAC,
         PEER_IP,
@@ -32,7 +30,7 @@ try:
         setup,
     )
 
-    from fabnic.vswitch import Tunnel, VniEntry, VSwitch
+    from fabnic.vswitch import Tunnel, VniEntry, VSwitch, set_pair_vni
     from fabnic_tb.beats import Cycle
     from fabnic_tb.bench import record
     from fabnic_tb.fw_bus import run_driver
@@ -68,7 +66,7 @@ if cocotb is not None:
             vs.add_local(VNI, VM1, 1)
             vs.add_remote(VNI, REMOTE, 0)
             for p in (0, 1):
-                bus.write32(DEV_BASE + DEV_QP_VNI + 4 * p, VNI)
+                set_pair_vni(bus, p, VNI)
             net.post_rx(0, 2 * N, buf_size=2048)
             net.post_rx(1, 2 * N, buf_size=2048)
 

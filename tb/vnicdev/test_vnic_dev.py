@@ -4,19 +4,30 @@
 The guest is the fw driver ``fabnic.virtio.VirtioNet`` (register window at 0x1000 of the
 device's AXI-Lite port, guest memory = a cocotbext-axi AxiRam on ``m_axi`` with random
 pauses on every channel); the tables are written by ``fabnic.vswitch.VSwitch`` (0x2000);
-the queue pair VNIs are the device's own registers (0x2840 + 4n). The wire is
+the queue pair VNIs and glue counters are the device's ``vnicdev`` block
+(fabnic.regmap_vnicdev, by register name through fabnic.vswitch helpers). The wire is
 ``s_mac_rx`` / ``m_mac_tx`` with random valid/ready pauses.
 
 Expectations are independent of the device: frames and VXLAN encapsulations are built
 and re-parsed with scapy (outer Ethernet/IPv4/UDP 4789/VXLAN fields from the tunnel the
 test configured, IPv4 header checksum and outer UDP checksum recomputed by scapy), the
-virtio_net_hdr fields come from the VirtIO 1.2 spec (flags 0 without DATA_VALID,
-gso_type 0, num_buffers 1 with MRG_RXBUF), the forwarding decisions from the rules of
-docs/vxlan.md (unicast to a local queue pair stays in the host, unknown VNI dropped).
+virtio_net_hdr fields come from the VirtIO 1.2 spec (flags = DATA_VALID exactly when
+GUEST_CSUM is negotiated and scapy's in4_chksum/in6_chksum verifies the inner TCP/UDP
+checksum, gso_type 0, num_buffers 1 with MRG_RXBUF), the forwarding decisions from the
+rules of docs/vxlan.md (unicast to a local queue pair stays in the host, unknown VNI
+dropped).
 
 - ``virtio_vxlan`` (DATA_W 64 and 512): guest TX -> VXLAN, VM to VM, wire VXLAN -> RX
   queues, unknown VNI / absent queue pair drops, a concurrent burst in all directions,
   counters.
+- ``rx_data_valid`` (64): DATA_VALID against scapy checksums: good/bad TCP and UDP over
+  IPv4/IPv6, 802.1Q, IPv4 options, Ethernet padding, fragments, UDP checksum 0, ICMP,
+  a VM-to-VM frame with NEEDS_CSUM; then re-probed without GUEST_CSUM: flags 0.
+- ``tx_rx_stall`` (64): the wire TX is blocked while the guest queues 20 large frames for
+  it (vSwitch TX buffer and TX slots fill): wire RX frames must still reach both receive
+  queues during the block (ring reads share the AXI read channel with the blocked TX
+  data reads); then heavy TX + RX + VM-to-VM traffic at once with back-pressure, every
+  frame exact.
 - ``kernel_peer_virtio`` (64 only; skipped where network namespaces / TAP / VXLAN
   devices cannot be made): a Linux VXLAN device in a fresh network namespace is the
   remote VTEP behind a TAP that is the device's wire; a scapy host model is the guest
@@ -40,13 +51,23 @@ try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
     from cocotbext.axi import AxiBus, AxiRam
-    from scapy.layers.inet import ICMP, IP, UDP
-    from scapy.layers.l2 import ARP, Ether
+    from scapy.layers.inet import ICMP, IP, TCP, UDP, IPOption_NOP, in4_chksum
+    from scapy.layers.inet6 import IPv6, in6_chksum
+    from scapy.layers.l2 import ARP, Dot1Q, Ether
     from scapy.layers.vxlan import VXLAN
     from scapy.packet import Raw
 
-    from fabnic.virtio import VirtioNet
-    from fabnic.vswitch import Tunnel, VniEntry, VSwitch
+    from fabnic import regmap_virtio as RV
+    from fabnic.virtio import NET_HDR_F_DATA_VALID, VirtioNet
+    from fabnic.vswitch import (
+        Tunnel,
+        VniEntry,
+        VSwitch,
+        pair_vni,
+        set_pair_vni,
+        vnicdev_counters,
+        vnicdev_pairs,
+    )
     from fabnic_tb.axis import random_pause
     from fabnic_tb.beats import Sink, Source
     from fabnic_tb.clock import start_clock_reset
@@ -59,10 +80,8 @@ PARAMS = {"DATA_W": DATA_W, "PAIRS": 2, "QMAX": 64, "ENTRIES": 64, "VNI_ENTRIES"
           "TUN_ENTRIES": 4, "TX_DEPTH": 512, "GRX_DEPTH": 512}
 MEM_SIZE = 1 << 20
 
-# device register map (docs/vnic_dev.md)
+# device register map (docs/vnic_dev.md): virtio window; vnicdev block by name (fw helpers)
 VIRTIO_BASE = 0x1000
-DEV_BASE = 0x2800
-DEV_PAIRS, DEV_GRX_DROP_QP, DEV_RX_FRAMES, DEV_TX_FRAMES, DEV_QP_VNI = 0x00, 0x04, 0x0C, 0x28, 0x40
 
 NIC_MAC, NIC_IP = "02:00:00:00:00:02", "10.9.0.2"
 PEER_MAC, PEER_IP = "02:00:00:00:00:01", "10.9.0.1"
@@ -100,14 +119,42 @@ class RamMemory:
         self.ram.write(addr, data)  # type: ignore[attr-defined]
 
 
+def l4_csum_good(frame: bytes) -> bool | None:
+    """scapy oracle: True/False = TCP or UDP checksum right/wrong, None = nothing to verify
+    (not TCP/UDP right after IPv4/IPv6, IPv4 fragment, UDP checksum 0)."""
+    p = Ether(frame)
+    ip = p.getlayer(IP) or p.getlayer(IPv6)
+    if ip is None:
+        return None
+    raw = bytes(ip)
+    if isinstance(ip, IP):
+        if ip.flags.MF or ip.frag:
+            return None
+        l4 = raw[ip.ihl * 4:ip.len]
+        proto = ip.proto
+    else:
+        l4 = raw[40:40 + ip.plen]
+        proto = ip.nh
+    if proto not in (6, 17) or len(l4) < (20 if proto == 6 else 8):
+        return None
+    if proto == 17 and (l4[6:8] == b"\0\0" or int.from_bytes(l4[4:6], "big") != len(l4)):
+        return None
+    s = in4_chksum(proto, ip, l4) if isinstance(ip, IP) else in6_chksum(proto, ip, l4)
+    return s == 0
+
+
+def want_flags(frame: bytes, guest_csum: bool) -> int:
+    return NET_HDR_F_DATA_VALID if guest_csum and l4_csum_good(frame) else 0
+
+
 if cocotb is not None:
 
-    async def wait_until(dut, cond, limit: int = 100000) -> None:
+    async def wait_until(dut, cond, limit: int = 100000, what: str = "timeout") -> None:
         for _ in range(limit):
             if cond():
                 return
             await RisingEdge(dut.clk)
-        raise AssertionError("timeout")
+        raise AssertionError(what)
 
     def check_outer(p: Ether, tun: Tunnel) -> None:
         """Outer headers of an encapsulated frame against the configured tunnel (scapy)."""
@@ -172,11 +219,11 @@ if cocotb is not None:
             vs.add_local(VNI, FAR, 5)           # a queue pair the device does not have
             vs.add_remote(VNI, REMOTE, 0)
             for p in (0, 1):
-                bus.write32(DEV_BASE + DEV_QP_VNI + 4 * p, VNI)
-            back = [bus.read32(DEV_BASE + DEV_QP_VNI + 4 * p) for p in (0, 1)]
+                set_pair_vni(bus, p, VNI)
+            back = [pair_vni(bus, p) for p in (0, 1)]
             net.post_rx(0, 8)
             net.post_rx(1, 8)
-            return feats, back, bus.read32(DEV_BASE + DEV_PAIRS), vs.read_tunnel(0)
+            return feats, back, vnicdev_pairs(bus), vs.read_tunnel(0)
 
         feats, back, pairs, tun_back = await run_driver(bringup)
         assert feats >> 32 & 1 and net.max_pairs == 2 and net.pairs == 2 and net.mac == \
@@ -227,13 +274,10 @@ if cocotb is not None:
         rx1 = await run_driver(net.recv, 1)
         assert len(rx1) == 1 and rx1[0][1] == v2v
         h = rx1[0][0]
-        assert h.flags == 0 and h.gso_type == 0 and h.num_buffers == 1
+        assert h.flags == want_flags(v2v, True) == NET_HDR_F_DATA_VALID
+        assert h.gso_type == 0 and h.num_buffers == 1
 
         # ---------------- 3. wire RX: VXLAN from the remote VTEP
-        def vx(vni: int, f: bytes, sport: int = 49999) -> bytes:
-            return bytes(Ether(dst=NIC_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=NIC_IP) /
-                         UDP(sport=sport, dport=4789) / VXLAN(vni=vni) / f)
-
         to_vm0 = [inner(VM0, REMOTE, n) for n in (0, 64, 700, 1400)]
         arp = bytes(Ether(dst="ff:ff:ff:ff:ff:ff", src=REMOTE) /
                     ARP(op=1, hwsrc=REMOTE, psrc="192.168.1.9", pdst="192.168.1.1"))
@@ -256,8 +300,8 @@ if cocotb is not None:
         rx0, rx1 = await run_driver(lambda: (net.recv(0), net.recv(1)))
         assert [d for _, d in rx0] == want0, "receiveq 0"
         assert [d for _, d in rx1] == want1, "receiveq 1"
-        for hh, _ in rx0 + rx1:
-            assert hh.flags == 0 and hh.gso_type == 0 and hh.num_buffers == 1
+        for hh, d in rx0 + rx1:
+            assert hh.flags == want_flags(d, True) and hh.gso_type == 0 and hh.num_buffers == 1
         assert len(wire.frames) == len(expect_wire)   # nothing more went to the wire
 
         # ---------------- 4. all at once: pair 0 -> wire and -> VM1, pair 1 -> VM0, wire -> both
@@ -310,9 +354,8 @@ if cocotb is not None:
 
         # ---------------- counters (through the drivers)
         def counters() -> tuple:
-            vs = VSwitch(bus)
-            return (vs.counters(), bus.read32(DEV_BASE + DEV_GRX_DROP_QP),
-                    bus.read32(DEV_BASE + DEV_RX_FRAMES), bus.read32(DEV_BASE + DEV_TX_FRAMES))
+            dc = vnicdev_counters(bus)
+            return VSwitch(bus).counters(), dc["grx_drop_qp"], dc["rx_frames"], dc["tx_frames"]
 
         cnt, drop_qp, rx_frames, tx_frames_n = await run_driver(counters)
         dut._log.info(f"vswitch counters {cnt}")
@@ -324,6 +367,225 @@ if cocotb is not None:
         assert drop_qp == 1
         assert rx_frames == 1 + len(want0) + len(want1) + 32 and tx_frames_n == n_tx
 
+
+    def vx(vni: int, f: bytes, sport: int = 49999) -> bytes:
+        """A VXLAN frame from the remote VTEP (the test's tunnel 0 peer) carrying ``f``."""
+        return bytes(Ether(dst=NIC_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=NIC_IP) /
+                     UDP(sport=sport, dport=4789) / VXLAN(vni=vni) / f)
+
+    def two_vm_tables(bus, net: VirtioNet, tun0: Tunnel, post: int = 8) -> None:
+        """Driver side of the two-VM setup: 2 queue pairs, VNI 100 with both in its flood
+        list, VM0 -> pair 0, VM1 -> pair 1, REMOTE behind tunnel 0; receive buffers posted."""
+        net.probe()
+        net.setup(pairs=2, size=64)
+        vs = VSwitch(bus)
+        vs.set_tunnel(0, tun0)
+        vs.set_vni(0, VniEntry(VNI, 0, [0, 1], [0]))
+        vs.add_local(VNI, VM0, 0)
+        vs.add_local(VNI, VM1, 1)
+        vs.add_remote(VNI, REMOTE, 0)
+        for p in (0, 1):
+            set_pair_vni(bus, p, VNI)
+        net.post_rx(0, post)
+        net.post_rx(1, post)
+
+    @cocotb.test()
+    async def rx_data_valid(dut):
+        """DATA_VALID in the virtio_net_hdr of received frames against scapy's checksum
+        verdict, with and without GUEST_CSUM negotiated; the checker's counters."""
+        rng = random.Random(11)
+        bus, net, mrx, wire = await setup(dut)
+        tun0 = Tunnel(NIC_IP, PEER_IP, NIC_MAC, PEER_MAC)
+        await run_driver(two_vm_tables, bus, net, tun0, 24)
+        assert net.has(RV.F_GUEST_CSUM)
+
+        def pl(n: int) -> bytes:
+            return bytes(rng.randrange(256) for _ in range(n))
+
+        def corrupt(f: bytes, at: int) -> bytes:
+            return f[:at] + bytes([f[at] ^ 0x5A]) + f[at + 1:]
+
+        e = Ether(dst=VM0, src=REMOTE)
+        ip4 = IP(src="192.168.1.9", dst="192.168.1.1")
+        ip6 = IPv6(src="fd00::9", dst="fd00::1")
+        udp4 = bytes(e / ip4 / UDP(sport=1000, dport=2000) / pl(300))
+        tcp4 = bytes(e / ip4 / TCP(sport=1001, dport=80, flags="PA", seq=7) / pl(513))
+        udp6 = bytes(e / ip6 / UDP(sport=1002, dport=2001) / pl(777))
+        tcp6 = bytes(e / ip6 / TCP(sport=1003, dport=81, flags="A") / pl(1300))
+        frames = {
+            "udp4": udp4,
+            "udp4_bad_csum": bytes(e / ip4 / UDP(sport=1000, dport=2000, chksum=0x1234) / pl(99)),
+            "tcp4": tcp4,
+            "tcp4_bad_payload": corrupt(tcp4, len(tcp4) - 3),
+            "udp4_csum0": bytes(e / ip4 / UDP(sport=7, dport=8, chksum=0) / pl(50)),
+            "udp6": udp6,
+            "udp6_bad_payload": corrupt(udp6, 100),
+            "tcp6": tcp6,
+            "tcp6_bad_payload": corrupt(tcp6, 80),
+            "vlan_tcp4": bytes(Ether(dst=VM0, src=REMOTE) / Dot1Q(vlan=5) / ip4 /
+                               TCP(sport=5, dport=6) / pl(201)),
+            "ip_options_udp4": bytes(e / IP(src="192.168.1.9", dst="192.168.1.1",
+                                            options=[IPOption_NOP()] * 8) /
+                                     UDP(sport=9, dport=10) / pl(65)),
+            "padded_udp4": bytes(e / ip4 / UDP(sport=3, dport=4) / b"hi") + bytes([0xA5] * 14),
+            "padded_tcp4_bad": corrupt(bytes(e / ip4 / TCP(sport=3, dport=4) / b"x") + b"\x77" * 5,
+                                       54),
+            "fragment_udp4": bytes(e / IP(src="192.168.1.9", dst="192.168.1.1", flags="MF") /
+                                   UDP(sport=11, dport=12) / pl(64)),
+            "icmp4": bytes(e / ip4 / ICMP() / pl(40)),
+            "arp": bytes(Ether(dst=VM0, src=REMOTE) / ARP(op=2, psrc="192.168.1.9",
+                                                           pdst="192.168.1.1")),
+            "udp4_big": bytes(e / ip4 / UDP(sport=1, dport=2) / pl(1400)),
+        }
+        verdict = {k: l4_csum_good(f) for k, f in frames.items()}
+        # the oracle itself must see what the frames were built to be
+        assert [k for k, v in verdict.items() if v is True] == \
+            ["udp4", "tcp4", "udp6", "tcp6", "vlan_tcp4", "ip_options_udp4", "padded_udp4",
+             "udp4_big"]
+        assert [k for k, v in verdict.items() if v is False] == \
+            ["udp4_bad_csum", "tcp4_bad_payload", "udp6_bad_payload", "tcp6_bad_payload",
+             "padded_tcp4_bad"]
+        names = list(frames)
+        c0 = await run_driver(vnicdev_counters, bus)
+        for k in names:
+            mrx.send(vx(VNI, frames[k], sport=rng.randrange(49152, 65536)))
+        # VM to VM with checksum offload on the sender (pair 1 -> VM0): the device fills the
+        # checksum in on TX and verifies it on RX
+        p = Ether(dst=VM0, src=VM1) / IP(src="192.168.1.2", dst="192.168.1.1") / \
+            UDP(sport=5555, dport=7) / Raw(pl(123))
+        final = bytes(p)
+        partial = struct.pack(">H", ones_sum(bytes(p[IP])[12:20] +
+                                             struct.pack(">BBH", 0, 17, len(final) - 34)))
+        await run_driver(net.send, 1, final[:40] + partial + final[42:], csum=(34, 6))
+        await wait_until(dut, lambda: net.queues[0].used_idx() == len(names) + 1)
+        await ClockCycles(dut.clk, 300)
+        got = await run_driver(net.recv, 0)
+        wire_got = [d for _, d in got if d != final]
+        assert wire_got == [frames[k] for k in names], "frames exact, in order"
+        for h, d in got:
+            assert h.flags == want_flags(d, True), (h.flags, Ether(d).summary())
+            assert h.gso_type == 0 and h.num_buffers == 1
+        assert [h for h, d in got if d == final][0].flags == NET_HDR_F_DATA_VALID
+        c1 = await run_driver(vnicdev_counters, bus)
+        n_ok = sum(v is True for v in verdict.values()) + 1
+        n_bad = sum(v is False for v in verdict.values())
+        assert c1["rx_csum_ok"] - c0["rx_csum_ok"] == n_ok
+        assert c1["rx_csum_bad"] - c0["rx_csum_bad"] == n_bad
+        assert c1["rx_csum_skip"] - c0["rx_csum_skip"] == len(names) - n_ok - n_bad + 1
+        assert c1["tx_csum"] - c0["tx_csum"] == 1
+
+        # the driver does not negotiate GUEST_CSUM: flags must stay 0 (VirtIO 1.2 5.1.6.4.1)
+        net2 = VirtioNet(bus, net.mem, base=VIRTIO_BASE,
+                         want=VirtioNet.WANT & ~(1 << RV.F_GUEST_CSUM))
+        def reprobe() -> None:   # virtio reset + re-init; the vSwitch tables stay
+            net2.probe()
+            net2.setup(pairs=2, size=64)
+            net2.post_rx(0, 8)
+
+        await run_driver(reprobe)
+        assert not net2.has(RV.F_GUEST_CSUM)
+        again = [frames[k] for k in ("udp4", "tcp6", "vlan_tcp4", "udp4_bad_csum")]
+        for f in again:
+            mrx.send(vx(VNI, f))
+        await wait_until(dut, lambda: net2.queues[0].used_idx() == len(again))
+        got2 = await run_driver(net2.recv, 0)
+        assert [d for _, d in got2] == again
+        assert all(h.flags == want_flags(d, False) == 0 for h, d in got2)
+        assert len(wire.frames) == 0
+
+    @cocotb.test()
+    async def tx_rx_stall(dut):
+        """Wire TX blocked with the guest's TX queued behind it: RX must keep flowing (ring
+        reads and TX data reads share one in-order AXI read channel); then everything at
+        once with back-pressure, every frame exact."""
+        rng = random.Random(23)
+        bus, net, mrx, wire = await setup(dut)
+        tun0 = Tunnel(NIC_IP, PEER_IP, NIC_MAC, PEER_MAC)
+        await run_driver(two_vm_tables, bus, net, tun0, 32)
+
+        def inner(dst: str, src: str, n: int) -> bytes:
+            return bytes(Ether(dst=dst, src=src) / IP(src="192.168.1.1", dst="192.168.1.2") /
+                         UDP(sport=rng.randrange(1024, 65535), dport=9) /
+                         Raw(bytes(rng.randrange(256) for _ in range(n))))
+
+        # ---- 1. wire TX blocked; 20 large frames for the wire fill the vSwitch TX buffer,
+        #         the TX slots and the DMA read queue
+        wire.busy = 1.0
+        blocked = [inner(REMOTE, VM0, rng.randrange(900, 1400)) for _ in range(20)]
+
+        def send_blocked() -> None:
+            for f in blocked:
+                net.send(0, f, pieces=rng.choice([1, 2, 3]), indirect=True, kick=False)
+            net.kick(1)
+
+        await run_driver(send_blocked)
+        await ClockCycles(dut.clk, 4000)
+        rx_w = [(rng.choice([VM0, VM1]), rng.randrange(60, 1400)) for _ in range(10)]
+        rx_frames = [inner(dst, REMOTE, n) for dst, n in rx_w]
+        for f in rx_frames:
+            mrx.send(vx(VNI, f, sport=rng.randrange(49152, 65536)))
+        want0 = [f for f in rx_frames if Ether(f).dst == VM0]
+        want1 = [f for f in rx_frames if Ether(f).dst == VM1]
+        await wait_until(dut, lambda: net.queues[0].used_idx() == len(want0)
+                         and net.queues[2].used_idx() == len(want1), 60000,
+                         "RX stalled while the wire TX was blocked")
+        assert len(wire.frames) == 0, "the wire TX was blocked all along"
+        rx0, rx1 = await run_driver(lambda: (net.recv(0), net.recv(1)))
+        assert [d for _, d in rx0] == want0 and [d for _, d in rx1] == want1
+        assert all(h.flags == want_flags(d, True) for h, d in rx0 + rx1)
+
+        # ---- 2. release the wire; at the same time heavy traffic in every direction
+        wire.busy = 0.3
+        p0_remote = [inner(REMOTE, VM0, rng.randrange(0, 1400)) for _ in range(16)]
+        p0_vm1 = [inner(VM1, VM0, rng.randrange(0, 1400)) for _ in range(12)]
+        p1_vm0 = [inner(VM0, VM1, rng.randrange(0, 1400)) for _ in range(12)]
+        w_vm0 = [inner(VM0, REMOTE, rng.randrange(0, 1400)) for _ in range(10)]
+        w_vm1 = [inner(VM1, REMOTE, rng.randrange(0, 1400)) for _ in range(10)]
+        p0 = [*p0_remote, *p0_vm1]
+        rng.shuffle(p0)
+        w = [*w_vm0, *w_vm1]
+        rng.shuffle(w)
+
+        def burst() -> None:
+            for f in p0:   # indirect chains: 48 chains fit the 64-entry ring
+                net.send(0, f, pieces=rng.choice([1, 2, 3]), indirect=True, kick=False)
+            for f in p1_vm0:
+                net.send(1, f, pieces=rng.choice([1, 2]), kick=False)
+            net.kick(1)
+            net.kick(3)
+
+        for f in w:
+            mrx.send(vx(VNI, f, sport=rng.randrange(49152, 65536)))
+        await run_driver(burst)
+        n0, n1 = len(want0) + len(w_vm0) + len(p1_vm0), len(want1) + len(w_vm1) + len(p0_vm1)
+        await wait_until(dut, lambda: len(wire.frames) == len(blocked) + len(p0_remote)
+                         and net.queues[0].used_idx() == n0 and net.queues[2].used_idx() == n1,
+                         400000, "heavy traffic did not complete")
+        await ClockCycles(dut.clk, 300)
+        rx0, rx1 = await run_driver(lambda: (net.recv(0), net.recv(1)))
+        got0, got1 = [d for _, d in rx0], [d for _, d in rx1]
+        assert sorted(got0) == sorted(w_vm0 + p1_vm0) and sorted(got1) == sorted(w_vm1 + p0_vm1)
+        assert [d for d in got0 if d in w_vm0] == [f for f in w if f in w_vm0]
+        assert got0 and [d for d in got0 if d in p1_vm0] == p1_vm0
+        assert [d for d in got1 if d in w_vm1] == [f for f in w if f in w_vm1]
+        assert [d for d in got1 if d in p0_vm1] == [f for f in p0 if f in p0_vm1]
+        assert all(h.flags == want_flags(d, True) and h.num_buffers == 1 for h, d in rx0 + rx1)
+        inner_wire = []
+        for fr in wire.frames:
+            assert fr.user == 0 and fr.keep_ok
+            o = Ether(fr.data)
+            check_outer(o, tun0)
+            assert o[VXLAN].vni == VNI
+            inner_wire.append(bytes(o[VXLAN].payload))
+        assert inner_wire == blocked + [f for f in p0 if f in p0_remote], "wire frames, in order"
+        await wait_until(dut, lambda: all(net.queues[q].used_idx() == net.queues[q].avail_idx
+                                          for q in (1, 3)))
+        reaped = await run_driver(lambda: net.reap_tx(0) + net.reap_tx(1))
+        assert len(reaped) == len(blocked) + len(p0) + len(p1_vm0)
+        dc = await run_driver(vnicdev_counters, bus)
+        assert dc["tx_drop"] == 0 and dc["rx_drop_nobuf"] == 0 and dc["rx_drop_small"] == 0
+        assert dc["tx_frames"] == len(reaped)
+        assert dc["rx_frames"] == len(rx_frames) + n0 + n1 - len(want0) - len(want1)
 
     # ------------------------------------------------------------------ kernel peer
     TAP = "fnvtap0"
@@ -405,7 +667,7 @@ if cocotb is not None:
             vs.set_vni(0, VniEntry(VNI, 0, [0], [0]))
             vs.add_local(VNI, G_MAC, 0)
             vs.add_remote(VNI, K_VX_MAC, 0)
-            bus.write32(DEV_BASE + DEV_QP_VNI, VNI)
+            set_pair_vni(bus, 0, VNI)
             net.post_rx(0, 16)
 
         await run_driver(bringup)
@@ -537,7 +799,7 @@ def _netns_tap_ok() -> str | None:
     return None
 
 
-def _run(testcase: str, params: dict | None = None) -> None:
+def _run(testcase: str | list[str], params: dict | None = None) -> None:
     """Both tests share one build: serialize them (pytest-xdist may run them at once)."""
     import fcntl
 
@@ -555,9 +817,17 @@ def test_vnic_dev() -> None:
     _run("virtio_vxlan")
 
 
+def test_vnic_dev_data_valid() -> None:
+    _run("rx_data_valid")
+
+
+def test_vnic_dev_tx_rx_stall() -> None:
+    _run("tx_rx_stall")
+
+
 @pytest.mark.slow   # the 64-bit build covers the same paths; kept out of the 20-minute regression
 def test_vnic_dev_512() -> None:
-    _run("virtio_vxlan", dict(PARAMS, DATA_W=512, TX_DEPTH=64, GRX_DEPTH=64))
+    _run(["virtio_vxlan", "rx_data_valid"], dict(PARAMS, DATA_W=512, TX_DEPTH=64, GRX_DEPTH=64))
 
 
 def test_kernel_peer_virtio() -> None:
