@@ -258,6 +258,9 @@ ROCE_CNT = Block(
         ("dma_err", "DMA transfers that returned an AXI error response."),
         ("lkey_err", "Local protection errors (lkey check failed on a WQE or RQE)."),
         ("irq", "Interrupts raised."),
+        ("tx_len_err", "Frames sent flagged bad (tuser): the payload read for a packet did "
+                       "not have the length its header announced (a transmit-path fault; "
+                       "the MAC drops the frame, the retransmission timer recovers)."),
     ]),
 )
 

@@ -252,7 +252,7 @@ module fabnic_roce_core #(
   logic [31:0] sts_cc_lim_grant;
   logic [31:0] sts_cc_lim_deny;
   logic [31:0] sts_cc_lim_rate_set;
-  logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq;
+  logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq, c_tx_len_err;
 
   logic [24:0] fec_qp_en_data;
   assign fec_qp_idx = fec_qp_en_data[23:0];
@@ -340,6 +340,7 @@ module fabnic_roce_core #(
       .sts_roce_cnt_dma_err(c_dma_err),
       .sts_roce_cnt_lkey_err(c_lkey_err),
       .sts_roce_cnt_irq(c_irq),
+      .sts_roce_cnt_tx_len_err(c_tx_len_err),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -838,7 +839,6 @@ module fabnic_roce_core #(
   );
 
   // transmit
-  logic [CNT_W-1:0] unused_tx_len_err;
   fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .FIFO_DEPTH(64), .CNT_W(CNT_W)) u_tx (
       .clk, .rst, .cfg_local_mac(local_mac), .cfg_local_ip(local_ip),
       .s_job(jobs), .s_job_valid(job_valid), .s_job_ready(job_ready),
@@ -849,7 +849,7 @@ module fabnic_roce_core #(
       .m_axis_tdata(m_axis_tx_tdata), .m_axis_tkeep(m_axis_tx_tkeep),
       .m_axis_tvalid(m_axis_tx_tvalid), .m_axis_tready(m_axis_tx_tready),
       .m_axis_tlast(m_axis_tx_tlast), .m_axis_tuser(m_axis_tx_tuser),
-      .cnt_frames(c_tx_frames), .cnt_len_err(unused_tx_len_err)
+      .cnt_frames(c_tx_frames), .cnt_len_err(c_tx_len_err)
   );
 
   // ---------------------------------------------------------------- DCQCN
@@ -962,7 +962,7 @@ module fabnic_roce_core #(
   logic unused;
   assign unused = ^{unused_axil_timeout, unused_fc0, unused_fc1, unused_fc2, cfg_device_scratch,
                     unused_wtag, unused_wmis, unused_wout, unused_ce_src, rx_cnp_qpn[23:QPN_W],
-                    rx_ce_qpn[23:QPN_W], unused_dcqcn, unused_tx_len_err, c_op_q,
+                    rx_ce_qpn[23:QPN_W], unused_dcqcn, c_op_q,
                     c_flags_q, rd_cpl_valid, rq_addr[23:21],
                     cmd_roce_cmd_data[7:6], c_idx_q};
 

@@ -92,6 +92,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_dma_err,
     input  wire logic [31:0] sts_roce_cnt_lkey_err,
     input  wire logic [31:0] sts_roce_cnt_irq,
+    input  wire logic [31:0] sts_roce_cnt_tx_len_err,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -395,6 +396,8 @@ module fabnic_regs_roce #(
         ADDR_W'('h878): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_lkey_err);
                 else ack_err <= 1'b1;
         ADDR_W'('h87c): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_irq);
+                else ack_err <= 1'b1;
+        ADDR_W'('h880): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_tx_len_err);
                 else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;

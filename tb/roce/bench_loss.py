@@ -8,8 +8,8 @@ what FEC cannot repair); FEC + the shims' selective retransmission (NAK after 10
 cycles, only the missing frames resent; K=16,R=1 is the low-overhead "mostly selective
 repeat" point).
 Per (mode, loss rate):
-- 1 MB WRITEs back to back (8 deep): goodput;
-- 4 KB WRITEs, 16 outstanding: p50 / p99 message completion time (post -> CQE seen,
+- 1 MB WRITEs back to back (8 deep, LOSS_BIG_N of them, default 4): goodput;
+- 4 KB WRITEs (LOSS_SMALL_N, default 400), 16 outstanding: p50 / p99 message completion time (post -> CQE seen,
   32-cycle polling granularity);
 - retransmitted packets (requester counter), FEC repairs sent, frames repaired,
   sequences given up to go-back-N, FEC overhead (repair bytes / data bytes on the wire).
@@ -23,10 +23,12 @@ import os
 from pathlib import Path
 
 HERE = Path(__file__).parent
-LOSSES = [0.0, 1e-4, 1e-3, 1e-2, 5e-2]
+LOSSES = [float(x) for x in os.environ.get("LOSS_RATES", "0,1e-4,1e-3,1e-2,5e-2").split(",")]
 # (name, (K, R, D) or None for the shims off, NAK delay: 0 = no selective retransmission)
 MODES = [("gbn", None, 0), ("fec8.2.2", (8, 2, 2), 0), ("fec8.2.2+sr", (8, 2, 2), 1024),
          ("fec16.1.1+sr", (16, 1, 1), 1024)]
+if os.environ.get("LOSS_MODES"):
+    MODES = [m for m in MODES if m[0] in os.environ["LOSS_MODES"].split(",")]
 
 try:
     import cocotb
@@ -48,17 +50,17 @@ def pct(xs: list[int], p: float) -> int:
 
 if cocotb is not None:
 
-    async def connect(bn: Bench, timeout: int):
+    async def connect(bn: Bench, timeout: int, pds=None):
         a, b = bn.ctx["a"], bn.ctx["b"]
         cqa = await run_driver(a.create_cq, 4096)
         cqb = await run_driver(b.create_cq, 4096)
 
-        def setup(ctx, cq):
-            pd = ctx.alloc_pd()
+        def setup(ctx, cq, pd):
+            pd = pd or ctx.alloc_pd()
             return pd, ctx.create_qp(pd, cq, cq, sq_depth=256, rq_depth=256)
 
-        pda, qa = await run_driver(setup, a, cqa)
-        pdb, qb = await run_driver(setup, b, cqb)
+        pda, qa = await run_driver(setup, a, cqa, pds[0] if pds else None)
+        pdb, qb = await run_driver(setup, b, cqb, pds[1] if pds else None)
 
         def up(ctx, qp, peer, mac, ip):
             ctx.modify_qp(qp, verbs.QpState.INIT, access=ACC)
@@ -69,6 +71,10 @@ if cocotb is not None:
         await run_driver(up, a, qa, qb, "02:00:00:00:00:0b", "10.0.0.2")
         await run_driver(up, b, qb, qa, "02:00:00:00:00:0a", "10.0.0.1")
         return qa, qb, cqa, cqb, pda, pdb
+
+    async def connect_more(bn: Bench, pda, pdb):
+        """A fresh QP pair in the same PDs (the MRs stay valid)."""
+        return await connect(bn, 4, (pda, pdb))
 
     async def window_writes(bn: Bench, qa, cqa, mra, mrb, buf_a, buf_b, size: int, count: int,
                             window: int) -> tuple[int, list[int]]:
@@ -117,9 +123,10 @@ if cocotb is not None:
         span = 1 << 20
         buf_a = bn.mem["a"].alloc(span, 4096)
         buf_b = bn.mem["b"].alloc(span, 4096)
-        big_n = int(os.environ.get("LOSS_BIG_N", "16"))
-        small_n = int(os.environ.get("LOSS_SMALL_N", "1500"))
+        big_n = int(os.environ.get("LOSS_BIG_N", "4"))
+        small_n = int(os.environ.get("LOSS_SMALL_N", "400"))
         base_goodput = base_p99 = None
+        failed: list[tuple[str, float, str]] = []
         qa, qb, cqa, cqb, pda, pdb = await connect(bn, timeout=4)
         mra = await run_driver(a.reg_mr, pda, buf_a, span, ACC)
         mrb = await run_driver(b.reg_mr, pdb, buf_b, span, ACC)
@@ -140,11 +147,23 @@ if cocotb is not None:
                 c0 = await run_driver(a.counters)
                 s0 = await run_driver(a.fec_counters)
                 r0 = await run_driver(b.fec_counters)
-                cyc, _ = await window_writes(bn, qa, cqa, mra, mrb, buf_a, buf_b, 1 << 20,
-                                             big_n, 8)
-                g = gbps(big_n << 20, cyc)
-                _, lat = await window_writes(bn, qa, cqa, mra, mrb, buf_a, buf_b, 4096,
-                                             small_n, 16)
+                try:
+                    cyc, _ = await window_writes(bn, qa, cqa, mra, mrb, buf_a, buf_b, 1 << 20,
+                                                 big_n, 8)
+                    g = gbps(big_n << 20, cyc)
+                    _, lat = await window_writes(bn, qa, cqa, mra, mrb, buf_a, buf_b, 4096,
+                                                 small_n, int(os.environ.get("LOSS_WINDOW", "16")))
+                except AssertionError as e:
+                    # a QP error (known transport bug, see the issue notes): report the point
+                    # as failed with the evidence, continue on a fresh QP pair
+                    ca, cb = await run_driver(a.counters), await run_driver(b.counters)
+                    dut._log.error("%s loss %g FAILED: %s; A %s; B %s; A qp %s", mode, loss, e,
+                                   ca, cb, await run_driver(a.query_qp, qa))
+                    failed.append((mode, loss, str(e)))
+                    record(f"loss.{mode}.{loss:g}.failed", 1, "", None,
+                           {"mode": mode, "loss": loss, "error": str(e)})
+                    qa, qb, cqa, cqb, _, _ = await connect_more(bn, pda, pdb)
+                    continue
                 c1 = await run_driver(a.counters)
                 s1 = await run_driver(a.fec_counters)
                 r1 = await run_driver(b.fec_counters)
@@ -180,6 +199,7 @@ if cocotb is not None:
         lines = ["mode        loss     goodput  p50_4KB  p99_4KB   retx  repairs  repaired  given_up  overhead",
                  *(f"{m:<10} {loss:<8g} {g:7.2f} {p50:8.2f} {p99:8.2f} {rt:6d} {rp:8d} {fx:9d} "
                    f"{gv:9d} {ov:8.1f}%" for m, loss, g, p50, p99, rt, rp, fx, gv, ov in rows)]
+        lines += [f"{m:<10} {loss:<8g} FAILED ({err[:80]})" for m, loss, err in failed]
         dut._log.info("loss benchmark (Gb/s, us):\n%s", "\n".join(lines))
         _ = base_p99
         try:
@@ -212,5 +232,6 @@ def test_bench_loss():
     run(toplevel="tb_roce_bench", module="bench_loss", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv", HERE / "tb_roce_bench.sv",
                        HERE.parent / "host" / "tb_host_axi_mem.sv"],
-        parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64, "MEM_AW": 23, "FEC": 1},
+        parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64, "MEM_AW": 23,
+                    "FEC": int(os.environ.get("LOSS_FEC", "1"))},
         testcase="bench_loss")
