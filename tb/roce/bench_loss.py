@@ -160,6 +160,16 @@ if cocotb is not None:
                     dut._log.error("%s loss %g FAILED: %s; A %s; B %s; A qp %s", mode, loss, e,
                                    ca, cb, await run_driver(a.query_qp, qa))
                     failed.append((mode, loss, str(e)))
+                    try:   # transmit-path state of NIC A, for the bug hunt
+                        tx = dut.u_pair.u_a.u_tx
+                        dut._log.error("A tx: hq_valid %s sq_valid %s sq_pay %s pay_valid %s "
+                                       "desc_valid %s desc_ready %s hq_count %s out_valid %s",
+                                       *(int(getattr(tx, n).value) for n in (
+                                           "hq_valid", "sq_valid", "sq_pay", "s_pay_tvalid",
+                                           "m_desc_valid", "m_desc_ready", "unused_c0",
+                                           "m_axis_tvalid")))
+                    except (AttributeError, ValueError) as ex:
+                        dut._log.error("no internal access: %s", ex)
                     record(f"loss.{mode}.{loss:g}.failed", 1, "", None,
                            {"mode": mode, "loss": loss, "error": str(e)})
                     qa, qb, cqa, cqb, _, _ = await connect_more(bn, pda, pdb)
@@ -173,8 +183,8 @@ if cocotb is not None:
                 fixed = r1["repaired"] - r0["repaired"]
                 given = r1["given_up"] - r0["given_up"]
                 p50, p99 = cycles_to_us(pct(lat, 0.5)), cycles_to_us(pct(lat, 0.99))
-                if mode == "gbn" and loss == 0:
-                    base_goodput, base_p99 = g, p99
+                if loss == 0 and (mode == "gbn" or base_goodput is None):
+                    base_goodput, base_p99 = g, p99     # lossless reference
                 over = 100.0 * reps / prot if prot else 0.0
                 rows.append((mode, loss, g, p50, p99, retx, reps, fixed, given, over))
                 dut._log.info("%-10s loss %-7g goodput %6.2f Gb/s  4KB p50 %7.2f us p99 %8.2f us"
