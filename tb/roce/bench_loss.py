@@ -168,7 +168,20 @@ if cocotb is not None:
                                            "hq_valid", "sq_valid", "sq_pay", "s_pay_tvalid",
                                            "m_desc_valid", "m_desc_ready", "unused_c0",
                                            "m_axis_tvalid")))
-                    except (AttributeError, ValueError) as ex:
+                        core = dut.u_pair.u_a
+                        for g in range(4):
+                            rd = core.g_rd[g].u_rd
+                            dut._log.error("A rd%d: active %s outstanding %s info_out_valid %s "
+                                           "arvalid %s rvalid %s rready %s m_axis_tvalid %s "
+                                           "m_axis_tready %s", g,
+                                           *(int(getattr(rd, n).value) for n in (
+                                               "active_q", "outstanding_q", "info_out_valid",
+                                               "m_axi_arvalid", "m_axi_rvalid", "m_axi_rready",
+                                               "m_axis_tvalid", "m_axis_tready")))
+                        dut._log.error("A axi: arvalid %s arready %s rvalid %s rready %s rid %s",
+                                       *(int(getattr(dut, f"a_m_axi_{n}").value) for n in (
+                                           "arvalid", "arready", "rvalid", "rready", "rid")))
+                    except (AttributeError, ValueError, IndexError, TypeError) as ex:
                         dut._log.error("no internal access: %s", ex)
                     record(f"loss.{mode}.{loss:g}.failed", 1, "", None,
                            {"mode": mode, "loss": loss, "error": str(e)})
