@@ -14,13 +14,14 @@
 //         chain and emit it on m_rxbuf; every buffer must be device-writable.
 //         No chain available -> one element with status EMPTY.
 //   RET : returns (queue, id, len) from s_txret / s_rxret (through small
-//         FIFOs) are written as used elements {id u32, len u32}, then
-//         used->idx (only after the element write completed). s_rxret_more=1
+//         FIFOs) are written as used elements {id u32, len u32}; the batch
+//         is then published in the background (walks go on): used->idx once
+//         the element writes completed, then (after that write completed)
+//         avail->flags (NO_INTERRUPT) or, with EVENT_IDX, used_event is read
+//         and irq_valid/irq_vector pulse when the driver wants an interrupt:
+//         (u16)(new - used_event - 1) < (u16)(new - old). s_rxret_more=1
 //         defers the idx update so several chains of one frame (MRG_RXBUF)
-//         become visible together. After the idx write the engine reads
-//         avail->flags (NO_INTERRUPT) or, with EVENT_IDX, used_event, and
-//         pulses irq_valid/irq_vector when the driver wants an interrupt:
-//         (u16)(new - used_event - 1) < (u16)(new - old).
+//         become visible together.
 // With EVENT_IDX the engine writes used->avail_event = last_avail_idx when a
 // TX queue is caught up, then re-reads avail->idx once (no lost notify).
 //
@@ -228,10 +229,10 @@ module fabnic_virtq_split #(
     // ------------------------------------------------------------------
     typedef enum logic [3:0] {
         ST_IDLE, ST_START, ST_RD_REQ, ST_RD_DATA, ST_RD_DONE, ST_WR_REQ, ST_WR_CPL,
-        ST_WR_DONE, ST_EMIT, ST_DRAIN, ST_CNEXT, ST_PF
+        ST_WR_DONE, ST_EMIT, ST_CNEXT, ST_PF, ST_EV_REQ
     } state_t;
     typedef enum logic [1:0] {OP_TX, OP_RX, OP_RET} op_t;
-    typedef enum logic [2:0] {K_AVAIL, K_HEAD, K_DESC, K_UEVENT, K_AFLAGS, K_CDATA} rkind_t;
+    typedef enum logic [1:0] {K_AVAIL, K_HEAD, K_DESC, K_CDATA} rkind_t;
     typedef enum logic [1:0] {W_ELEM, W_IDX, W_AEVENT, W_CACK} wkind_t;
 
     state_t state;
@@ -254,10 +255,37 @@ module fabnic_virtq_split #(
     logic [63:0]  wr_data;
     logic         wr_desc_done, wr_data_done;
     // used-element writes are not waited for one by one: wr_pend counts writes
-    // without completion, wr_errf collects their errors; used->idx is written
-    // only after all of them completed (ST_DRAIN)
-    logic [7:0]   wr_pend;
+    // without completion, wr_icnt counts issued writes (completions return in
+    // issue order), wr_errf collects their errors
+    logic [7:0]   wr_pend, wr_icnt;
     logic         wr_errf, wr_issue;
+    // Used-ring publishing runs in two background stages between operations:
+    //  A (pa_st): elements of queue pa_q written (ret_pend of them beyond
+    //     q_uidx), waiting for their completions; further returns of the same
+    //     queue join it (up to RET_BATCH elements). Then, once stage B is free,
+    //     used->idx is written (one short operation) and the batch moves to B.
+    //  B (pb_st): PB_IDX waits for the used->idx completion, then the event read
+    //     (used_event / avail->flags) is issued; PB_EVT waits for its data
+    //     (caught below, ahead of any later walk read: the read engine returns
+    //     in order), then the interrupt decision is made.
+    // Completion targets (pa_tgt, pb_tgt) = wr_icnt after the stage's last
+    // write; reached once wr_pend <= writes issued after it.
+    localparam logic [1:0] PB_NONE = 2'd0, PB_IDX = 2'd1, PB_EVT = 2'd2;
+    logic             pa_st;
+    logic [QID_W-1:0] pa_q, pb_q;
+    logic [7:0]       pa_tgt, pb_tgt;
+    logic [1:0]       pb_st;
+    logic [15:0]      pb_old, pb_new;
+    logic             pa_go, pb_go, take_pub, pa_join, tr_ok, rr_ok;
+    logic             ev_kind, ev_have, ev_got_data, ev_got_cpl, ev_err, ev_dat_pend, ev_cpl_pend;
+    logic [15:0]      ev_val;
+    logic             rd_hs, rc_hs;   // read data / completion handshakes of the walk reads
+    assign ev_dat_pend = (pb_st == PB_EVT) && !ev_got_data;
+    assign ev_cpl_pend = (pb_st == PB_EVT) && !ev_got_cpl;
+    // the interrupt decision is made in any state (below); an event read
+    // error is handled in IDLE (needs-reset, counters shared with operations)
+    assign pb_go = (pb_st == PB_EVT) ? (ev_got_data && ev_got_cpl && ev_err) :
+                   (pb_st == PB_IDX) && (wr_ordered || (wr_pend <= 8'(wr_icnt - pb_tgt)));
     assign wr_issue = (state == ST_WR_REQ) &&
                       (wr_desc_done || m_wr_desc_ready) && (wr_data_done || m_wr_axis_tready);
 
@@ -269,7 +297,15 @@ module fabnic_virtq_split #(
     logic [31:0]  ret_len;
     logic         ret_more, ret_rx, rx_lock;
     logic [15:0]  ret_pend;
-    logic [15:0]  irq_old, irq_new;
+
+    // publish stage A step / return admission (see the stage description above)
+    assign pa_go = pa_st && (pb_st == PB_NONE) && !rx_lock &&
+                   (wr_ordered || (wr_pend <= 8'(wr_icnt - pa_tgt)));
+    assign take_pub = (state == ST_IDLE) && (pa_go || pb_go);
+    // a new return may start a batch when stage A is free, or join it (same queue)
+    assign pa_join = (32'(ret_pend) < RET_BATCH) && (ret_pend < q_size[pa_q]);
+    assign tr_ok = !pa_st || (pa_join && tr_data[TRW-1 -: QID_W] == pa_q);
+    assign rr_ok = !pa_st || (pa_join && rr_data[RRW-1 -: QID_W] == pa_q) || rx_lock;
 
     // element register
     logic         el_valid, el_rx;
@@ -329,6 +365,27 @@ module fabnic_virtq_split #(
     assign c_mask = c_size - 16'd1;
     assign c_lim  = in_ind ? ind_n : c_size;
 
+    // next-group head read: ST_PF issues, behind the rd_n descriptor reads, the
+    // head read of the following avail entries (up to 8, already covered by the
+    // shadow avail->idx). Kept per walk direction with its queue and avail
+    // position; used (instead of a head read round trip) when the cache runs out
+    // and last_avail_idx equals that position. Dropped by config writes, by a
+    // prefetch of the same queue that reads no next group, and when the other
+    // direction walks the queue (so a kept group is always the one right after
+    // the cached heads).
+    logic [127:0]     hn_d  [2];
+    logic [3:0]       hn_n  [2];
+    logic [15:0]      hn_pos[2];
+    logic [QID_W-1:0] hn_q  [2];
+    logic [127:0]     hn_buf;
+    logic [15:0]      pf_nxt;     // avail index after the group being prefetched (in ST_PF)
+    logic [3:0]       pf_m, pf_tot;
+    logic             hn_hit;
+    assign pf_nxt = q_lavail[cq] + {12'd0, rd_n} - 16'd1;   // q_lavail already counts head 0
+    assign pf_m   = avail_n(q_shadow[cq], pf_nxt, c_size);
+    assign pf_tot = rd_n + {3'd0, pf_m != 4'd0};
+    assign hn_hit = (hn_n[opx] != 4'd0) && (hn_q[opx] == cq) && (hn_pos[opx] == q_lavail[cq]);
+
     // descriptor fields (little-endian, lane 0 first)
     logic [63:0] d_addr;
     logic [31:0] d_len;
@@ -377,10 +434,13 @@ module fabnic_virtq_split #(
         end
     end
 
-    // arbitration in IDLE: cfg > rx returns > tx returns > rx request > tx work
-    // Returns wait (up to half a FIFO) while there is chain work, so that
-    // several of them share one used->idx write and one event read. Once the
-    // first element of a multi-chain RX frame is taken (rx_lock), the rest follow.
+    // arbitration in IDLE: publish step > cfg > rx returns > tx returns > rx
+    // request > tx work. Returns wait (up to half a FIFO or RET_HOLD cycles)
+    // while there is chain work, so that several of them share one used->idx
+    // write and one event read; with no work they go at once. While stage A
+    // holds a batch, only returns of its queue are taken (they join it), the
+    // others accumulate. Once the first element of a multi-chain RX frame is
+    // taken (rx_lock), the rest follow.
     logic take_rr, take_tr, take_rxreq, take_tx, tr_now, rr_now, cont_tr, cont_rr, batch_room;
     logic work, tr_old, rr_old;
     logic [15:0] tr_age, rr_age;    // cycles the oldest return has waited
@@ -395,15 +455,19 @@ module fabnic_virtq_split #(
     always_comb begin
         // the RX mover asks for chains in bursts: hold returns while one may come
         work       = s_rxreq_valid || (tx_any && txbuf_idle);
-        tr_now     = tr_valid && (32'(tr_count) >= RET_DEPTH / 2 || tr_old || !work);
-        rr_now     = rr_valid && (32'(rr_count) >= RET_DEPTH / 2 || rr_old || rx_lock);
-        cfg_ready  = (state == ST_IDLE);
-        take_rr    = (state == ST_IDLE) && !cfg_valid && rr_now;
-        take_tr    = (state == ST_IDLE) && !cfg_valid && !rr_now && !rx_lock && tr_now;
-        take_rxreq = (state == ST_IDLE) && !cfg_valid && !rr_now && !rx_lock && !tr_now
-                     && s_rxreq_valid;
-        take_tx    = (state == ST_IDLE) && !cfg_valid && !rr_now && !rx_lock && !tr_now
-                     && !s_rxreq_valid && tx_any && txbuf_idle;
+        tr_now     = tr_valid && tr_ok && (32'(tr_count) >= RET_DEPTH / 2 || tr_old || !work);
+        rr_now     = rr_valid && rr_ok &&
+                     (32'(rr_count) >= RET_DEPTH / 2 || rr_old || rx_lock || !work);
+        cfg_ready  = (state == ST_IDLE) && !pa_st && (pb_st == PB_NONE);
+        take_rr    = (state == ST_IDLE) && !take_pub && !cfg_valid && rr_now;
+        take_tr    = (state == ST_IDLE) && !take_pub && !cfg_valid && !rr_now && !rx_lock
+                     && tr_now;
+        take_rxreq = (state == ST_IDLE) && !take_pub && !cfg_valid && !rr_now && !rx_lock
+                     && !tr_now && s_rxreq_valid;
+        take_tx    = (state == ST_IDLE) && !take_pub && !cfg_valid && !rr_now && !rx_lock
+                     && !tr_now && !s_rxreq_valid && tx_any && txbuf_idle
+                     // a controlq walk ends in a return: not while one is published
+                     && (!pa_st || 32'(tx_pick) != CTRL_Q);
         batch_room = (state == ST_WR_DONE) && !rd_err && (wkind == W_ELEM) && (op == OP_RET)
                      && !ret_more && (32'(ret_pend) + 2 <= RET_BATCH)
                      && ((ret_pend + 16'd2) <= c_size);
@@ -434,12 +498,20 @@ module fabnic_virtq_split #(
 
     // DMA ports
     assign pf_addr          = q_desc[cq] + {44'd0, pf_heads[pf_iss[2:0]*16 +: 16] & c_mask, 4'd0};
-    assign m_rd_desc_addr   = ADDR_W'((state == ST_PF) ? pf_addr : rd_addr);
-    assign m_rd_desc_len    = LEN_W'((state == ST_PF) ? 5'd16 : rd_len);
+    assign m_rd_desc_addr   = ADDR_W'((state != ST_PF) ? rd_addr : (pf_iss == rd_n) ?
+                              q_avail[cq] + 64'd4 + {47'd0, pf_nxt & c_mask, 1'b0} : pf_addr);
+    logic [4:0] pf_len;
+    assign pf_len           = (pf_iss == rd_n) ? {pf_m, 1'b0} : 5'd16;
+    assign m_rd_desc_len    = LEN_W'((state != ST_PF) ? rd_len : pf_len);
     assign m_rd_desc_tag    = '0;
-    assign m_rd_desc_valid  = (state == ST_RD_REQ) || (state == ST_PF && pf_iss < rd_n);
-    assign s_rd_axis_tready = ((state == ST_RD_DATA) && !rd_got_data) || (state == ST_PF);
-    assign s_rd_cpl_ready   = ((state == ST_RD_DATA) && !rd_got_cpl) || (state == ST_PF);
+    assign m_rd_desc_valid  = (state == ST_RD_REQ) || (state == ST_EV_REQ) ||
+                              (state == ST_PF && pf_iss < pf_tot);
+    assign s_rd_axis_tready = ev_dat_pend || ((state == ST_RD_DATA) && !rd_got_data) ||
+                              (state == ST_PF);
+    assign s_rd_cpl_ready   = ev_cpl_pend || ((state == ST_RD_DATA) && !rd_got_cpl) ||
+                              (state == ST_PF);
+    assign rd_hs = s_rd_axis_tvalid && s_rd_axis_tready && !ev_dat_pend;
+    assign rc_hs = s_rd_cpl_valid && s_rd_cpl_ready && !ev_cpl_pend;
 
     assign m_wr_desc_addr   = ADDR_W'(wr_addr);
     assign m_wr_desc_len    = LEN_W'(wr_len);
@@ -507,9 +579,11 @@ module fabnic_virtq_split #(
             rd_n     <= '0;
             for (int k = 0; k < 2; k++) begin
                 hc_n[k] <= '0; hc_q[k] <= '0; hc_d[k] <= '0; dc_d[k] <= '0;
+                hn_n[k] <= '0; hn_q[k] <= '0; hn_d[k] <= '0; hn_pos[k] <= '0;
             end
             pf_iss <= '0; pf_dat <= '0; pf_cpl <= '0; pf_beat <= '0; pf_heads <= '0;
             pf_cur <= '0;
+            hn_buf <= '0;
             el_valid <= 1'b0;
             el_rx    <= 1'b0;
             rx_lock  <= 1'b0;
@@ -521,7 +595,22 @@ module fabnic_virtq_split #(
             wr_desc_done <= 1'b0;
             wr_data_done <= 1'b0;
             wr_pend      <= '0;
+            wr_icnt      <= '0;
             wr_errf      <= 1'b0;
+            pa_st        <= 1'b0;
+            pa_q         <= '0;
+            pa_tgt       <= '0;
+            pb_st        <= PB_NONE;
+            pb_q         <= '0;
+            pb_tgt       <= '0;
+            pb_old       <= '0;
+            pb_new       <= '0;
+            ev_kind      <= 1'b0;
+            ev_have      <= 1'b0;
+            ev_got_data  <= 1'b0;
+            ev_got_cpl   <= 1'b0;
+            ev_err       <= 1'b0;
+            ev_val       <= '0;
             irq_vector <= '0;
             irq_queue  <= '0;
             for (int k = 0; k < NUM_Q; k++) begin
@@ -533,8 +622,8 @@ module fabnic_virtq_split #(
             for (int k = 0; k < NUM_ERR; k++) cerr[k] <= '0;
             for (int k = 0; k < NUM_STAT; k++) cst[k] <= '0;
         end else begin
-            // a write error is remembered until the next drain (which clears it
-            // below in the same cycle when it already accounts for this completion)
+            // a write error is remembered until a publish step or ST_WR_CPL
+            // consumes it (which keeps a new error arriving in that same cycle)
             if (s_wr_cpl_valid && s_wr_cpl_status[0]) wr_errf <= 1'b1;
             unique case (state)
             // ----------------------------------------------------------
@@ -575,10 +664,58 @@ module fabnic_virtq_split #(
                 if (cfg_valid && cfg_write) begin
                     for (int k = 0; k < 2; k++) begin
                         if (hc_q[k] == cfg_queue) hc_n[k] <= '0;
+                        if (hn_q[k] == cfg_queue) hn_n[k] <= '0;
                     end
                 end
                 ae_done       <= 1'b0;
-                if (take_rr) begin
+                if (take_pub) begin
+                    op       <= OP_RET;
+                    ret_rx   <= 1'b0;
+                    ret_more <= 1'b0;
+                    if (pb_go) begin
+                        cq <= pb_q;
+                        if (pb_st == PB_EVT || wr_errf) begin
+                            // event read or used->idx write failed
+                            if (pb_st == PB_IDX) wr_errf <= s_wr_cpl_valid && s_wr_cpl_status[0];
+                            pb_st         <= PB_NONE;
+                            cerr[E_DMA]   <= cerr[E_DMA] + 1'b1;
+                            q_nr[pb_q]    <= 1'b1;
+                            q_ecode[pb_q] <= 8'(E_DMA);
+                        end else begin
+                            // used->idx visible: read used_event / avail->flags
+                            pb_st       <= PB_EVT;
+                            ev_kind     <= q_evidx[pb_q];
+                            ev_have     <= 1'b0;
+                            ev_got_data <= 1'b0;
+                            ev_got_cpl  <= 1'b0;
+                            ev_err      <= 1'b0;
+                            rd_addr <= q_evidx[pb_q] ?
+                                       q_avail[pb_q] + 64'd4 + {47'd0, q_size[pb_q], 1'b0} :
+                                       q_avail[pb_q];
+                            rd_len  <= 5'd2;
+                            state   <= ST_EV_REQ;
+                        end
+                    end else begin
+                        cq <= pa_q;
+                        if (wr_errf) begin
+                            // an element write failed: used->idx stays
+                            wr_errf     <= s_wr_cpl_valid && s_wr_cpl_status[0];
+                            cerr[E_DMA] <= cerr[E_DMA] + 1'b1;
+                            q_nr[pa_q]    <= 1'b1;
+                            q_ecode[pa_q] <= 8'(E_DMA);
+                            pa_st       <= 1'b0;
+                            ret_pend    <= '0;
+                        end else begin
+                            pb_old  <= q_uidx[pa_q];
+                            pb_new  <= q_uidx[pa_q] + ret_pend;
+                            wr_addr <= q_used[pa_q] + 64'd2;
+                            wr_len  <= 4'd2;
+                            wr_data <= {48'd0, q_uidx[pa_q] + ret_pend};
+                            wkind   <= W_IDX;
+                            state   <= ST_WR_REQ;
+                        end
+                    end
+                end else if (take_rr) begin
                     op       <= OP_RET;
                     ret_rx   <= 1'b1;
                     cq       <= rr_data[RRW-1 -: QID_W];
@@ -649,6 +786,14 @@ module fabnic_virtq_split #(
                     rd_err         <= 1'b0;
                     rkind          <= K_HEAD;
                     state          <= ST_RD_DONE;
+                end else if (hn_hit) begin
+                    // the next heads were read during the last prefetch
+                    rd_buf    <= hn_d[opx];
+                    rd_n      <= hn_n[opx];
+                    hn_n[opx] <= '0;
+                    rd_err    <= 1'b0;
+                    rkind     <= K_HEAD;
+                    state     <= ST_RD_DONE;
                 end else begin
                     rd_n    <= avail_n(q_shadow[cq], q_lavail[cq], c_size);
                     rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
@@ -667,7 +812,7 @@ module fabnic_virtq_split #(
                 if (m_rd_desc_ready) state <= ST_RD_DATA;
             end
             ST_RD_DATA: begin
-                if (s_rd_axis_tvalid && s_rd_axis_tready) begin
+                if (rd_hs) begin
                     for (int b = 0; b < CB; b++) begin
                         if (32'(rd_beat) == b) rd_buf[b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
                     end
@@ -677,12 +822,12 @@ module fabnic_virtq_split #(
                         if (s_rd_axis_tuser[0]) rd_err <= 1'b1;
                     end
                 end
-                if (s_rd_cpl_valid && s_rd_cpl_ready) begin
+                if (rc_hs) begin
                     rd_got_cpl <= 1'b1;
                     if (s_rd_cpl_status[0]) rd_err <= 1'b1;
                 end
-                if ((rd_got_data || (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast)) &&
-                    (rd_got_cpl || (s_rd_cpl_valid && s_rd_cpl_ready))) begin
+                if ((rd_got_data || (rd_hs && s_rd_axis_tlast)) &&
+                    (rd_got_cpl || (rc_hs))) begin
                     state <= ST_RD_DONE;
                 end
             end
@@ -756,6 +901,7 @@ module fabnic_virtq_split #(
                             hc_q[opx] <= cq;
                         end
                         if (hc_q[!opx] == cq) hc_n[!opx] <= '0;
+                        if (hn_q[!opx] == cq) hn_n[!opx] <= '0;
                         if (rd_u16 >= c_size) begin
                             cerr[E_BAD_HEAD] <= cerr[E_BAD_HEAD] + 1'b1;
                             q_nr[cq]    <= 1'b1;
@@ -851,22 +997,6 @@ module fabnic_virtq_split #(
                         c_have <= c_have + c_rdn;
                         state  <= ST_CNEXT;
                     end
-                    K_UEVENT: begin
-                        if (need_event(rd_u16, irq_new, irq_old)) begin
-                            irq_valid <= 1'b1;
-                            cst[S_IRQ] <= cst[S_IRQ] + 1'b1;
-                        end else begin
-                            cst[S_IRQSUP] <= cst[S_IRQSUP] + 1'b1;
-                        end
-                    end
-                    K_AFLAGS: begin
-                        if (!rd_u16[0]) begin
-                            irq_valid <= 1'b1;
-                            cst[S_IRQ] <= cst[S_IRQ] + 1'b1;
-                        end else begin
-                            cst[S_IRQSUP] <= cst[S_IRQSUP] + 1'b1;
-                        end
-                    end
                     default: ;
                     endcase
                 end
@@ -886,14 +1016,18 @@ module fabnic_virtq_split #(
                 end
             end
             // ----------------------------------------------------------
-            ST_PF: begin   // rd_n first-descriptor reads in flight, data in order
+            ST_PF: begin   // rd_n first-descriptor reads (+ next heads) in flight, data in order
                 if (m_rd_desc_valid && m_rd_desc_ready) pf_iss <= pf_iss + 4'd1;
-                if (s_rd_axis_tvalid && s_rd_axis_tready) begin
+                if (rd_hs) begin
                     for (int e = 0; e < 8; e++) begin
                         for (int b = 0; b < CB; b++) begin
                             if (32'(pf_dat) == e && 32'(pf_beat) == b)
                                 pf_buf[e][b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
                         end
+                    end
+                    for (int b = 0; b < CB; b++) begin
+                        if (pf_dat == rd_n && 32'(pf_beat) == b)
+                            hn_buf[b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
                     end
                     if (32'(pf_beat) < CB) pf_beat <= pf_beat + 2'd1;
                     if (s_rd_axis_tlast) begin
@@ -902,12 +1036,21 @@ module fabnic_virtq_split #(
                         if (s_rd_axis_tuser[0]) rd_err <= 1'b1;
                     end
                 end
-                if (s_rd_cpl_valid) begin
+                if (rc_hs) begin
                     pf_cpl <= pf_cpl + 4'd1;
                     if (s_rd_cpl_status[0]) rd_err <= 1'b1;
                 end
-                if (pf_dat == rd_n && pf_cpl == rd_n) begin
+                if (pf_dat == pf_tot && pf_cpl == pf_tot) begin
                     // walk head 0 with its descriptor; keep the others
+                    if (pf_m != 4'd0) begin
+                        hn_d[opx]   <= hn_buf;
+                        hn_n[opx]   <= pf_m;
+                        hn_pos[opx] <= pf_nxt;
+                        hn_q[opx]   <= cq;
+                    end else if (hn_q[opx] == cq) begin
+                        // an older next-group read of this queue is stale now
+                        hn_n[opx]   <= '0;
+                    end
                     rd_buf <= pf_buf[0];
                     for (int e = 0; e < 7; e++) dc_d[opx][e*128 +: 128] <= pf_buf[e + 1];
                     rkind  <= K_DESC;
@@ -943,14 +1086,17 @@ module fabnic_virtq_split #(
                 end
             end
             // ----------------------------------------------------------
+            ST_EV_REQ: begin   // event read issued; its data is caught in any state
+                if (m_rd_desc_ready) state <= ST_IDLE;
+            end
             ST_WR_REQ: begin
                 if (m_wr_desc_valid && m_wr_desc_ready) wr_desc_done <= 1'b1;
                 if (m_wr_axis_tvalid && m_wr_axis_tready) wr_data_done <= 1'b1;
                 if (wr_issue) begin
                     wr_desc_done <= 1'b0;
                     wr_data_done <= 1'b0;
-                    if (wkind == W_ELEM || (wr_ordered && wkind == W_IDX)) begin
-                        rd_err <= 1'b0;        // checked at the drain before used->idx
+                    if (wkind == W_ELEM || wkind == W_IDX) begin
+                        rd_err <= 1'b0;        // completions checked by the publish steps
                         state  <= ST_WR_DONE;
                     end else begin
                         state  <= ST_WR_CPL;
@@ -962,21 +1108,6 @@ module fabnic_virtq_split #(
                     state  <= ST_WR_DONE;
                     rd_err <= wr_errf || (s_wr_cpl_valid && s_wr_cpl_status[0]);
                     wr_errf <= 1'b0;
-                end
-            end
-            ST_DRAIN: begin    // element writes complete -> issue used->idx
-                if (wr_ordered || wr_pend == 8'd0 || (wr_pend == 8'd1 && s_wr_cpl_valid)) begin
-                    wr_errf <= 1'b0;
-                    if (wr_errf || (s_wr_cpl_valid && s_wr_cpl_status[0])) begin
-                        cerr[E_DMA] <= cerr[E_DMA] + 1'b1;
-                        q_nr[cq]    <= 1'b1;
-                        q_ecode[cq] <= 8'(E_DMA);
-                        rx_lock     <= 1'b0;
-                        ret_pend    <= '0;
-                        state       <= ST_IDLE;
-                    end else begin
-                        state <= ST_WR_REQ;
-                    end
                 end
             end
             ST_WR_DONE: begin
@@ -1012,32 +1143,21 @@ module fabnic_virtq_split #(
                             wkind    <= W_ELEM;
                             state    <= ST_WR_REQ;
                         end else begin
-                            irq_old <= q_uidx[cq];
-                            irq_new <= q_uidx[cq] + ret_pend + 16'd1;
-                            wr_addr <= q_used[cq] + 64'd2;
-                            wr_len  <= 4'd2;
-                            wr_data <= {48'd0, q_uidx[cq] + ret_pend + 16'd1};
-                            wkind   <= W_IDX;
-                            state   <= ST_DRAIN;
+                            // batch written: stage A publishes it in the background
+                            pa_q     <= cq;
+                            pa_st    <= 1'b1;
+                            pa_tgt   <= wr_icnt;
+                            ret_pend <= ret_pend + 16'd1;
+                            rx_lock  <= 1'b0;
                         end
                     end
-                    W_IDX: begin
-                        q_uidx[cq] <= irq_new;
+                    W_IDX: begin    // the event read follows once it completed
+                        q_uidx[cq] <= pb_new;
                         ret_pend   <= '0;
-                        rx_lock    <= 1'b0;
-                        irq_vector <= q_vec[cq];
-                        irq_queue  <= cq;
-                        if (q_vec[cq] != 16'hFFFF) begin
-                            if (q_evidx[cq]) begin
-                                rd_addr <= q_avail[cq] + 64'd4 + {47'd0, c_size, 1'b0};
-                                rkind   <= K_UEVENT;
-                            end else begin
-                                rd_addr <= q_avail[cq];
-                                rkind   <= K_AFLAGS;
-                            end
-                            rd_len <= 5'd2;
-                            state  <= ST_RD_REQ;
-                        end
+                        pa_st      <= 1'b0;
+                        pb_q       <= cq;
+                        pb_tgt     <= wr_icnt;
+                        pb_st      <= (q_vec[cq] != 16'hFFFF) ? PB_IDX : PB_NONE;
                     end
                     W_CACK: begin   // ack written: publish the chain with used len 1
                         op <= OP_RET; ret_rx <= 1'b0; ret_id <= head; ret_len <= 32'd1;
@@ -1058,6 +1178,32 @@ module fabnic_virtq_split #(
 
             // outstanding write bookkeeping (any state)
             wr_pend <= wr_pend + 8'(wr_issue) - 8'(s_wr_cpl_valid);
+            wr_icnt <= wr_icnt + 8'(wr_issue);
+            // event read of the batch being published (first read data in line)
+            if (ev_dat_pend && s_rd_axis_tvalid) begin
+                if (!ev_have) ev_val <= s_rd_axis_tdata[15:0];
+                ev_have <= 1'b1;
+                if (s_rd_axis_tlast) begin
+                    ev_got_data <= 1'b1;
+                    if (s_rd_axis_tuser[0]) ev_err <= 1'b1;
+                end
+            end
+            if (ev_cpl_pend && s_rd_cpl_valid) begin
+                ev_got_cpl <= 1'b1;
+                if (s_rd_cpl_status[0]) ev_err <= 1'b1;
+            end
+            // event data in: interrupt decision (only this block writes these)
+            if (pb_st == PB_EVT && ev_got_data && ev_got_cpl && !ev_err) begin
+                pb_st      <= PB_NONE;
+                irq_vector <= q_vec[pb_q];
+                irq_queue  <= pb_q;
+                if (ev_kind ? need_event(ev_val, pb_new, pb_old) : !ev_val[0]) begin
+                    irq_valid  <= 1'b1;
+                    cst[S_IRQ] <= cst[S_IRQ] + 1'b1;
+                end else begin
+                    cst[S_IRQSUP] <= cst[S_IRQSUP] + 1'b1;
+                end
+            end
             if (notify_valid) cst[S_NOTIFY] <= cst[S_NOTIFY] + 1'b1;
             if (notify_valid) pending[notify_queue] <= 1'b1;  // wins over a clear
         end

@@ -367,6 +367,29 @@ if cocotb is not None:
         assert all(env.cnt("cnt_err", i) == 0 for i in range(10))
         assert int(dut.q_needs_reset.value) == 0
         assert q1.used_idx() == q1.avail_idx
+        # 20 chains behind one doorbell: the descriptor prefetch of a group of 8 heads
+        # also reads the next group's heads, so later groups need no head read round trip
+        burst = []
+        for _ in range(20):
+            c = make_good_frame(rng, 3)
+            c.pieces = rng.choice([1, 2, 3])
+            c.indirect = rng.random() < 0.4
+            burst.append(c)
+        hn_used = [0]
+
+        async def count_hn() -> None:
+            while True:
+                await RisingEdge(dut.clk)
+                await ReadOnly()
+                # ST_START of a TX walk that takes its heads from the next-group read
+                if int(dut.u_vq.state.value) == 1 and int(dut.u_vq.op.value) == 0 and int(dut.u_vq.hn_hit.value):
+                    hn_used[0] += 1
+
+        mon = cocotb.start_soon(count_hn())
+        await run_tx(env, burst, notify_every=len(burst))
+        mon.cancel()
+        assert hn_used[0] >= 2, "next-group heads never used"
+        assert all(env.cnt("cnt_err", i) == 0 for i in range(10))
 
     @cocotb.test()
     async def test_rx_chains_irq(dut) -> None:
@@ -386,13 +409,13 @@ if cocotb is not None:
         # empty queue -> status EMPTY
         st, _, _ = await env.rx_chain(0)
         assert st == 2
-        posted: dict[int, list] = {}
+        posted: dict[tuple[int, int], list] = {}   # (queue, head) -> buffers
 
         def post(vq: SplitQueue, indirect: bool) -> None:
             bufs = [(env.buf_alloc.alloc(2048, 1) + rng.randrange(8), rng.randrange(1, 2048), True)
                     for _ in range(rng.randrange(1, 4))]
             h = vq.add_chain(bufs, env.buf_alloc, indirect=indirect)
-            posted[h] = bufs
+            posted[(0 if vq is q0 else 2, h)] = bufs
 
         used_model = start_idx
         for _batch in range(14):
@@ -405,7 +428,7 @@ if cocotb is not None:
             for _ in range(k):
                 st, head, bufs = await env.rx_chain(0)
                 assert st == 0
-                assert bufs == posted[head], f"chain {head}: {bufs} != {posted[head]}"
+                assert bufs == posted[(0, head)], f"chain {head}: {bufs} != {posted[(0, head)]}"
                 rets.append((head, rng.randrange(0, 3000)))
             n_dec = env.cnt("cnt_stat", ST_IRQ) + env.cnt("cnt_stat", ST_IRQSUP)
             n_irq = len(env.irqs)
@@ -427,10 +450,18 @@ if cocotb is not None:
             flag = rng.random() < 0.5
             q2.set_no_interrupt(flag)
             st, head, bufs = await env.rx_chain(2)
-            assert st == 0 and bufs == posted[head]
+            assert st == 0 and bufs == posted[(2, head)]
             n_dec = env.cnt("cnt_stat", ST_IRQ) + env.cnt("cnt_stat", ST_IRQSUP)
             n_irq = len(env.irqs)
+            n_used = env.cnt("cnt_stat", ST_USED)
             await env.rx_return(2, head, 60, more=False)
+            # idle engine (no chain work, nothing being published): the used element is
+            # written at once, not held for the RET_HOLD batching window (64 cycles)
+            for _ in range(32):
+                await RisingEdge(dut.clk)
+                if env.cnt("cnt_stat", ST_USED) > n_used:
+                    break
+            assert env.cnt("cnt_stat", ST_USED) == n_used + 1, "RX return held although the engine was idle"
             await env.wait_until(lambda n=n_dec: env.cnt("cnt_stat", ST_IRQ) + env.cnt("cnt_stat", ST_IRQSUP) > n)
             await RisingEdge(dut.clk)
             await RisingEdge(dut.clk)
@@ -442,7 +473,7 @@ if cocotb is not None:
             st, head, bufs = await env.rx_chain(0)
             if head == h:
                 break
-            assert st == 0 and bufs == posted[head]
+            assert st == 0 and bufs == posted[(0, head)], f"chain {head}"
         assert st == 1
         assert env.cnt("cnt_err", E_DIR) == 1
         assert int(dut.q_needs_reset.value) == 0
