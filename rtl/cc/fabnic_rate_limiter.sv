@@ -12,7 +12,14 @@
 //
 //   cpb = 8 * CLK_MHZ / rate_Mbps            (saturates at 2**CPB_W - 1)
 //   grant  iff now >= floor(next)
-//   on grant: next = max(next, now - cfg_slack) + L * cpb
+//   on grant: next = max(next, now - cfg_slack) + L * cpb;  last_len = L
+//   on a rate set: next = min(next, now + last_len * cpb_new)
+//
+// The rate-set rule: a QP waiting out a packet priced at the old rate waits at most
+// one packet of the last granted length at the new rate (a QP at R_min with 4 KB
+// frames would otherwise ignore an increase for up to 335 us). It never lets the QP
+// go faster than the new rate (the packet is re-priced from the update time, not
+// from its grant) and never delays a QP (min).
 //
 // A backlogged QP therefore sends exactly L*cpb cycles apart on average: the
 // remainder of every packet is carried in the fraction of next. cfg_slack keeps
@@ -204,23 +211,24 @@ module fabnic_rate_limiter #(
   end
 
   // ---------------------------------------------------------------- RAM
-  logic [TW+CPB_W-1:0] ram_rd_data, ram_wr_data;
+  logic [TW+CPB_W+LEN_W-1:0] ram_rd_data, ram_wr_data;
   logic                ram_wr_en;
   logic [QPN_W-1:0]    ram_wr_addr;
 
-  fabnic_ram_sdp #(.DATA_W(TW + CPB_W), .DEPTH(NUM_QP), .ADDR_W(QPN_W)) u_pace_ram (
+  fabnic_ram_sdp #(.DATA_W(TW + CPB_W + LEN_W), .DEPTH(NUM_QP), .ADDR_W(QPN_W)) u_pace_ram (
     .clk,
     .wr_en(ram_wr_en), .wr_be(1'b1), .wr_addr(ram_wr_addr), .wr_data(ram_wr_data),
     .rd_en(issue_set || issue_req), .rd_regce(1'b1), .rd_addr(issue_qpn), .rd_data(ram_rd_data)
   );
 
   // ---------------------------------------------------------------- S1
-  logic [TW-1:0]    next, now_fx, floor_fx, base, next_new;
+  logic [TW-1:0]    next, now_fx, floor_fx, base, next_new, prod, cap, over, set_next;
   logic [CPB_W-1:0] cpb;
+  logic [LEN_W-1:0] last_len;
   logic [TS_W-1:0]  next_int, late;
   logic [TW-1:0]    ahead;
   logic             grant;
-  assign {next, cpb} = ram_rd_data;
+  assign {next, cpb, last_len} = ram_rd_data;
   assign next_int = next[TW-1:FRAC_W];
   assign now_fx   = {now_q, FRAC_W'(0)};
   assign floor_fx = {now_q - TS_W'(cfg_slack), FRAC_W'(0)};
@@ -229,7 +237,12 @@ module fabnic_rate_limiter #(
   assign grant    = !s1_set_q && !late[TS_W-1];      // now >= floor(next), modular
   // next behind now - slack (modular compare): restart from now - slack
   assign base     = ahead[TW-1] ? floor_fx : next;
-  assign next_new = base + TW'(s1_len_q) * TW'(cpb);
+  // one multiplier: request length x cpb (grant), or last length x new cpb (rate set)
+  assign prod     = s1_set_q ? TW'(last_len) * TW'(s1_cpb_q) : TW'(s1_len_q) * TW'(cpb);
+  assign next_new = base + prod;
+  assign cap      = now_fx + prod;
+  assign over     = next - cap;                       // modular: next >= cap iff MSB clear
+  assign set_next = s1_init_q ? now_fx : (over[TW-1] ? next : cap);
 
   always_comb begin
     ram_wr_en   = clr_q;
@@ -239,10 +252,10 @@ module fabnic_rate_limiter #(
       ram_wr_addr = s1_qpn_q;
       if (s1_set_q) begin
         ram_wr_en   = 1'b1;
-        ram_wr_data = {s1_init_q ? now_fx : next, s1_cpb_q};
+        ram_wr_data = {set_next, s1_cpb_q, last_len};
       end else if (grant) begin
         ram_wr_en   = 1'b1;
-        ram_wr_data = {next_new, cpb};
+        ram_wr_data = {next_new, cpb, s1_len_q};
       end
     end
   end
@@ -267,7 +280,8 @@ module fabnic_rate_limiter #(
   end
 
   logic unused;
-  assign unused = ^{uf_count, div_rem_q[RATE_W], now_fx[FRAC_W-1:0], late[TS_W-2:0], ahead[TW-2:0]};
+  assign unused = ^{uf_count, div_rem_q[RATE_W], now_fx[FRAC_W-1:0], late[TS_W-2:0], ahead[TW-2:0],
+                    over[TW-2:0]};
 
 endmodule
 

@@ -60,11 +60,15 @@ PAPER = CCParams("paper", kmin=5_000, kmax=200_000, pmax=0.01, g_shift=8, alpha_
                  timer_us=55, byte_counter=10_000_000, f=5, ai_mbps=5, hai_mbps=50,
                  rmin_mbps=100, cnp_us=50)
 # Production values published with the HPCC simulator (100 G) + Mellanox 4 us CNP
-# interval. The alpha period is not in that list: kept at 55 us. Target-rate clamping
-# off, as in the Mellanox-style DCQCN of the HPCC and DCQCN-author ns-3 code
-# (ClampTargetRate = false: Rt follows Rc on a cut only after a timer increase).
+# interval. The same simulator configuration sets ALPHA_RESUME_INTERVAL 1 (us): the
+# alpha period is 1 us (Mellanox firmware default dce_tcp_rtt / alpha update period
+# 1 us as well); the first version of this bench used 55 us here, which keeps alpha
+# near 1 for ms after the start and over-cuts (docs/cc.md, "What the runs show").
+# Target-rate clamping off, as in the Mellanox-style DCQCN of the HPCC and
+# DCQCN-author ns-3 code (ClampTargetRate = false: Rt follows Rc on a cut only after
+# a timer increase).
 PRODUCTION = CCParams("prod", kmin=400_000, kmax=1_600_000, pmax=0.2, g_shift=8,
-                      alpha_us=55, timer_us=900, byte_counter=10_000_000, f=1, ai_mbps=50,
+                      alpha_us=1, timer_us=900, byte_counter=10_000_000, f=1, ai_mbps=50,
                       hai_mbps=100, rmin_mbps=100, cnp_us=4, clamp_tgt=False)
 
 
@@ -82,6 +86,8 @@ class NetParams:
     dcqcn: bool = True
     payload: int = 4096
     seed: int = 1
+    start_jitter_us: float = 0.0   # flows of the first schedule entry start at random
+                                   # offsets in [0, start_jitter_us) (0: same cycle)
 
 
 def pfc_thresholds(net: NetParams, cc: CCParams) -> tuple[int, int]:
@@ -195,9 +201,14 @@ def finish(dut, tr: Trace) -> None:
 
 
 async def run_schedule(dut, n: int, duration_us: float, sample_us: float,
-                       schedule: list[tuple[float, int]]) -> Trace:
+                       schedule: list[tuple[float, int]], start_jitter_us: float = 0.0,
+                       seed: int = 1) -> Trace:
     """Run for duration_us, sampling every sample_us; schedule = [(time_us, tx_en mask)]
-    applied at the sample boundary at or after time_us (times relative to the start)."""
+    applied at the sample boundary at or after time_us (times relative to the start).
+    start_jitter_us > 0: the flows of the first entry (at time 0) start one by one at
+    random offsets (cycles, uniform in [0, start_jitter_us), numpy seed `seed`)
+    after the first sample, so senders are not phase-locked from the first cycle."""
+    import numpy as np
     from cocotb.triggers import Timer
 
     tr = Trace(n)
@@ -205,13 +216,31 @@ async def run_schedule(dut, n: int, duration_us: float, sample_us: float,
     steps = int(round(duration_us / sample_us))
     wall = time.perf_counter()
     t_us = 0.0
+    period = int(round(sample_us * US))
     for k in range(steps + 1):
+        stagger: list[tuple[int, int]] = []
         while sched and sched[0][0] <= t_us + 1e-9:
-            dut.tx_en.value = sched.pop(0)[1]
+            mask = sched.pop(0)[1]
+            if k == 0 and start_jitter_us > 0:
+                rng = np.random.default_rng(seed)
+                span = min(int(start_jitter_us * US), period - 1)
+                offs = rng.integers(0, span, n)
+                stagger = sorted((int(offs[f]), f) for f in range(n) if (mask >> f) & 1)
+                dut.tx_en.value = 0
+            else:
+                dut.tx_en.value = mask
         take_sample(dut, tr)
         if k == steps:
             break
-        await Timer(int(round(sample_us * US)) * 4, unit="ns")
+        waited = 0
+        cur = 0
+        for off, f in stagger:  # staggered start inside the first sample period
+            if off > waited:
+                await Timer((off - waited) * 4, unit="ns")
+                waited = off
+            cur |= 1 << f
+            dut.tx_en.value = cur
+        await Timer((period - waited) * 4, unit="ns")
         t_us += sample_us
     tr.wall = time.perf_counter() - wall
     finish(dut, tr)
@@ -264,6 +293,46 @@ def windowed_rates(tr: Trace, win: int) -> tuple[np.ndarray, np.ndarray]:
     rates = db * (1 + OVH / (HDR + 4096)) * 8 / (dc / CLK_HZ) / 1e9
     t = (c[win:] - c[0]) / US
     return t, rates
+
+
+def jain_windows(tr: Trace, flows: list[int], win_us: float, t0_us: float,
+                 t1_us: float) -> list[tuple[float, float, float]]:
+    """Jain's index and utilization (sum of delivered flow rates / line) over
+    consecutive, non-overlapping windows of win_us from t0_us to t1_us:
+    [(window end us, jain, util)]."""
+    out = []
+    t = t0_us
+    while t + win_us <= t1_us + 1e-6:
+        a, b = window(tr, t, t + win_us)
+        r = flow_rates_gbps(tr, a, b, flows)
+        out.append((t + win_us, jain(r), float(r.sum()) / LINE_GBPS))
+        t += win_us
+    return out
+
+
+def flow_table(tr: Trace, flows: list[int], wins: list[tuple[str, int, int]]) -> str:
+    """Per-flow table: delivered rate (Gb/s) in each window, mean RP rate Rc over
+    the last window, CNPs received in the last window, and their rate per Gb/s
+    of delivered rate (the share of the congestion signal each flow gets)."""
+    c = np.array(tr.cycle, dtype=float)
+    rc = np.array(tr.rc, dtype=float) / RATE_PER_MBPS / 1000
+    cnp = np.array(tr.cnp_rx, dtype=float)
+    hdr = ["flow"] + [f"Gb/s {w[0]}" for w in wins] + ["mean Rc", "CNPs", "CNP/ms/(Gb/s)"]
+    rows = []
+    _, a, b = wins[-1]
+    dt_ms = (c[b] - c[a]) / US / 1000
+    per = {w[0]: flow_rates_gbps(tr, w[1], w[2], flows) for w in wins}
+    for k, f in enumerate(flows):
+        n_cnp = cnp[b, f] - cnp[a, f]
+        r_last = per[wins[-1][0]][k]
+        rows.append([str(f)] + [f"{per[w[0]][k]:.2f}" for w in wins]
+                    + [f"{rc[a:b + 1, f].mean():.2f}", f"{n_cnp:.0f}",
+                       f"{n_cnp / dt_ms / r_last:.3f}" if r_last > 0 else "-"])
+    tot = ["sum"] + [f"{per[w[0]].sum():.2f}" for w in wins] + ["", "", ""]
+    ji = ["Jain"] + [f"{jain(per[w[0]]):.3f}" for w in wins] + ["", "", ""]
+    lines = ["| " + " | ".join(hdr) + " |", "|" + " --- |" * len(hdr)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows + [tot, ji]]
+    return "\n".join(lines)
 
 
 def convergence_time(tr: Trace, t_event_us: float, flows: list[int], hold_us: float = 100.0,

@@ -6,7 +6,9 @@ limiter allows it. The rate over a window is the bytes granted from packet k up
 to (not including) packet m divided by the time between their grants, for every
 k, with m the first packet at least 100 us (25,000 cycles) after k: the rate a
 link would see. It must be within 1% of the configured rate (spec of the block,
-docs/cc.md) at R_min, 1, 10, 40 Gb/s and line rate.
+docs/cc.md) at R_min, 1, 10, 40 Gb/s and line rate. A rate written while a QP
+waits re-prices its pending packet (next = min(next, t_set + last_len * cpb_new)):
+checked for an increase from R_min, a decrease and a QP that is not waiting.
 """
 
 from __future__ import annotations
@@ -158,6 +160,65 @@ if cocotb is not None:
         ok, _ = await lim.request(40, 4096)
         ok2, _ = await lim.request(40, 4096)
         assert ok and ok2
+
+
+    def cpb_fx(mbps: float) -> int:
+        """Cycles per byte x 2**24 for a rate in Mb/s (spec formula, docs/cc.md)."""
+        return (8 * 250 << 36) // round(mbps * (1 << RATE_FRAC))
+
+    @cocotb.test()
+    async def lim_rate_set_while_waiting(dut):
+        """A rate update re-prices the packet a QP is waiting out (spec:
+        next = min(next, t_set + last_len * cpb_new)): an increase from R_min takes
+        effect within one packet at the new rate instead of up to 335 us later; a
+        decrease keeps the old price of the packet already granted; a QP that is
+        not waiting is not delayed."""
+        lim = Limiter(dut)
+        await lim.start()
+        # increase while waiting: 100 Mb/s -> 50 Gb/s
+        await lim.set_rate(5, 100)
+        await ClockCycles(dut.clk, 40)
+        ok, t0 = await lim.request(5, 4096)
+        assert ok
+        ok, t_deny = await lim.request(5, 4096)
+        # the first grant may use up to cfg_slack (100) cycles of credit from the init
+        old_pkt = 4096 * cpb_fx(100) >> 24                            # ~327 us
+        assert not ok and t0 + old_pkt - 100 <= t_deny <= t0 + old_pkt
+        await ClockCycles(dut.clk, 5000)
+        t_u = int(dut.status_time.value)
+        await lim.set_rate(5, 50_000, init=False)
+        await ClockCycles(dut.clk, 40)                                # divider
+        ok, t1 = await lim.request(5, 4096)
+        if not ok:
+            await ClockCycles(dut.clk, t1 - int(dut.status_time.value))
+            ok, t1 = await lim.request(5, 4096)
+        assert ok
+        pkt = 4096 * cpb_fx(50_000) / (1 << 24)                       # 163.8 cycles
+        dut._log.info("increase: granted %d cycles after the update (one packet at the "
+                      "new rate = %.1f; old price ended %d cycles after it)",
+                      t1 - t_u, pkt, t_deny - t_u)
+        assert t_u + pkt <= t1 <= t_u + pkt + 40, (t_u, t1, pkt)
+        # decrease while waiting: 10 Gb/s -> 1 Gb/s, the granted packet keeps its price
+        await lim.set_rate(6, 10_000)
+        await ClockCycles(dut.clk, 40)
+        ok, t0 = await lim.request(6, 4096)
+        assert ok
+        await lim.set_rate(6, 1_000, init=False)
+        await ClockCycles(dut.clk, 40)
+        ok, t_next = await lim.request(6, 4096)
+        old_pkt = 4096 * cpb_fx(10_000) >> 24
+        assert not ok and t0 + old_pkt - 100 <= t_next <= t0 + old_pkt
+        # not waiting: an update does not delay the next grant
+        await lim.set_rate(7, 10_000)
+        await ClockCycles(dut.clk, 40)
+        ok, _ = await lim.request(7, 1500)
+        assert ok
+        await ClockCycles(dut.clk, 2000)
+        await lim.set_rate(7, 20_000, init=False)
+        await ClockCycles(dut.clk, 40)
+        ok, _ = await lim.request(7, 1500)
+        assert ok
+        assert int(dut.cnt_rate_set.value) == 6
 
 
 def test_rate_limiter() -> None:

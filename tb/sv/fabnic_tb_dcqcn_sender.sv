@@ -16,7 +16,9 @@
 // send one frame of `wire_len` = frame + 24 bytes (preamble, IFG, FCS: the limiter
 // paces wire bytes, so Rc = line rate fills the line exactly) and keeps at most one
 // grant in advance, so the grant of the next frame overlaps the current one. Each
-// grant is also reported to the RP byte counter (tx event, wire_len bytes).
+// grant is also reported to the RP byte counter (tx event, wire_len bytes). A deny
+// makes it wait until the limiter's earliest grant time, or until the limiter
+// applies a new rate (its cnt_rate_set changes), whichever comes first.
 // A CNP received (BTH opcode 0x81, dest QP = local_qpn) goes to rp.cnp. A rising
 // edge of tx_en re-initialises the QP (Rc = Rt = cfg_rate_init, alpha = 1).
 // dcqcn_en = 0: frames go out as fast as the uplink takes them.
@@ -114,6 +116,7 @@ module fabnic_tb_dcqcn_sender #(
   logic             rp_busy, lim_busy;
   logic             req_valid, req_ready, rsp_valid, rsp_grant;
   logic [47:0]      rsp_time, lim_time;
+  logic [31:0]      lim_rate_set, lim_rate_set_q;
   logic [15:0]      wire_len;
   logic [15:0]      flen;
 
@@ -142,7 +145,7 @@ module fabnic_tb_dcqcn_sender #(
     .req_valid, .req_ready, .req_qpn('0), .req_len(wire_len),
     .rsp_valid, .rsp_qpn, .rsp_grant, .rsp_time,
     .status_time(lim_time), .status_busy(lim_busy),
-    .cnt_grant(), .cnt_deny(), .cnt_rate_set()
+    .cnt_grant(), .cnt_deny(), .cnt_rate_set(lim_rate_set)
   );
 
   // ---------------------------------------------------------------- event counters toward the RP
@@ -206,12 +209,19 @@ module fabnic_tb_dcqcn_sender #(
       end
     end
     if (send_start && dcqcn_en) banked <= 1'b0;
+    // the limiter applied a new rate (QP 0 is the only paced QP): the allowed time of
+    // a denied request may have moved earlier, so ask again instead of waiting it out
+    lim_rate_set_q <= lim_rate_set;
+    if (lim_rate_set != lim_rate_set_q) waiting <= 1'b0;
     if (rst || !dcqcn_en || !tx_en) begin
       req_out <= rst ? 1'b0 : req_out && !rsp_valid;
       banked  <= 1'b0;
       waiting <= 1'b0;
     end
-    if (rst) wait_until <= '0;
+    if (rst) begin
+      wait_until     <= '0;
+      lim_rate_set_q <= '0;
+    end
   end
 
   // ---------------------------------------------------------------- PFC / CNP receive
