@@ -187,7 +187,8 @@ def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
     assert cnt["rx_frames"] == 0x5000 + 0x800       # first counter at 0x800
     assert cnt["tx_frames"] == 0x5000 + 0x800 + 4 * 18
     assert cnt["irq"] == 0x5000 + 0x800 + 4 * 31
-    assert len(cnt) == 32
+    assert cnt["tx_len_err"] == 0x5000 + 0x800 + 4 * 32
+    assert len(cnt) == 33
 
 
 def test_command_timeout_and_refusal(nic: FakeNic, mem: FakeMemory) -> None:

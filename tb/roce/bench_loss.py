@@ -178,6 +178,14 @@ if cocotb is not None:
                                                "active_q", "outstanding_q", "info_out_valid",
                                                "m_axi_arvalid", "m_axi_rvalid", "m_axi_rready",
                                                "m_axis_tvalid", "m_axis_tready")))
+                        mem = dut.u_mem_a
+                        dut._log.error("A host memory: ARs accepted %s, bursts returned %s, "
+                                       "queued %s; now %s head due %s head beats %s r_beat %s "
+                                       "rvalid %s rready %s latency %s",
+                                       *(int(getattr(mem, n).value) for n in (
+                                           "dbg_ar_cnt", "dbg_rl_cnt", "dbg_rq_size", "dbg_now",
+                                           "dbg_head_due", "dbg_head_beats", "dbg_rbeat",
+                                           "s_axi_rvalid", "s_axi_rready", "latency")))
                         dut._log.error("A axi: arvalid %s arready %s rvalid %s rready %s rid %s",
                                        *(int(getattr(dut, f"a_m_axi_{n}").value) for n in (
                                            "arvalid", "arready", "rvalid", "rready", "rid")))
