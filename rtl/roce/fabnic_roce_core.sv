@@ -713,6 +713,7 @@ module fabnic_roce_core #(
       .cfg_cc_on(cfg_cc_ctrl[0]), .m_lim_valid(lim_req_valid), .m_lim_ready(lim_req_ready),
       .m_lim_qpn(lim_req_qpn), .m_lim_len(lim_req_len), .s_lim_rsp_valid(lim_rsp_valid),
       .s_lim_rsp_grant(lim_rsp_grant), .s_lim_rsp_time(lim_rsp_time), .lim_time(lim_time),
+      .lim_upd_valid(upd_valid && upd_ready), .lim_upd_qpn(upd_qpn),
       .m_sent_valid(sent_valid), .m_sent_qpn(sent_qpn), .m_sent_bytes(sent_bytes),
       .cnt_req_pkts(c_tx_req_pkts), .cnt_retx_pkts(c_tx_retx_pkts), .cnt_lkey_err(req_lkey_err)
   );

@@ -114,6 +114,9 @@ module fabnic_roce_req #(
     input  wire logic                         s_lim_rsp_grant,
     input  wire logic [47:0]                  s_lim_rsp_time,
     input  wire logic [47:0]                  lim_time,
+    // the limiter applied a new rate to this QP: a waiting QP asks again at once
+    input  wire logic                         lim_upd_valid,
+    input  wire logic [QPN_W-1:0]             lim_upd_qpn,
     output logic                              m_sent_valid,
     output logic      [QPN_W-1:0]             m_sent_qpn,
     output logic      [15:0]                  m_sent_bytes,
@@ -514,7 +517,8 @@ module fabnic_roce_req #(
           end
         end
       end
-      S_RLWAIT: if (lim_time >= retry_at_q || act_out_valid) st_q <= S_RLREQ;
+      S_RLWAIT: if (lim_time >= retry_at_q || act_out_valid ||
+                    (lim_upd_valid && lim_upd_qpn == qpn_q)) st_q <= S_RLREQ;
       S_PKT: begin
         if (paced && !granted_q) st_q <= S_RLREQ;
         if (job_fire) begin
