@@ -2,7 +2,7 @@
 """FEC port-shim register block (docs/fec.md, "Port shim"), part of the "roce" map.
 fabnic_roce_core holds the registers and exports them (fec_* ports); the port's
 fabnic_fec_port (fabnic_fec_tx + fabnic_fec_rx) takes the settings and returns its
-sixteen counters. Both NICs of a connection must use the same K/R/D; change them
+twenty counters. Both NICs of a connection must use the same K/R/D; change them
 only while no FEC traffic flows."""
 
 from __future__ import annotations
