@@ -232,6 +232,7 @@ module fabnic_roce_cpl #(
   st_e              skip_ret_q;
   assign cache_hit = more_q && !stale_q && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx;
   logic [23:0] una_n;
+  logic [23:0] una0_q;   // una when the event's state was loaded
 
   typedef enum logic [1:0] { SRC_CTL, SRC_PKT, SRC_KICK, SRC_TMR } src_e;
   src_e        src_q;
@@ -400,6 +401,7 @@ module fabnic_roce_cpl #(
         a_q  <= as_rd;
         pb_q <= pb_rd;
         tgt_q <= as_rd.una;
+        una0_q <= as_rd.una;
         st_q <= S_DISPATCH;
       end
       S_DISPATCH: begin
@@ -566,7 +568,9 @@ module fabnic_roce_cpl #(
       // ------------------------------------------------ after the advance
       S_POST: begin
         a_q.una <= una_n;
-        if (psn_lt(a_q.una, una_n)) begin
+        // progress against una as loaded: S_ADV may already have moved a_q.una over
+        // the WQEs it completed (an ACK ending on a WQE boundary)
+        if (psn_lt(una0_q, una_n)) begin
           a_q.t_start    <= now_q;            // progress
           a_q.retry_left <= qc_q.retry_cnt;
           a_q.rnr_wait   <= 1'b0;

@@ -114,10 +114,29 @@ if cocotb is not None:
 
         return await run_driver(drive)
 
+    async def trace_requester(dut, from_ns: float) -> None:
+        """Debug aid (LOSS_TRACE_FROM=<ns>): log NIC A's requester state after every
+        event it handles (state S_WB): event kind, index/PSN, and its SQ/PSN state."""
+        from cocotb.triggers import RisingEdge, Timer
+        await Timer(from_ns, "ns")
+        req = dut.u_pair.u_a.u_req
+        while True:
+            await RisingEdge(dut.clk)
+            if int(req.st_q.value) != 9:          # S_WB
+                continue
+            v = int(req.rs_q.value)
+            f = {"sq_pi": v >> 139 & 0xFFFF, "sq_ci": v >> 123 & 0xFFFF, "sq_hi": v >> 107 & 0xFFFF,
+                 "next_psn": v >> 51 & 0xFFFFFF, "psn_hi": v >> 27 & 0xFFFFFF,
+                 "in_sched": v >> 26 & 1, "err": v >> 25 & 1}
+            dut._log.warning("REQ ev %d idx %d psn %d -> %s", int(req.ev_q.value),
+                             int(req.ev_idx_q.value), int(req.ev_psn_q.value), f)
+
     @cocotb.test(timeout_time=20000, timeout_unit="ms")
     async def bench_loss(dut):
         bn = Bench(dut)
         await bn.start()
+        if os.environ.get("LOSS_TRACE_FROM"):
+            cocotb.start_soon(trace_requester(dut, float(os.environ["LOSS_TRACE_FROM"])))
         rows = []
         a, b = bn.ctx["a"], bn.ctx["b"]
         span = 1 << 20
