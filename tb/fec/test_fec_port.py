@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from fabnic.regmap_fec import FEC_COUNTERS
 from fabnic_tb.runner import run
 
 HERE = Path(__file__).parent
@@ -30,9 +31,8 @@ except ImportError:  # collected by pytest outside the simulator
     cocotb = None
 
 K, R, D = 4, 2, 2
-STAT = ("tx_prot", "tx_bypass", "tx_repairs", "tx_flushes", "rx_data", "rx_repair", "rx_plain",
-        "rx_malformed", "rx_oversize", "repaired", "unrepairable", "given_up", "late", "dup",
-        "resync", "noseq", "rtx_frames", "rtx_miss", "naks_sent", "naks_rcvd")
+# counter i of the port's stat vector = register cnt_<name> i of the fec block
+STAT = tuple(n for n, _ in FEC_COUNTERS)
 
 
 def stats(dut) -> dict[str, int]:

@@ -69,9 +69,8 @@ module tb_host_axi_mem #(
     end
   end
 
-  // Request queues are circular arrays with counters (no SV queues: under Verilator
-  // a queue's contents read in the same always_ff that changes it proved unreliable -
-  // read requests were accepted and never served).
+  // Request queues are circular arrays with counters (plain signals, cheap to probe
+  // from cocotb: dbg_* below).
   localparam int QN = MAX_REQ;
   localparam int QW = $clog2(QN);
   if ((1 << QW) != QN) begin : g_chk_q
