@@ -91,6 +91,7 @@ module fabnic_roce_core #(
     input  wire logic                m_axis_tx_tready,
     output logic                     m_axis_tx_tlast,
     output logic                     m_axis_tx_tuser,
+    output logic [23:0]              m_axis_tx_tqpn,    // local QPN of the frame (sideband)
 
     input  wire logic [DATA_W-1:0]   s_axis_rx_tdata,
     input  wire logic [KEEP_W-1:0]   s_axis_rx_tkeep,
@@ -850,6 +851,7 @@ module fabnic_roce_core #(
       .m_axis_tdata(m_axis_tx_tdata), .m_axis_tkeep(m_axis_tx_tkeep),
       .m_axis_tvalid(m_axis_tx_tvalid), .m_axis_tready(m_axis_tx_tready),
       .m_axis_tlast(m_axis_tx_tlast), .m_axis_tuser(m_axis_tx_tuser),
+      .m_axis_tqpn(m_axis_tx_tqpn),
       .cnt_frames(c_tx_frames), .cnt_len_err(c_tx_len_err)
   );
 

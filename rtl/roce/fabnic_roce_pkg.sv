@@ -327,6 +327,7 @@ package fabnic_roce_pkg;
     logic [15:0]  sport;
     logic [5:0]   dscp;
     logic [1:0]   ecn;
+    logic [23:0]  lqpn;   // local QP the packet belongs to (frame sideband, not on the wire)
   } tx_job_t;
 
   // A completion to write.

@@ -240,6 +240,7 @@ module fabnic_roce_req #(
   tx_job_t job;
   always_comb begin
     job = '0;
+    job.lqpn  = 24'(qpn_q);
     job.dmac  = qc_q.dmac;
     job.dip   = qc_q.dip;
     job.ipv6  = qc_q.ipv6;

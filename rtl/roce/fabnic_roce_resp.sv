@@ -303,6 +303,7 @@ module fabnic_roce_resp #(
   tx_job_t ackj;
   always_comb begin
     ackj = '0;
+    ackj.lqpn  = 24'(qpn_q);
     ackj.dmac  = qc_q.dmac;
     ackj.dip   = qc_q.dip;
     ackj.ipv6  = qc_q.ipv6;

@@ -6,7 +6,9 @@
 // header and IP/UDP metadata in order; the payload comes back from the DMA engine in
 // the same order. fabnic_roce_tx_hdr puts BTH + extension headers + pad in front of
 // the payload, fabnic_pkt_builder adds Ethernet/IP/UDP (lengths counting the ICRC),
-// fabnic_roce_icrc_gen appends the ICRC. Output: Ethernet frames without FCS.
+// fabnic_roce_icrc_gen appends the ICRC. Output: Ethernet frames without FCS, with
+// the local QPN of each frame on m_axis_tqpn (sideband, stable over the whole frame;
+// a RoCE-over-VXLAN port uses it to find the QP's VNI).
 `default_nettype none
 
 module fabnic_roce_tx #(
@@ -43,6 +45,7 @@ module fabnic_roce_tx #(
     input  wire logic                     m_axis_tready,
     output logic                          m_axis_tlast,
     output logic                          m_axis_tuser,
+    output logic      [23:0]              m_axis_tqpn,
 
     output logic      [CNT_W-1:0]         cnt_frames,
     output logic      [CNT_W-1:0]         cnt_len_err
@@ -61,11 +64,12 @@ module fabnic_roce_tx #(
   tx_job_t j;
   assign j = s_job[gnt_idx];
 
-  logic hq_ready, mq_ready, sq_ready, has_pay;
+  logic hq_ready, mq_ready, sq_ready, lq_ready, q_ready, has_pay;
   assign has_pay      = j.plen != 0;
-  assign fire         = gnt_valid && hq_ready && mq_ready && sq_ready && (!has_pay || m_desc_ready);
+  assign q_ready      = hq_ready && mq_ready && sq_ready && lq_ready;
+  assign fire         = gnt_valid && q_ready && (!has_pay || m_desc_ready);
   assign s_job_ready  = fire ? gnt : '0;
-  assign m_desc_valid = gnt_valid && hq_ready && mq_ready && sq_ready && has_pay;
+  assign m_desc_valid = gnt_valid && q_ready && has_pay;
   assign m_desc_addr  = j.addr;
   assign m_desc_len   = 32'(j.plen);
 
@@ -114,6 +118,20 @@ module fabnic_roce_tx #(
       .clk, .rst, .in_valid(fire), .in_ready(sq_ready), .in_data(has_pay),
       .out_valid(sq_valid), .out_ready(sq_pop), .out_data(sq_pay), .status_count(unused_c2)
   );
+
+  // local QPN per frame, popped when the frame leaves (frames stay in job order through
+  // the header encoder, the builder and the ICRC generator). Twice the depth of the
+  // other queues, as it also covers the frames inside that pipeline; when full, jobs
+  // wait (back-pressure, nothing is lost).
+  logic [23:0] lq_data;
+  logic        lq_valid, lq_pop;
+  logic [$clog2(2 * FIFO_DEPTH):0] unused_c3;
+  fabnic_fifo #(.WIDTH(24), .DEPTH(2 * FIFO_DEPTH)) u_lq (
+      .clk, .rst, .in_valid(fire), .in_ready(lq_ready), .in_data(j.lqpn),
+      .out_valid(lq_valid), .out_ready(lq_pop), .out_data(lq_data), .status_count(unused_c3)
+  );
+  assign lq_pop      = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+  assign m_axis_tqpn = lq_data;
 
   // payload source for the header encoder: DMA data or one empty beat
   logic [DATA_W-1:0] p_tdata;
@@ -176,8 +194,8 @@ module fabnic_roce_tx #(
   );
 
   logic unused;
-  assign unused = ^{unused_c0, unused_c1, unused_c2, unused_udp_len, unused_hdr_pkts,
-                    unused_b_mis};
+  assign unused = ^{unused_c0, unused_c1, unused_c2, unused_c3, unused_udp_len,
+                    unused_hdr_pkts, unused_b_mis, lq_valid};
 
 endmodule
 

@@ -259,7 +259,7 @@ module tb_roce_pair #(
       .fec_nak_delay(f_nd[0]), .fec_nak_retry(f_nr[0]), .fec_qp_we(f_qp_we[0]),
       .fec_qp_idx(f_qp_idx[0]), .fec_qp_val(f_qp_val[0]), .fec_stat(fst[0]),
       .m_axis_tx_tdata(a_ctx_tdata), .m_axis_tx_tkeep(a_ctx_tkeep), .m_axis_tx_tvalid(a_ctx_tvalid),
-      .m_axis_tx_tready(a_ctx_tready), .m_axis_tx_tlast(a_ctx_tlast), .m_axis_tx_tuser(a_ctx_tuser),
+      .m_axis_tx_tready(a_ctx_tready), .m_axis_tx_tlast(a_ctx_tlast), .m_axis_tx_tuser(a_ctx_tuser), .m_axis_tx_tqpn(),
       .s_axis_rx_tdata(a_crx_tdata), .s_axis_rx_tkeep(a_crx_tkeep), .s_axis_rx_tvalid(a_crx_tvalid),
       .s_axis_rx_tready(a_crx_tready), .s_axis_rx_tlast(a_crx_tlast), .s_axis_rx_tuser(a_crx_tuser)
   );
@@ -326,7 +326,7 @@ module tb_roce_pair #(
       .fec_nak_delay(f_nd[1]), .fec_nak_retry(f_nr[1]), .fec_qp_we(f_qp_we[1]),
       .fec_qp_idx(f_qp_idx[1]), .fec_qp_val(f_qp_val[1]), .fec_stat(fst[1]),
       .m_axis_tx_tdata(b_ctx_tdata), .m_axis_tx_tkeep(b_ctx_tkeep), .m_axis_tx_tvalid(b_ctx_tvalid),
-      .m_axis_tx_tready(b_ctx_tready), .m_axis_tx_tlast(b_ctx_tlast), .m_axis_tx_tuser(b_ctx_tuser),
+      .m_axis_tx_tready(b_ctx_tready), .m_axis_tx_tlast(b_ctx_tlast), .m_axis_tx_tuser(b_ctx_tuser), .m_axis_tx_tqpn(),
       .s_axis_rx_tdata(b_crx_tdata), .s_axis_rx_tkeep(b_crx_tkeep), .s_axis_rx_tvalid(b_crx_tvalid),
       .s_axis_rx_tready(b_crx_tready), .s_axis_rx_tlast(b_crx_tlast), .s_axis_rx_tuser(b_crx_tuser)
   );
