@@ -294,3 +294,7 @@ MAPS["vnicdev"] = MAP_VNICDEV
 from .regmap_fec import FEC  # noqa: E402
 
 MAPS["roce"] = (*MAPS["roce"], FEC)
+
+from .regmap_nic import MAP_NIC  # noqa: E402
+
+MAPS["nic"] = MAP_NIC

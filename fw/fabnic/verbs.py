@@ -537,6 +537,8 @@ class Context:
         self._next_pdn = 1
         self.qps: dict[int, QueuePair] = {}
         self.cqs: dict[int, CompletionQueue] = {}
+        # RoCE over VXLAN (fabnic_nic): set by fabnic.nic.open_nic; (qpn, vni or None)
+        self.vni_binding: Callable[[int, int | None], None] | None = None
 
     # ----------------------------------------------------------- local address
     @property
@@ -799,6 +801,19 @@ class Context:
             else:
                 raise InvalidArgument(f"unknown QP attribute {k!r}")
         return out
+
+    def bind_qp_vni(self, qp: QueuePair, vni: int | None) -> None:
+        """Bind ``qp`` to tenant network ``vni`` (RoCE over VXLAN: its frames are
+        encapsulated, and only frames decapsulated from ``vni`` reach it), or unbind it
+        (``None``: plain RoCEv2). Only on the NIC top (fabnic.nic.open_nic)."""
+        if self.vni_binding is None:
+            raise VerbsError("this device has no per-QP VNI binding (open it with "
+                             "fabnic.nic.open_nic)")
+        if not qp.valid:
+            raise InvalidArgument(f"QP {qp.qpn} was destroyed")
+        if vni is not None:
+            _check_range("vni", vni, 24)
+        self.vni_binding(qp.qpn, vni)
 
     def query_qp(self, qp: QueuePair) -> QpQuery:
         """Ask the NIC (op 4, result0..3). The shadow state follows the NIC's state."""
