@@ -185,7 +185,7 @@ ROCE = Block(
             param="NUM_MR"),
         Reg("caps", 0x0C, "const",
             "Capabilities: bit0 SEND, 1 WRITE, 2 READ, 3 ATOMIC, 4 IMM, 5 IPv6, "
-            "6 selective repeat, 7 FEC (port shim, block fec), 8 DCQCN.", value=0x1BF),
+            "6 selective repeat, 7 FEC (port shim, block fec), 8 DCQCN.", value=0x1FF),
         Reg("local_mac_lo", 0x10, "rw", "This NIC's MAC, bits 31:0.", reset=0x00000001),
         Reg("local_mac_hi", 0x14, "rw", "This NIC's MAC, bits 47:32.", width=16, reset=0x0200),
         Reg("local_ip0", 0x18, "rw", "This NIC's IP address bits 31:0 (the IPv4 address).",
@@ -261,6 +261,15 @@ ROCE_CNT = Block(
         ("tx_len_err", "Frames sent flagged bad (tuser): the payload read for a packet did "
                        "not have the length its header announced (a transmit-path fault; "
                        "the MAC drops the frame, the retransmission timer recovers)."),
+        # selective repeat (docs/roce_sr.md)
+        ("sr_sack_tx", "Selective repeat: SACKs (opcode 0xC0) sent by the responder."),
+        ("sr_sack_rx", "Selective repeat: SACKs received by the completer (on SR QPs)."),
+        ("sr_retx", "Selective repeat: single packets resent (SACK holes and timeouts)."),
+        ("sr_ooo_placed", "Selective repeat: WRITE packets accepted out of order (placed "
+                          "before the packets ahead of them)."),
+        ("sr_drop", "Selective repeat: request packets dropped by the receive window "
+                    "(SEND/READ/atomic/WRITE-with-immediate ahead of the expected PSN, or "
+                    "beyond the 64-PSN window)."),
     ]),
 )
 

@@ -254,6 +254,7 @@ module fabnic_roce_core #(
   logic [31:0] sts_cc_lim_deny;
   logic [31:0] sts_cc_lim_rate_set;
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq, c_tx_len_err;
+  logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop;
 
   logic [24:0] fec_qp_en_data;
   assign fec_qp_idx = fec_qp_en_data[23:0];
@@ -342,6 +343,11 @@ module fabnic_roce_core #(
       .sts_roce_cnt_lkey_err(c_lkey_err),
       .sts_roce_cnt_irq(c_irq),
       .sts_roce_cnt_tx_len_err(c_tx_len_err),
+      .sts_roce_cnt_sr_sack_tx(c_sr_sack_tx),
+      .sts_roce_cnt_sr_sack_rx(c_sr_sack_rx),
+      .sts_roce_cnt_sr_retx(c_sr_retx),
+      .sts_roce_cnt_sr_ooo_placed(c_sr_ooo_placed),
+      .sts_roce_cnt_sr_drop(c_sr_drop),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -685,7 +691,11 @@ module fabnic_roce_core #(
   logic [15:0]      pub_sq_pi, pub_sq_hi, pub_lerr_idx;
   logic [23:0]      pub_psn_hi;
   logic [7:0]       pub_lerr_status;
-  logic             ev_valid, ev_ready, ev_type;
+  logic             ev_valid, ev_ready;
+  logic [1:0]       ev_type;
+  logic             una_wr_en;
+  logic [QPN_W-1:0] una_wr_addr;
+  logic [23:0]      una_wr_data;
   logic [QPN_W-1:0] ev_qpn;
   logic [15:0]      ev_wqe_idx;
   logic [23:0]      ev_wqe_psn, ev_psn;
@@ -705,6 +715,7 @@ module fabnic_roce_core #(
       .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev_type(ev_type), .s_ev_qpn(ev_qpn),
       .s_ev_wqe_idx(ev_wqe_idx), .s_ev_wqe_psn(ev_wqe_psn), .s_ev_psn(ev_psn),
       .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
+      .una_wr_en, .una_wr_addr, .una_wr_data,
       .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
       .pub_lerr_idx, .pub_lerr_status,
       .m_rd_addr(rd_desc_addr[0]), .m_rd_len(rd_desc_len[0]), .m_rd_valid(rd_desc_valid[0]),
@@ -716,7 +727,8 @@ module fabnic_roce_core #(
       .s_lim_rsp_grant(lim_rsp_grant), .s_lim_rsp_time(lim_rsp_time), .lim_time(lim_time),
       .lim_upd_valid(upd_valid && upd_ready), .lim_upd_qpn(upd_qpn),
       .m_sent_valid(sent_valid), .m_sent_qpn(sent_qpn), .m_sent_bytes(sent_bytes),
-      .cnt_req_pkts(c_tx_req_pkts), .cnt_retx_pkts(c_tx_retx_pkts), .cnt_lkey_err(req_lkey_err)
+      .cnt_req_pkts(c_tx_req_pkts), .cnt_retx_pkts(c_tx_retx_pkts), .cnt_lkey_err(req_lkey_err),
+      .cnt_sr_retx(c_sr_retx)
   );
 
   // receive front
@@ -732,6 +744,7 @@ module fabnic_roce_core #(
   logic [127:0]      unused_ce_src;
   fabnic_roce_rx #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .CNT_W(CNT_W)) u_rx (
       .clk, .rst, .cfg_local_ip(local_ip),
+      .st_sr_we(st_wr_en), .st_sr_qpn(24'(st_wr_addr)), .st_sr_val(qpc_new.sr),
       .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep),
       .s_axis_tvalid(s_axis_rx_tvalid), .s_axis_tready(s_axis_rx_tready),
       .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
@@ -779,7 +792,9 @@ module fabnic_roce_core #(
       .m_wr_tvalid(wr_tvalid[1]), .m_wr_tready(wr_tready[1]), .m_wr_tlast(wr_tlast[1]),
       .m_cqe(cqes[1]), .m_cqe_valid(cqe_valid[1]), .m_cqe_ready(cqe_ready[1]),
       .cnt_acks(c_rx_acks), .cnt_naks(c_rx_naks), .cnt_read_resp(c_rx_read_resp),
-      .cnt_drop_psn(cp_drop_psn), .cnt_timeouts(c_timeouts), .cnt_retry_exc(c_retry_exc)
+      .cnt_drop_psn(cp_drop_psn), .cnt_timeouts(c_timeouts), .cnt_retry_exc(c_retry_exc),
+      .cnt_sack_rx(c_sr_sack_rx),
+      .una_wr_en, .una_wr_addr, .una_wr_data
   );
 
   // responder
@@ -814,7 +829,8 @@ module fabnic_roce_core #(
       .cnt_drop_qp_state(c_rx_drop_qp_state), .cnt_drop_psn(rs_drop_psn), .cnt_dup(c_rx_dup),
       .cnt_seq_nak(c_rx_seq_nak), .cnt_rnr_nak(c_rx_rnr_nak), .cnt_access_err(c_rx_access_err),
       .cnt_inv_req(c_rx_inv_req), .cnt_acks_sent(c_tx_acks), .cnt_lkey_err(rs_lkey_err),
-      .cnt_cnp_sent(c_tx_cnp)
+      .cnt_cnp_sent(c_tx_cnp),
+      .cnt_sack_sent(c_sr_sack_tx), .cnt_ooo_placed(c_sr_ooo_placed), .cnt_sr_drop(c_sr_drop)
   );
 
   fabnic_roce_rresp u_rresp (

@@ -22,6 +22,15 @@
 // NAK, exhausted budgets, and the requester's local errors -> the oldest WQE completes
 // with the error status, the QP enters ERR (the requester is told to stop) and every
 // further posted WQE completes with WR_FLUSH_ERR.
+//
+// Selective repeat (QP context bit sr, docs/roce_sr.md): a SACK (0xC0) acknowledges
+// like an ACK of its PSN; its bitmap (base = PSN + 1) asks for the missing PSNs below
+// the highest PSN it marks that were not resent yet (per-QP rtx_hi): one event of type
+// 3 ("resend this PSN", with the oldest uncompleted WQE as the start of the requester's
+// SQE walk; PSNs inside a READ other than its first are skipped there) per missing PSN. The retransmission timer (and the wait after an RNR NAK)
+// resends only una (type 2) instead of rewinding, and lowers rtx_hi to una + 1 so the
+// next SACK asks again for holes whose resends were lost. una is exported to the
+// requester (window cap) on every state write.
 `default_nettype none
 
 module fabnic_roce_cpl #(
@@ -79,10 +88,11 @@ module fabnic_roce_cpl #(
     output logic                              s_kick_ready,
     input  wire logic [QPN_W-1:0]             s_kick_qpn,
 
-    // events to the requester: type 0 rewind, 1 error
+    // events to the requester: type 0 rewind, 1 error, 2 resend one PSN (SR timer),
+    // 3 resend one PSN (SR SACK hole; the requester skips PSNs inside a READ)
     output logic                              m_ev_valid,
     input  wire logic                         m_ev_ready,
-    output logic                              m_ev_type,
+    output logic      [1:0]                   m_ev_type,
     output logic      [QPN_W-1:0]             m_ev_qpn,
     output logic      [15:0]                  m_ev_wqe_idx,
     output logic      [23:0]                  m_ev_wqe_psn,
@@ -119,7 +129,13 @@ module fabnic_roce_cpl #(
     output logic      [CNT_W-1:0]             cnt_read_resp,
     output logic      [CNT_W-1:0]             cnt_drop_psn,
     output logic      [CNT_W-1:0]             cnt_timeouts,
-    output logic      [CNT_W-1:0]             cnt_retry_exc
+    output logic      [CNT_W-1:0]             cnt_retry_exc,
+    output logic      [CNT_W-1:0]             cnt_sack_rx,
+
+    // una of every state write (the requester's SR window cap)
+    output logic                              una_wr_en,
+    output logic      [QPN_W-1:0]             una_wr_addr,
+    output logic      [23:0]                  una_wr_data
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
@@ -141,6 +157,7 @@ module fabnic_roce_cpl #(
     logic [15:0] t_start;
     logic        err;
     logic [7:0]  err_status;
+    logic [23:0] rtx_hi;     // SR: PSNs below this were already resent from SACKs
   } astate_t;
 
   typedef struct packed {
@@ -218,9 +235,9 @@ module fabnic_roce_cpl #(
   // ---------------------------------------------------------------- FSM
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_CQE,
-    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB
+    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV
   } st_e;
-  st_e st_q, cqe_ret_q, load_ret_q;
+  st_e st_q, cqe_ret_q, load_ret_q, ev_ret_q;
   logic drop_q;
   logic more_q;   // SQE beats of the current read still to come
   // Prefetched SQE beats stay in the FIFO between packets: they belong to QP
@@ -242,12 +259,14 @@ module fabnic_roce_cpl #(
   logic [23:0] tgt_q;              // ACK target (first PSN not acknowledged)
   logic        flushing_q;
   logic [7:0]  cqe_status_q;
-  logic        ev_type_q;
+  logic [1:0]  ev_type_q;
+  logic [23:0] sk_base_q;          // SR: SACK base PSN and bitmap
+  logic [63:0] sk_bmp_q, sk_mask_q;
   logic [23:0] ev_psn_q;
   logic        placing_atomic_q;
   logic [7:0]  post_q;             // 0 none, else: what to do after the advance
   localparam logic [7:0] P_NONE = 8'd0, P_READ = 8'd1, P_ATOMIC = 8'd2, P_SEQ = 8'd3,
-                         P_RNR = 8'd4, P_ERRNAK = 8'd5, P_TMO = 8'd6;
+                         P_RNR = 8'd4, P_ERRNAK = 8'd5, P_TMO = 8'd6, P_SACK = 8'd7;
   logic [7:0]  nak_status_q;
 
   logic [3:0]  lg;
@@ -362,6 +381,32 @@ module fabnic_roce_cpl #(
   end
 
   assign as_wr_en = st_q == S_WB;
+  assign una_wr_en   = as_wr_en;
+  assign una_wr_addr = qpn_q;
+  assign una_wr_data = a_q.una;
+
+  // SR: PSNs to resend for the SACK (base b, bitmap m, bit i = PSN b+i received):
+  // missing, below the highest marked, and at or above rtx_hi
+  logic [63:0] sk_mask;
+  logic [23:0] sk_hi;              // base + index of the highest marked bit
+  logic [5:0]  sk_low;             // lowest bit of sk_mask_q
+  always_comb begin
+    logic [6:0]  hi;
+    logic [23:0] st;
+    hi = '0;
+    for (int i = 0; i < 64; i++) if (sk_bmp_q[i]) hi = 7'(i);
+    st = a_q.rtx_hi - sk_base_q;
+    sk_mask = ~sk_bmp_q & ((64'd1 << hi[5:0]) - 64'd1);
+    if (psn_lt(sk_base_q, a_q.rtx_hi)) begin
+      if (st >= 24'd64) sk_mask = '0;
+      else sk_mask = sk_mask & ~((64'd1 << st[5:0]) - 64'd1);
+    end
+    if (sk_bmp_q == '0 || !psn_le(una_n, sk_base_q) || !psn_le(sk_base_q, pb_q.psn_hi))
+      sk_mask = '0;
+    sk_hi = sk_base_q + 24'(hi);
+    sk_low = '0;
+    for (int i = 63; i >= 0; i--) if (sk_mask_q[i]) sk_low = 6'(i);
+  end
 
   // ACK of PSN p moves the target to p+1 when p is inside [una, psn_hi)
   function automatic logic in_window(input logic [23:0] p, input logic [23:0] lo,
@@ -380,6 +425,7 @@ module fabnic_roce_cpl #(
         placing_atomic_q <= 1'b0;
         post_q           <= P_NONE;
         drop_q           <= 1'b0;
+        ev_ret_q         <= S_WB;
         if (take_ctl) begin
           src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
           st_q <= S_LOAD;
@@ -414,6 +460,7 @@ module fabnic_roce_cpl #(
               a_q.wqe_psn    <= ctl_psn_q;
               a_q.retry_left <= qc_q.retry_cnt;
               a_q.rnr_left   <= qc_q.rnr_retry;
+              a_q.rtx_hi     <= ctl_psn_q;
               st_q <= S_WB;
             end else begin
               st_q <= S_IDLE;
@@ -451,6 +498,20 @@ module fabnic_roce_cpl #(
                     end
                   end
                   st_q <= S_DRAIN;    // ACK payload frame is empty; drain it first
+                end
+                OP_SR_SACK: begin
+                  if (qc_q.sr && syn_kind == 3'b000) begin
+                    cnt_sack_rx <= cnt_sack_rx + 1'b1;
+                    if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi))
+                      tgt_q <= h_q.bth.psn + 24'd1;
+                    sk_base_q <= h_q.reth.va[55:32];
+                    sk_bmp_q  <= {h_q.reth.va[31:0], h_q.reth.rkey};
+                    post_q    <= P_SACK;
+                  end else begin
+                    cnt_drop_psn <= cnt_drop_psn + 1'b1;   // not an SR QP: opcode error
+                    drop_q <= 1'b1;
+                  end
+                  st_q <= S_DRAIN;
                 end
                 OP_READ_RESP_FIRST, OP_READ_RESP_MIDDLE, OP_READ_RESP_LAST,
                 OP_READ_RESP_ONLY: begin
@@ -610,8 +671,11 @@ module fabnic_roce_cpl #(
                 a_q.retry_left <= a_q.retry_left - 3'd1;
                 a_q.t_start <= now_q;
                 a_q.armed   <= 1'b1;
-                ev_type_q <= 1'b0;
+                // SR: resend only una; the SACK it brings back asks for the rest
+                ev_type_q <= qc_q.sr ? 2'd2 : 2'd0;
+                if (qc_q.sr) a_q.rtx_hi <= una_n + 24'd1;
                 ev_psn_q  <= una_n;
+                ev_ret_q  <= S_WB;
                 st_q <= S_EV;
               end
             end else if (post_q == P_RNR) begin
@@ -629,8 +693,10 @@ module fabnic_roce_cpl #(
                 if (a_q.rnr_left != 3'd7) a_q.rnr_left <= a_q.rnr_left - 3'd1;
                 a_q.rnr_wait <= 1'b0;
                 a_q.t_start  <= now_q;
-                ev_type_q <= 1'b0;
+                ev_type_q <= qc_q.sr ? 2'd2 : 2'd0;
+                if (qc_q.sr) a_q.rtx_hi <= a_q.una + 24'd1;
                 ev_psn_q  <= a_q.una;
+                ev_ret_q  <= S_WB;
                 st_q <= S_EV;
               end
             end
@@ -638,6 +704,11 @@ module fabnic_roce_cpl #(
           P_ERRNAK: begin
             cqe_status_q <= nak_status_q;
             st_q <= S_ERR;
+          end
+          P_SACK: begin
+            sk_mask_q <= sk_mask;
+            if (sk_mask != '0 && psn_lt(a_q.rtx_hi, sk_hi)) a_q.rtx_hi <= sk_hi;
+            st_q <= (sk_mask != '0 && a_q.wqe_idx != pb_q.sq_hi) ? S_SREV : S_WB;
           end
           default: begin
             if (pb_q.lerr && a_q.wqe_idx == pb_q.lerr_idx && !a_q.err) begin
@@ -681,14 +752,26 @@ module fabnic_roce_cpl #(
           st_q <= drop_q ? S_WB : S_ADV;
         end
       end
-      S_EV: if (m_ev_ready) st_q <= S_WB;
+      S_EV: if (m_ev_ready) st_q <= ev_ret_q;
+      // SR: one resend event per PSN of the SACK's mask, lowest first
+      S_SREV: begin
+        if (sk_mask_q == '0) begin
+          st_q <= S_WB;
+        end else begin
+          ev_type_q <= 2'd3;
+          ev_psn_q  <= sk_base_q + 24'(sk_low);
+          sk_mask_q[sk_low] <= 1'b0;
+          ev_ret_q  <= S_SREV;
+          st_q <= S_EV;
+        end
+      end
       // ------------------------------------------------ errors
       S_ERR: begin
         // complete the oldest WQE with the error status, stop the requester, flush
         if (a_q.wqe_idx == pb_q.sq_pi) begin
           a_q.err        <= 1'b1;
           a_q.err_status <= cqe_status_q;
-          ev_type_q <= 1'b1;
+          ev_type_q <= 2'd1;
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ERR;
@@ -705,7 +788,7 @@ module fabnic_roce_cpl #(
       S_FLUSH: begin
         cqe_status_q <= WS_WR_FLUSH_ERR;
         if (a_q.wqe_idx == pb_q.sq_pi) begin
-          ev_type_q <= 1'b1;
+          ev_type_q <= 2'd1;
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_FLUSH;
@@ -740,6 +823,7 @@ module fabnic_roce_cpl #(
       cnt_drop_psn  <= '0;
       cnt_timeouts  <= '0;
       cnt_retry_exc <= '0;
+      cnt_sack_rx   <= '0;
     end
   end
 

@@ -53,6 +53,7 @@ package fabnic_roce_pkg;
     logic atomic_eth;
     logic atomic_ack_eth;
     logic cnp;
+    logic sack;     // selective-repeat SACK (vendor 0xC0): AETH + 24-byte SACKETH
   } op_layout_t;
 
   function automatic logic op_known(input logic [7:0] op);
@@ -78,11 +79,34 @@ package fabnic_roce_pkg;
     return l;
   endfunction
 
-  // BTH + extension header bytes for an opcode (12 for unknown opcodes).
-  function automatic logic [HLEN_W-1:0] hdr_len_of(input logic [7:0] op);
+  // ---------------------------------------------------------------- selective repeat
+  // Layout of an opcode on a QP with selective repeat (docs/roce_sr.md): WRITE MIDDLE /
+  // LAST carry a RETH when sr_reth is set, and the vendor SACK opcode 0xC0 is known
+  // (AETH + SACKETH). With sr_reth = 0 and sack_ok = 0 this is op_layout().
+  localparam logic [7:0] OP_SR_SACK  = 8'hC0;
+  localparam int         SACKETH_BYTES = 24;
+
+  function automatic logic op_write_mid_last(input logic [7:0] op);
+    return op == fabnic_pkt_pkg::OP_WRITE_MIDDLE || op == fabnic_pkt_pkg::OP_WRITE_LAST
+           || op == fabnic_pkt_pkg::OP_WRITE_LAST_IMM;
+  endfunction
+
+  function automatic op_layout_t op_layout_sr(input logic [7:0] op, input logic sr_reth,
+                                              input logic sack_ok);
     op_layout_t l;
-    int unsigned n;
     l = op_layout(op);
+    if (sr_reth && op_write_mid_last(op)) l.reth = 1'b1;
+    if (sack_ok && op == OP_SR_SACK) begin
+      l.known = 1'b1;
+      l.aeth  = 1'b1;
+      l.sack  = 1'b1;
+    end
+    return l;
+  endfunction
+
+  // BTH + extension header bytes for an opcode (12 for unknown opcodes).
+  function automatic logic [HLEN_W-1:0] hdr_len_lay(input op_layout_t l);
+    int unsigned n;
     n = fabnic_pkt_pkg::BTH_BYTES;
     if (l.known && l.reth) n += fabnic_pkt_pkg::RETH_BYTES;
     if (l.aeth)           n += fabnic_pkt_pkg::AETH_BYTES;
@@ -91,7 +115,12 @@ package fabnic_roce_pkg;
     if (l.atomic_eth)     n += fabnic_pkt_pkg::ATOMIC_ETH_BYTES;
     if (l.atomic_ack_eth) n += fabnic_pkt_pkg::ATOMIC_ACK_ETH_BYTES;
     if (l.cnp)            n += fabnic_pkt_pkg::CNP_PAD_BYTES;
+    if (l.sack)           n += SACKETH_BYTES;
     return HLEN_W'(n);
+  endfunction
+
+  function automatic logic [HLEN_W-1:0] hdr_len_of(input logic [7:0] op);
+    return hdr_len_lay(op_layout(op));
   endfunction
 
   // BTH pad count for a payload of plen bytes: pads it to a multiple of 4.
@@ -103,6 +132,14 @@ package fabnic_roce_pkg;
   // pad + 4 ICRC bytes (what fabnic_pkt_builder's meta.payload_len must be).
   function automatic logic [16:0] udp_payload_len(input logic [7:0] op, input logic [15:0] plen);
     return 17'(hdr_len_of(op)) + 17'(plen) + 17'(pad_of(plen[1:0])) + 17'(fabnic_pkt_pkg::ICRC_BYTES);
+  endfunction
+
+  // The same for a transmit header record with the selective-repeat layouts: has_reth
+  // on a WRITE MIDDLE/LAST adds the RETH, opcode 0xC0 is the SACK.
+  function automatic logic [16:0] udp_payload_len_sr(input logic [7:0] op, input logic sr_reth,
+                                                     input logic [15:0] plen);
+    return 17'(hdr_len_lay(op_layout_sr(op, sr_reth, 1'b1))) + 17'(plen)
+           + 17'(pad_of(plen[1:0])) + 17'(fabnic_pkt_pkg::ICRC_BYTES);
   endfunction
 
   // ---------------------------------------------------------------- memory regions

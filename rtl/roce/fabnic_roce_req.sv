@@ -19,6 +19,14 @@
 // sets the SQ index back to i and the offset to (p - f) * PMTU; a READ is re-issued
 // for its remaining part, as IBTA allows.
 //
+// Selective repeat (QP context bit sr, docs/roce_sr.md): WRITE MIDDLE/LAST carry a
+// RETH with the VA of the packet's first byte (has_reth in the job), new packets are
+// sent only while next_psn - una < SR_W (una: the completer's oldest unacknowledged
+// PSN, mirrored here in a RAM it writes; a QP at the cap gives up its visit and is
+// polled again from the active FIFO), and completer event types 2/3 resend exactly one
+// PSN: the SQEs are re-read from the given oldest WQE, walked to the WQE holding the
+// PSN, and that one packet is rebuilt (AckReq set) and sent; the QP's send position
+// is then restored.
 // Events are taken one at a time in this priority: control (init/query), completer
 // (rewind/error), doorbell, active FIFO. A local protection error (lkey check) stops
 // the QP: the failing SQ index and status are published for the completer, which
@@ -32,6 +40,7 @@ module fabnic_roce_req #(
     parameter int NUM_MR  = 1024,
     parameter int QUANTUM = 64,     // packets per visit before yielding to other QPs
     parameter int CNT_W   = 32,
+    parameter int SR_W    = 64,     // selective repeat: packets in flight (receiver window)
     parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic                         clk,
@@ -63,10 +72,12 @@ module fabnic_roce_req #(
     input  wire logic [QPN_W-1:0]             s_db_qpn,
     input  wire logic [15:0]                  s_db_pi,
 
-    // completer events: type 0 = rewind, 1 = error (stop the QP)
+    // completer events: type 0 = rewind, 1 = error (stop the QP), 2 = resend one PSN
+    // (timer: a PSN inside a READ re-issues the READ for the rest), 3 = resend one PSN
+    // (SACK hole: a PSN inside a READ other than its first is skipped)
     input  wire logic                         s_ev_valid,
     output logic                              s_ev_ready,
-    input  wire logic                         s_ev_type,
+    input  wire logic [1:0]                   s_ev_type,
     input  wire logic [QPN_W-1:0]             s_ev_qpn,
     input  wire logic [15:0]                  s_ev_wqe_idx,
     input  wire logic [23:0]                  s_ev_wqe_psn,
@@ -78,6 +89,11 @@ module fabnic_roce_req #(
     output logic      [QPN_W-1:0]             m_kick_qpn,
 
     // published state for the completer (written here, read there)
+    // completer's una (oldest unacknowledged PSN) per QP, for the SR window cap
+    input  wire logic                         una_wr_en,
+    input  wire logic [QPN_W-1:0]             una_wr_addr,
+    input  wire logic [23:0]                  una_wr_data,
+
     output logic                              pub_wr_en,
     output logic      [QPN_W-1:0]             pub_wr_addr,
     output logic      [15:0]                  pub_sq_pi,
@@ -123,7 +139,8 @@ module fabnic_roce_req #(
 
     output logic      [CNT_W-1:0]             cnt_req_pkts,
     output logic      [CNT_W-1:0]             cnt_retx_pkts,
-    output logic      [CNT_W-1:0]             cnt_lkey_err
+    output logic      [CNT_W-1:0]             cnt_lkey_err,
+    output logic      [CNT_W-1:0]             cnt_sr_retx     // SR single-packet resends
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
@@ -151,6 +168,11 @@ module fabnic_roce_req #(
   fabnic_ram_sdp #(.DATA_W($bits(qpc_t)), .DEPTH(NUM_QP)) u_static (
       .clk, .wr_en(st_wr_en), .wr_be(1'b1), .wr_addr(st_wr_addr), .wr_data(st_wr_data),
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
+  );
+  logic [23:0] una_rd, una_q;
+  fabnic_ram_sdp #(.DATA_W(24), .DEPTH(NUM_QP)) u_una (
+      .clk, .wr_en(una_wr_en), .wr_be(1'b1), .wr_addr(una_wr_addr), .wr_data(una_wr_data),
+      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(una_rd)
   );
   fabnic_ram_sdp #(.DATA_W($bits(rstate_t)), .DEPTH(NUM_QP)) u_state (
       .clk, .wr_en(rs_wr_en), .wr_be(1'b1), .wr_addr(rs_wr_addr), .wr_data(rs_wr_data),
@@ -203,7 +225,12 @@ module fabnic_roce_req #(
 
   typedef enum logic [2:0] { E_CTL, E_EV, E_DB, E_ACT } ev_e;
   ev_e              ev_q;
-  logic             ev_op_q;        // control op / completer event type
+  logic             ev_op_q;        // control op / completer event type bit 0
+  logic             resend_q;       // SR: emitting one rebuilt packet (event type 2)
+  logic [15:0]      sv_sq_ci;       // send position saved during a resend
+  logic [31:0]      sv_off;
+  logic [23:0]      sv_next_psn;
+  logic [23:0]      wpsn_q;         // first PSN of the WQE being walked in a resend
   logic [QPN_W-1:0] qpn_q;
   logic [23:0]      ev_psn_q, ev_wqe_psn_q;
   logic [15:0]      ev_idx_q;
@@ -251,6 +278,7 @@ module fabnic_roce_req #(
     job.hdr.bth.dest_qp = qc_q.dqpn;
     job.hdr.bth.psn     = rs_q.next_psn;
     job.addr = haddr_q + 64'(rs_q.off);
+    // SR: RETH on every WRITE packet, VA of this packet's first byte
     if (is_send || is_write) begin
       job.plen = seg[15:0];
       // AckReq every cfg_ack_cadence packets (across messages), on the last packet of the
@@ -271,10 +299,12 @@ module fabnic_roce_req #(
                            : last  ? (has_imm ? OP_WRITE_LAST_IMM : OP_WRITE_LAST)
                            : OP_WRITE_MIDDLE;
       end
-      job.hdr.reth.va      = sqe_q.raddr;
+      job.hdr.reth.va      = qc_q.sr ? sqe_q.raddr + 64'(rs_q.off) : sqe_q.raddr;
       job.hdr.reth.rkey    = sqe_q.rkey;
       job.hdr.reth.dma_len = sqe_q.len;
+      job.hdr.has_reth     = qc_q.sr && is_write;
       job.hdr.immdt.imm    = bswap32(sqe_q.imm);
+      if (resend_q) job.hdr.bth.ack_req = 1'b1;
     end else if (is_read) begin
       job.hdr.bth.opcode   = OP_READ_REQUEST;
       job.hdr.bth.ack_req  = 1'b1;
@@ -298,6 +328,14 @@ module fabnic_roce_req #(
     if (is_read) psn_step = npkts(sqe_q.len - rs_q.off, lg);
     else         psn_step = 24'd1;
   end
+  // SR resend walk: PSNs of the SQE arriving on the read stream
+  logic [23:0] rs_span;
+  always_comb begin
+    logic [7:0] e_op;
+    e_op    = s_rd_tdata[8*8 +: 8];                 // sqe_decode(): opcode, len
+    rs_span = (e_op == WR_CMP_SWAP || e_op == WR_FETCH_ADD) ? 24'd1
+            : npkts(s_rd_tdata[12*8 +: 32], lg);
+  end
   logic pkt_done_wqe;   // this packet finishes the WQE
   assign pkt_done_wqe = is_read || is_atomic || last;
 
@@ -311,8 +349,12 @@ module fabnic_roce_req #(
   assign m_lim_qpn   = qpn_q;
   assign m_lim_len   = wire_len;
 
+  // SR window cap on new packets
+  logic win_full;
+  assign win_full = qc_q.sr && !resend_q && (rs_q.next_psn - una_q) >= 24'(SR_W);
+
   logic job_fire;
-  assign m_job_valid = st_q == S_PKT && (!paced || granted_q);
+  assign m_job_valid = st_q == S_PKT && (!paced || granted_q) && !win_full;
   assign job_fire    = m_job_valid && m_job_ready;
   assign m_sent_valid = job_fire;
   assign m_sent_qpn   = qpn_q;
@@ -389,11 +431,13 @@ module fabnic_roce_req #(
       S_IDLE: begin
         requeue_q <= 1'b0;
         kick_q    <= 1'b0;
+        resend_q  <= 1'b0;
         if (take_ctl) begin
           ev_q <= E_CTL; ev_op_q <= s_ctl_op; qpn_q <= s_ctl_qpn; ev_psn_q <= s_ctl_psn;
           st_q <= S_LOAD;
         end else if (take_ev) begin
-          ev_q <= E_EV; ev_op_q <= s_ev_type; qpn_q <= s_ev_qpn; ev_psn_q <= s_ev_psn;
+          ev_q <= E_EV; ev_op_q <= s_ev_type[0]; qpn_q <= s_ev_qpn; ev_psn_q <= s_ev_psn;
+          resend_q <= s_ev_type[1];
           ev_wqe_psn_q <= s_ev_wqe_psn; ev_idx_q <= s_ev_wqe_idx;
           st_q <= S_LOAD;
         end else if (take_db) begin
@@ -405,8 +449,9 @@ module fabnic_roce_req #(
         end
       end
       S_LOAD: begin
-        qc_q <= st_rd;
-        rs_q <= rs_rd;
+        qc_q  <= st_rd;
+        rs_q  <= rs_rd;
+        una_q <= una_rd;
         st_q <= S_DISPATCH;
       end
       S_DISPATCH: begin
@@ -429,7 +474,19 @@ module fabnic_roce_req #(
             end
           end
           E_EV: begin
-            if (ev_op_q) begin
+            if (resend_q) begin
+              // SR: walk the SQEs from the oldest uncompleted WQE to the PSN's WQE
+              if (rs_q.err || qc_q.state != QPS_RTS) begin
+                st_q <= S_IDLE;
+              end else begin
+                sv_sq_ci    <= rs_q.sq_ci;
+                sv_off      <= rs_q.off;
+                sv_next_psn <= rs_q.next_psn;
+                rs_q.sq_ci  <= ev_idx_q;
+                wpsn_q      <= ev_wqe_psn_q;
+                st_q <= S_FETCH;
+              end
+            end else if (ev_op_q) begin
               rs_q.err <= 1'b1;
               st_q <= S_WB;
             end else if (!rs_q.err) begin
@@ -461,6 +518,9 @@ module fabnic_roce_req #(
             end else if (rs_q.err || qc_q.state != QPS_RTS || rs_q.sq_ci == rs_q.sq_pi) begin
               rs_q.in_sched <= 1'b0;
               st_q <= S_WB;
+            end else if (win_full) begin
+              requeue_q <= 1'b1;     // SR window full: poll again later
+              st_q <= S_WB;
             end else begin
               st_q <= S_FETCH;
             end
@@ -474,7 +534,28 @@ module fabnic_roce_req #(
           more_q <= !s_rd_tlast;
           // a DMA error (reported on the last beat) leaves the QP scheduled: it
           // retries on its next visit
-          if (s_rd_tlast && s_rd_tuser) begin
+          if (resend_q && s_rd_tlast && s_rd_tuser) begin
+            rs_q.sq_ci <= sv_sq_ci;        // resend abandoned (the timer covers it)
+            st_q <= S_WB;
+          end else if (resend_q && psn_le(wpsn_q + rs_span, ev_psn_q)) begin
+            // the PSN is beyond this WQE: next SQE
+            rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
+            wpsn_q     <= wpsn_q + rs_span;
+            if (rs_q.sq_ci + 16'd1 == rs_q.sq_hi) begin
+              rs_q.sq_ci <= sv_sq_ci;      // not a sent PSN: nothing to do
+              st_q <= s_rd_tlast ? S_WB : S_SKIP;
+            end else begin
+              st_q <= s_rd_tlast ? S_FETCH : S_WAIT;
+            end
+          end else if (resend_q && ev_op_q && ev_psn_q != wpsn_q
+                       && s_rd_tdata[8*8 +: 8] == WR_READ) begin
+            rs_q.sq_ci <= sv_sq_ci;        // SACK hole inside a READ: the READ's first PSN
+            st_q <= s_rd_tlast ? S_WB : S_SKIP;   // is resent (or executed) on its own
+          end else if (resend_q) begin
+            rs_q.off      <= 32'(ev_psn_q - wpsn_q) << lg;
+            rs_q.next_psn <= ev_psn_q;
+            st_q <= S_CHK;
+          end else if (s_rd_tlast && s_rd_tuser) begin
             requeue_q <= 1'b1;
             st_q <= S_WB;
           end else begin
@@ -508,7 +589,7 @@ module fabnic_roce_req #(
           if (s_lim_rsp_grant) begin
             granted_q <= 1'b1;
             st_q <= S_PKT;
-          end else if (act_out_valid) begin
+          end else if (act_out_valid && !resend_q) begin
             // other QPs are waiting: give way, come back later
             requeue_q <= 1'b1;
             st_q <= more_q ? S_SKIP : S_WB;
@@ -522,7 +603,22 @@ module fabnic_roce_req #(
                     (lim_upd_valid && lim_upd_qpn == qpn_q)) st_q <= S_RLREQ;
       S_PKT: begin
         if (paced && !granted_q) st_q <= S_RLREQ;
-        if (job_fire) begin
+        if (resend_q) begin
+          if (job_fire) begin
+            granted_q     <= 1'b0;
+            cnt_req_pkts  <= cnt_req_pkts + 1'b1;
+            cnt_retx_pkts <= cnt_retx_pkts + 1'b1;
+            cnt_sr_retx   <= cnt_sr_retx + 1'b1;
+            rs_q.sq_ci    <= sv_sq_ci;
+            rs_q.off      <= sv_off;
+            rs_q.next_psn <= sv_next_psn;
+            st_q <= more_q ? S_SKIP : S_WB;
+          end
+        end else if (win_full) begin
+          // SR window full: end the visit at this position, poll again later
+          requeue_q <= 1'b1;
+          st_q <= more_q ? S_SKIP : S_WB;
+        end else if (job_fire) begin
           granted_q <= 1'b0;
           cnt_req_pkts  <= cnt_req_pkts + 1'b1;
           cnt_retx_pkts <= cnt_retx_pkts + CNT_W'(psn_lt(rs_q.next_psn, rs_q.psn_hi));
@@ -566,6 +662,8 @@ module fabnic_roce_req #(
       cnt_req_pkts  <= '0;
       cnt_retx_pkts <= '0;
       cnt_lkey_err  <= '0;
+      cnt_sr_retx   <= '0;
+      resend_q      <= 1'b0;
       requeue_q     <= 1'b0;
       kick_q        <= 1'b0;
       m_ctl_done    <= 1'b0;

@@ -19,6 +19,15 @@
 // duplicate READs re-executed; the first packet after a gap gets one sequence NAK
 // (later ones are dropped until the gap fills); remote access violations and invalid
 // requests get NAKs, and nothing is written to host memory for them.
+// Selective repeat (QP context bit sr, docs/roce_sr.md): every request packet is
+// classified by fabnic_roce_sr_window (one request in flight, 3-cycle round trip);
+// WRITE packets without immediate are placed out of order (per-packet RETH: rkey, PD,
+// rights and bounds checked for [va, va+payload)), SEND / WRITE-with-immediate /
+// READ / atomic only at the expected PSN (ORDERED_EARLY: dropped, not marked); the
+// MSN advances (and receive CQEs are written) only when the expected PSN passes a
+// message's last packet (per-QP end-of-message map); a SACK (0xC0) replaces the
+// sequence NAK, a plain ACK is sent when the window has no holes. The expected PSN
+// of the state word mirrors the window's.
 // Placement is synchronous: payload is streamed into the DMA write engine before the
 // CQE request is issued, so (same AXI ID, in order) the data lands before the CQE.
 `default_nettype none
@@ -117,7 +126,11 @@ module fabnic_roce_resp #(
     output logic      [CNT_W-1:0]             cnt_inv_req,
     output logic      [CNT_W-1:0]             cnt_acks_sent,
     output logic      [CNT_W-1:0]             cnt_lkey_err,
-    output logic      [CNT_W-1:0]             cnt_cnp_sent
+    output logic      [CNT_W-1:0]             cnt_cnp_sent,
+    // selective repeat
+    output logic      [CNT_W-1:0]             cnt_sack_sent,
+    output logic      [CNT_W-1:0]             cnt_ooo_placed,
+    output logic      [CNT_W-1:0]             cnt_sr_drop     // ORDERED_EARLY + BEYOND_WINDOW
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
@@ -142,6 +155,7 @@ module fabnic_roce_resp #(
     logic        atom_valid;
     logic [23:0] atom_psn;
     logic [63:0] atom_orig;
+    logic [63:0] eom;        // SR: bit i = PSN epsn+i is a message's last packet (placed)
   } rstate_t;
 
   qpc_t             st_rd, qc_q;
@@ -184,7 +198,7 @@ module fabnic_roce_resp #(
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
     S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
-    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB
+    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI
   } st_e;
   st_e st_q, after_rqe_q;
 
@@ -199,7 +213,7 @@ module fabnic_roce_resp #(
   assign op = h_q.bth.opcode;
 
   // what to send after the packet (ack_kind) and complete (cqe_q)
-  typedef enum logic [2:0] { A_NONE, A_ACK, A_NAK, A_ATOMIC, A_CNP } ack_e;
+  typedef enum logic [2:0] { A_NONE, A_ACK, A_NAK, A_ATOMIC, A_CNP, A_SACK } ack_e;
   ack_e        ack_q;
   logic [7:0]  syn_q;
   logic [23:0] ack_psn_q;
@@ -230,6 +244,46 @@ module fabnic_roce_resp #(
 
   logic [3:0] lg;
   assign lg = pmtu_log(qc_q.pmtu);
+
+  // ---------------------------------------------------------------- SR receive window
+  localparam int SRW = 64;
+  logic              sw_init_ready, sw_req_ready, sw_rsp_valid;
+  logic [QPN_W-1:0]  unused_sw_qpn;
+  logic [23:0]       unused_sw_psn, sw_epsn, sw_adv;
+  logic              unused_sw_user;
+  logic [SRW-1:0]    sw_bmp;
+  fabnic_roce_sr_pkg::sr_class_e sw_class;
+  logic [CNT_W-1:0]  unused_sw_cnt [6];
+  fabnic_roce_sr_window #(.NUM_QP(NUM_QP), .W(SRW), .USER_W(1), .CNT_W(CNT_W), .OUT_REG(1'b1)) u_win (
+      .clk, .rst,
+      .s_init_valid(st_q == S_SRI), .s_init_ready(sw_init_ready), .s_init_qpn(qpn_q),
+      .s_init_epsn(ctl_psn_q),
+      .s_req_valid(st_q == S_SRQ), .s_req_ready(sw_req_ready), .s_req_qpn(qpn_q),
+      .s_req_psn(h_q.bth.psn),
+      .s_req_span(is_read ? npkts(h_q.reth.dma_len, lg) : 24'd1),
+      .s_req_ordered(!(is_write && !has_imm)), .s_req_user(1'b0),
+      .m_rsp_valid(sw_rsp_valid), .m_rsp_ready(st_q == S_SRW), .m_rsp_qpn(unused_sw_qpn),
+      .m_rsp_psn(unused_sw_psn), .m_rsp_user(unused_sw_user), .m_rsp_class(sw_class),
+      .m_rsp_epsn(sw_epsn), .m_rsp_adv(sw_adv), .m_rsp_bitmap(sw_bmp),
+      .cnt_in_order(unused_sw_cnt[0]), .cnt_out_of_order(unused_sw_cnt[1]),
+      .cnt_duplicate(unused_sw_cnt[2]), .cnt_beyond(unused_sw_cnt[3]),
+      .cnt_ordered_early(unused_sw_cnt[4]), .cnt_init(unused_sw_cnt[5])
+  );
+
+  // SR bookkeeping of the current packet
+  fabnic_roce_sr_pkg::sr_class_e sr_cls_q;
+  logic [23:0]    sr_epsn_q, sr_adv_q;
+  logic [SRW-1:0] sr_bmp_q;
+  logic           sr_ack_q;      // answer with SACK / ACK after the packet
+  logic [5:0]     sr_d;          // offset of the packet from the expected PSN
+  logic [SRW-1:0] sr_adv_mask;   // end-of-message bits passed by the advance
+  logic [6:0]     sr_eom_cnt;
+  assign sr_d = 6'(h_q.bth.psn - r_q.epsn);
+  always_comb begin
+    sr_adv_mask = (sw_adv >= 24'(SRW)) ? '1 : ((SRW'(1) << sw_adv[5:0]) - SRW'(1));
+    sr_eom_cnt  = '0;
+    for (int i = 0; i < SRW; i++) sr_eom_cnt = sr_eom_cnt + 7'(r_q.eom[i] & sr_adv_mask[i]);
+  end
 
   // picks
   logic take_ctl, take_db, take_cnp, take_pkt;
@@ -271,7 +325,7 @@ module fabnic_roce_resp #(
     end else begin
       chk_key = h_q.reth.rkey;
       chk_va  = h_q.reth.va;
-      chk_len = h_q.reth.dma_len;
+      chk_len = (qc_q.sr && is_write) ? 32'(plen_q) : h_q.reth.dma_len;  // SR: this packet
       chk_acc = is_read ? 4'(1 << MR_ACC_REMOTE_READ) : 4'(1 << MR_ACC_REMOTE_WRITE);
     end
   end
@@ -321,6 +375,13 @@ module fabnic_roce_resp #(
     ackj.hdr.aeth.syndrome = syn_q;
     ackj.hdr.aeth.msn      = r_q.msn;
     ackj.hdr.atomic_ack_eth.orig_data = atom_orig_q;
+    if (ack_q == A_SACK) begin
+      // SACKETH bytes 0-15 in the reth field (fabnic_roce_tx_hdr SR layout)
+      ackj.hdr.bth.opcode  = OP_SR_SACK;
+      ackj.hdr.reth.va     = {8'd0, sr_epsn_q, sr_bmp_q[63:32]};
+      ackj.hdr.reth.rkey   = sr_bmp_q[31:0];
+      ackj.hdr.reth.dma_len = 32'd0;
+    end
   end
   assign m_job       = ackj;
   assign m_job_valid = st_q == S_FIN && ack_q != A_NONE;
@@ -379,6 +440,7 @@ module fabnic_roce_resp #(
         cqe_pend_q <= 1'b0;
         drain_q    <= 1'b1;
         accept_q   <= 1'b0;
+        sr_ack_q   <= 1'b0;
         if (take_ctl) begin
           src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
           st_q <= S_LOAD;
@@ -407,7 +469,7 @@ module fabnic_roce_resp #(
             if (!ctl_op_q) begin
               r_q      <= '0;
               r_q.epsn <= ctl_psn_q;
-              st_q <= S_WB;
+              st_q <= S_SRI;    // window of the QP too (used when sr is set)
             end else begin
               st_q <= S_IDLE;
             end
@@ -431,6 +493,15 @@ module fabnic_roce_resp #(
               cnt_drop_qp_state <= cnt_drop_qp_state + CNT_W'(is_req);
               cnt_inv_req       <= cnt_inv_req + CNT_W'(!is_req);
               st_q <= S_DRAIN;
+            end else if (qc_q.sr) begin
+              if (pd_diff == 0 && needs_rqe && !r_q.rqe_valid && r_q.rq_ci == r_q.rq_pi) begin
+                // RNR before the window sees the packet: it stays unreceived
+                ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
+                cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
+                st_q <= S_DRAIN;
+              end else begin
+                st_q <= S_SRQ;
+              end
             end else if (pd_diff > 0) begin
               // gap: one sequence NAK, then silence until the expected PSN arrives
               if (!r_q.nak_sent) begin
@@ -467,7 +538,8 @@ module fabnic_roce_resp #(
       end
       // ------------------------------------------------ a new request at the expected PSN
       S_NEW: begin
-        if ((is_send && (is_first == r_q.in_send)) || (is_write && (is_first == r_q.in_write))
+        if ((is_send && (is_first == r_q.in_send))
+            || (is_write && !qc_q.sr && (is_first == r_q.in_write))
             || ((is_read || is_atomic) && (r_q.in_send || r_q.in_write))) begin
           // opcode out of sequence
           ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
@@ -482,7 +554,7 @@ module fabnic_roce_resp #(
             after_rqe_q <= S_NEW;
             st_q <= S_RQE_RD;
           end
-        end else if (is_read || is_atomic || (is_write && is_first)) begin
+        end else if (is_read || is_atomic || (is_write && (is_first || qc_q.sr))) begin
           if ((is_read && !qc_q.access[MR_ACC_REMOTE_READ])
               || (is_atomic && !qc_q.access[MR_ACC_REMOTE_ATOMIC])
               || (is_write && !qc_q.access[MR_ACC_REMOTE_WRITE])) begin
@@ -563,7 +635,8 @@ module fabnic_roce_resp #(
             accept_q <= 1'b1;
           end
         end else begin  // write
-          if (32'(plen_q) > r_q.wr_rem || (is_last && 32'(plen_q) != r_q.wr_rem)
+          if ((!qc_q.sr && (32'(plen_q) > r_q.wr_rem || (is_last && 32'(plen_q) != r_q.wr_rem)))
+              || (qc_q.sr && 32'(plen_q) > (32'd1 << lg))
               || (!is_last && 32'(plen_q) != (32'd1 << lg))) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
@@ -587,16 +660,16 @@ module fabnic_roce_resp #(
           drain_q <= 1'b0;
           // commit the state of an accepted SEND/WRITE
           if (accept_q) begin
-            r_q.epsn <= r_q.epsn + 24'd1;
+            if (!qc_q.sr) r_q.epsn <= r_q.epsn + 24'd1;
             if (is_send) begin
               r_q.msg_off <= r_q.msg_off + 32'(plen_q);
               r_q.in_send <= !is_last;
-            end else begin
+            end else if (!qc_q.sr) begin
               r_q.wr_haddr <= r_q.wr_haddr + 64'(plen_q);
               r_q.wr_rem   <= r_q.wr_rem - 32'(plen_q);
               r_q.in_write <= !is_last;
             end
-            if (is_last) r_q.msn <= r_q.msn + 24'd1;
+            if (is_last && !qc_q.sr) r_q.msn <= r_q.msn + 24'd1;
             if (is_last && needs_rqe) begin
               cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_SUCCESS,
                                 is_send ? WC_RECV : WC_RECV_RDMA_IMM,
@@ -609,6 +682,16 @@ module fabnic_roce_resp #(
             if (h_q.bth.ack_req) begin
               ack_q <= A_ACK; syn_q <= SYN_ACK;
             end
+          end
+          // SR: SACK while the window has holes, else an ACK when asked for, for a
+          // duplicate, or when the packet filled a hole; cumulative PSN epsn - 1
+          if (qc_q.sr && sr_ack_q && ack_q != A_NAK && ack_q != A_ATOMIC) begin
+            syn_q     <= SYN_ACK;
+            ack_psn_q <= sr_epsn_q - 24'd1;
+            if (sr_bmp_q != '0) ack_q <= A_SACK;
+            else if (h_q.bth.ack_req || sr_cls_q == fabnic_roce_sr_pkg::SR_DUPLICATE
+                     || sr_adv_q > 24'd1) ack_q <= A_ACK;
+            else ack_q <= A_NONE;
           end
           st_q <= S_FIN;
         end
@@ -632,8 +715,10 @@ module fabnic_roce_resp #(
           r_q.atom_valid <= 1'b1;
           r_q.atom_psn   <= h_q.bth.psn;
           r_q.atom_orig  <= atom_orig_q;
-          r_q.epsn       <= r_q.epsn + 24'd1;
-          r_q.msn        <= r_q.msn + 24'd1;
+          if (!qc_q.sr) begin
+            r_q.epsn <= r_q.epsn + 24'd1;
+            r_q.msn  <= r_q.msn + 24'd1;
+          end
           ack_q <= A_ATOMIC; syn_q <= SYN_ACK;
           drain_q <= 1'b1;
           st_q <= S_DRAIN;
@@ -642,7 +727,7 @@ module fabnic_roce_resp #(
       // ------------------------------------------------ READ
       S_RJOB: begin
         if (m_rjob_ready) begin
-          if (pd_diff == 0) begin
+          if (pd_diff == 0 && !qc_q.sr) begin
             r_q.epsn <= r_q.epsn + npkts(h_q.reth.dma_len, lg);
             r_q.msn  <= r_q.msn + 24'd1;
           end
@@ -653,10 +738,60 @@ module fabnic_roce_resp #(
         if (m_cqe_valid && m_cqe_ready) cqe_pend_q <= 1'b0;
         if (m_job_valid && m_job_ready) begin
           ack_q <= A_NONE;
-          cnt_acks_sent <= cnt_acks_sent + CNT_W'(ack_q != A_CNP);
+          cnt_acks_sent <= cnt_acks_sent + CNT_W'(ack_q != A_CNP && ack_q != A_SACK);
           cnt_cnp_sent  <= cnt_cnp_sent + CNT_W'(ack_q == A_CNP);
+          cnt_sack_sent <= cnt_sack_sent + CNT_W'(ack_q == A_SACK);
         end
         if (fin_done) st_q <= S_IDLE;
+      end
+      // ------------------------------------------------ selective repeat
+      S_SRI: if (sw_init_ready) st_q <= S_WB;
+      S_SRQ: if (sw_req_ready) st_q <= S_SRW;
+      S_SRW: begin
+        if (sw_rsp_valid) begin
+          sr_cls_q  <= sw_class;
+          sr_epsn_q <= sw_epsn;
+          sr_adv_q  <= sw_adv;
+          sr_bmp_q  <= sw_bmp;
+          sr_ack_q  <= 1'b0;
+          r_q.epsn  <= sw_epsn;            // mirror of the window
+          case (sw_class)
+            fabnic_roce_sr_pkg::SR_NEW_IN_ORDER: begin
+              // messages completed by the advance: this packet's, and the placed LASTs
+              // the advance passes
+              r_q.msn <= r_q.msn + 24'(sr_eom_cnt)
+                         + 24'(is_last || is_read || is_atomic);
+              r_q.eom <= (sw_adv >= 24'(SRW)) ? '0 : r_q.eom >> sw_adv[5:0];
+              sr_ack_q <= is_send || is_write;
+              st_q <= S_NEW;
+            end
+            fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER: begin
+              if (is_last) r_q.eom[sr_d] <= 1'b1;
+              cnt_ooo_placed <= cnt_ooo_placed + 1'b1;
+              sr_ack_q <= 1'b1;
+              st_q <= S_NEW;
+            end
+            fabnic_roce_sr_pkg::SR_DUPLICATE: begin
+              cnt_dup <= cnt_dup + 1'b1;
+              if (pd_diff < 0 && is_read) begin
+                st_q <= S_MR_CHK;          // re-execute
+              end else if (pd_diff < 0 && is_atomic && r_q.atom_valid
+                           && r_q.atom_psn == h_q.bth.psn) begin
+                ack_q       <= A_ATOMIC;
+                syn_q       <= SYN_ACK;
+                atom_orig_q <= r_q.atom_orig;
+                st_q <= S_DRAIN;
+              end else begin
+                sr_ack_q <= 1'b1;          // (S)ACK from S_DRAIN
+                st_q <= S_DRAIN;
+              end
+            end
+            default: begin                 // ORDERED_EARLY, BEYOND_WINDOW
+              cnt_sr_drop <= cnt_sr_drop + 1'b1;
+              st_q <= S_DRAIN;
+            end
+          endcase
+        end
       end
       S_WB: st_q <= S_IDLE;
       default: st_q <= S_IDLE;
@@ -674,12 +809,17 @@ module fabnic_roce_resp #(
       cnt_acks_sent     <= '0;
       cnt_lkey_err      <= '0;
       cnt_cnp_sent      <= '0;
+      cnt_sack_sent     <= '0;
+      cnt_ooo_placed    <= '0;
+      cnt_sr_drop       <= '0;
     end
   end
 
   logic unused;
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
-                    unused_chk_id, s_rd_tdata[511:256], h_q, qc_q};
+                    unused_chk_id, s_rd_tdata[511:256], h_q, qc_q, unused_sw_qpn, unused_sw_psn,
+                    unused_sw_user, unused_sw_cnt[0], unused_sw_cnt[1], unused_sw_cnt[2],
+                    unused_sw_cnt[3], unused_sw_cnt[4], unused_sw_cnt[5]};
 
 endmodule
 

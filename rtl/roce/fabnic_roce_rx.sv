@@ -28,6 +28,11 @@ module fabnic_roce_rx #(
 
     input  wire logic [127:0]                cfg_local_ip,
 
+    // selective repeat: per-QP sr bit (static context writes), selects the SR layouts
+    input  wire logic                        st_sr_we,
+    input  wire logic [23:0]                 st_sr_qpn,
+    input  wire logic                        st_sr_val,
+
     input  wire logic [DATA_W-1:0]           s_axis_tdata,
     input  wire logic [KEEP_W-1:0]           s_axis_tkeep,
     input  wire logic                        s_axis_tvalid,
@@ -218,12 +223,21 @@ module fabnic_roce_rx #(
   // ---------------------------------------------------------------- BTH decode
   roce_hdr_t         h;
   logic              h_valid, h_ready;
+  // per-QP selective-repeat bit, read combinationally by the decoder (LUT RAM)
+  localparam int QPN_W = (NUM_QP > 1) ? $clog2(NUM_QP) : 1;
+  logic              sr_bits [NUM_QP];
+  logic [23:0]       lk_qpn;
+  logic              lk_sr;
+  always_ff @(posedge clk) begin
+    if (st_sr_we && 32'(st_sr_qpn) < NUM_QP) sr_bits[QPN_W'(st_sr_qpn)] <= st_sr_val;
+  end
+  assign lk_sr = 32'(lk_qpn) < NUM_QP && sr_bits[QPN_W'(lk_qpn)];
   logic [DATA_W-1:0] d_tdata;
   logic [KEEP_W-1:0] d_tkeep;
   logic              d_tvalid, d_tready, d_tlast, d_tuser;
   logic [15:0]       unused_d_plen;
   logic [CNT_W-1:0]  hc [5];
-  fabnic_roce_rx_hdr #(.DATA_W(DATA_W), .TRAILER_BYTES(4), .CNT_W(CNT_W)) u_bth (
+  fabnic_roce_rx_hdr #(.DATA_W(DATA_W), .TRAILER_BYTES(4), .CNT_W(CNT_W), .SR(1'b1)) u_bth (
       .clk, .rst,
       .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid),
       .s_axis_tready(p_tready), .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
@@ -231,6 +245,7 @@ module fabnic_roce_rx #(
       .m_axis_tdata(d_tdata), .m_axis_tkeep(d_tkeep), .m_axis_tvalid(d_tvalid),
       .m_axis_tready(d_tready), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser),
       .m_axis_plen(unused_d_plen),
+      .m_lk_qpn(lk_qpn), .s_lk_sr(lk_sr),
       .cnt_pkts(hc[0]), .cnt_err_short(hc[1]), .cnt_err_tver(hc[2]), .cnt_err_opcode(hc[3]),
       .cnt_err_pad(hc[4])
   );
@@ -243,7 +258,7 @@ module fabnic_roce_rx #(
   logic       is_rsp, is_req_op, bad_qpn;
   logic [15:0] plen;
   assign op        = h.bth.opcode;
-  assign is_rsp    = op >= OP_READ_RESP_FIRST && op <= OP_ATOMIC_ACK;
+  assign is_rsp    = (op >= OP_READ_RESP_FIRST && op <= OP_ATOMIC_ACK) || op == OP_SR_SACK;
   assign is_req_op = op <= OP_READ_REQUEST || op == OP_COMPARE_SWAP || op == OP_FETCH_ADD;
   assign bad_qpn   = 32'(h.bth.dest_qp) >= NUM_QP;
   assign plen      = sd_data[17:2] - 16'(h.hdr_len) - 16'(h.bth.pad_count) - 16'd4;

@@ -15,6 +15,12 @@
 // - A pad count larger than the payload left after the headers: the payload frame is
 //   empty (one tkeep=0 beat) with tuser[0]=1, counted in cnt_err_pad.
 // - tuser[0] of the input's last beat reaches the payload's last beat.
+// - SR = 1 (selective repeat, docs/roce_sr.md): the vendor SACK opcode 0xC0 is known
+//   (AETH, then SACKETH bytes 0-15 in the reth field: va = {rsvd, base PSN, bitmap0
+//   bits 63:32}, rkey = bitmap0 bits 31:0, dma_len = {count, base PSN 1}); and WRITE
+//   MIDDLE/LAST(_IMM) carry a RETH when the destination QP is an SR QP: m_lk_qpn is
+//   the packet's BTH destination QP (combinational, from the first beat) and s_lk_sr
+//   must answer in the same cycle. SR = 0: standard IBTA layouts only.
 // Back-pressure only (a header not taken stalls the input when the next header
 // completes). Throughput: one input beat per cycle; at DATA_W=512 a packet that fits
 // one beat passes in one cycle. Latency: 2 cycles on the payload path.
@@ -24,7 +30,8 @@ module fabnic_roce_rx_hdr #(
     parameter int DATA_W = 64,
     parameter int KEEP_W = DATA_W / 8,
     parameter int TRAILER_BYTES = 0,  // bytes after the pad to remove too (ICRC: 4)
-    parameter int CNT_W  = 32
+    parameter int CNT_W  = 32,
+    parameter bit SR     = 1'b0    // selective-repeat layouts (see above)
 ) (
     input  wire logic                       clk,
     input  wire logic                       rst,
@@ -47,6 +54,10 @@ module fabnic_roce_rx_hdr #(
     output logic                            m_axis_tlast,
     output logic                            m_axis_tuser,
     output logic      [15:0]                m_axis_plen,   // payload bytes, on the last beat
+
+    // SR = 1: per-QP layout lookup (destination QP of the first beat -> QP is SR)
+    output logic      [23:0]                m_lk_qpn,
+    input  wire logic                       s_lk_sr,
 
     output logic      [CNT_W-1:0]           cnt_pkts,
     output logic      [CNT_W-1:0]           cnt_err_short,
@@ -80,6 +91,7 @@ module fabnic_roce_rx_hdr #(
   logic [BI_W-1:0]     bidx_q;
   logic [BC_W-1:0]     bcnt_q, bcnt;       // frame bytes seen (window part)
   logic [7:0]          op_q, op;
+  logic                sr_q, sr_cur;
   logic                in_hdr, completes;
   logic [fabnic_roce_pkg::HLEN_W-1:0] need;
   logic                core_ready, s_fire, stall, pad_full;
@@ -92,7 +104,8 @@ module fabnic_roce_rx_hdr #(
     first_beat = bidx_q == '0;
     in_hdr     = !done_q;
     op         = first_beat ? s_axis_tdata[7:0] : op_q;
-    need       = fabnic_roce_pkg::hdr_len_of(op);
+    sr_cur     = SR && (first_beat ? s_lk_sr : sr_q);
+    need       = fabnic_roce_pkg::hdr_len_lay(fabnic_roce_pkg::op_layout_sr(op, sr_cur, SR));
     bcnt       = bcnt_q + BC_W'(popc(s_axis_tkeep));
     completes  = in_hdr && (bcnt >= BC_W'(need) || s_axis_tlast);
     hmerge     = hbuf_q;
@@ -118,7 +131,7 @@ module fabnic_roce_rx_hdr #(
     logic [EXB*8-1:0] ext;      // bytes after the BTH, network order
     net  = to_net(hmerge);
     ext  = net[EXB*8-1:0];
-    lay  = fabnic_roce_pkg::op_layout(op);
+    lay  = fabnic_roce_pkg::op_layout_sr(op, sr_cur, SR);
     dec  = '0;
     dec.bth     = net[NHB*8-1 -: 96];
     dec.hdr_len = need;
@@ -142,6 +155,7 @@ module fabnic_roce_rx_hdr #(
       dec.has_atomic_ack_eth = lay.atomic_ack_eth;
       dec.is_cnp             = lay.cnp;
       if (lay.reth)           dec.reth           = ext[EXB*8-1 -: 128];
+      if (lay.sack)           dec.reth           = ext[EXB*8-1-32 -: 128];  // SACKETH 0-15
       if (lay.aeth)           dec.aeth           = ext[EXB*8-1 -: 32];
       if (lay.atomic_eth)     dec.atomic_eth     = ext[EXB*8-1 -: 224];
       if (lay.atomic_ack_eth) dec.atomic_ack_eth = ext[EXB*8-1-32 -: 64];  // after the AETH
@@ -151,7 +165,9 @@ module fabnic_roce_rx_hdr #(
   end
 
   // Opcode/version errors are visible in the first beat (bytes 0 and 1).
-  assign bad_pkt = s_axis_tdata[11:8] != 4'd0 || !fabnic_roce_pkg::op_known(s_axis_tdata[7:0]);
+  assign bad_pkt = s_axis_tdata[11:8] != 4'd0
+                   || !fabnic_roce_pkg::op_layout_sr(s_axis_tdata[7:0], 1'b0, SR).known;
+  assign m_lk_qpn = {s_axis_tdata[47:40], s_axis_tdata[55:48], s_axis_tdata[63:56]};
 
   // ---------------------------------------------------------------- header register
   assign stall  = completes && ((m_hdr_valid && !m_hdr_ready) || pad_full);
@@ -166,6 +182,7 @@ module fabnic_roce_rx_hdr #(
     if (s_fire) begin
       if (in_hdr) hbuf_q <= hmerge;
       if (first_beat) op_q <= s_axis_tdata[7:0];
+      if (first_beat) sr_q <= sr_cur;
       if (s_axis_tlast) begin
         bidx_q <= '0;
         bcnt_q <= '0;
@@ -189,6 +206,7 @@ module fabnic_roce_rx_hdr #(
       done_q      <= 1'b0;
       hbuf_q      <= '0;
       op_q        <= '0;
+      sr_q        <= 1'b0;
     end
   end
 

@@ -90,7 +90,7 @@ module fabnic_roce_tx #(
     md.is_udp     = 1'b1;
     md.src_port   = j.sport;
     md.dst_port   = 16'd4791;
-    md.payload_len = 16'(udp_payload_len(j.hdr.bth.opcode, j.plen));
+    md.payload_len = 16'(udp_payload_len_sr(j.hdr.bth.opcode, j.hdr.has_reth, j.plen));
   end
 
   // ---------------------------------------------------------------- in-order queues
@@ -160,7 +160,7 @@ module fabnic_roce_tx #(
   logic              h_tvalid, h_tready, h_tlast, h_tuser;
   logic [16:0]       unused_udp_len;
   logic [CNT_W-1:0]  unused_hdr_pkts;
-  fabnic_roce_tx_hdr #(.DATA_W(DATA_W), .CNT_W(CNT_W)) u_hdr (
+  fabnic_roce_tx_hdr #(.DATA_W(DATA_W), .CNT_W(CNT_W), .SR(1'b1)) u_hdr (
       .clk, .rst,
       .s_hdr_data(hq_hdr), .s_hdr_plen(hq_plen), .s_hdr_valid(hq_valid), .s_hdr_ready(hq_pop),
       .hdr_udp_len(unused_udp_len),

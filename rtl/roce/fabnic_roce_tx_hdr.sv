@@ -17,6 +17,10 @@
 // - A payload frame whose byte count differs from s_hdr_plen is still sent (the pad
 //   follows the declared length) with tuser[0]=1 on its last beat, counted in
 //   cnt_err_len. Input tuser[0] (last beat) is passed to the output's last beat.
+// - SR = 1 (selective repeat, docs/roce_sr.md): has_reth set on a WRITE MIDDLE/LAST(_IMM)
+//   record adds the RETH (the record's reth field), and opcode 0xC0 (SACK) is encoded
+//   as AETH + SACKETH with SACKETH bytes 0-15 taken from the reth field and bytes
+//   16-23 zero (see fabnic_roce_rx_hdr). SR = 0: has_reth is ignored.
 // Back-pressure only. One output beat per cycle; a new header is taken in the cycle
 // the previous packet's last payload beat is taken. Latency: 1 cycle.
 `default_nettype none
@@ -24,7 +28,8 @@
 module fabnic_roce_tx_hdr #(
     parameter int DATA_W = 64,
     parameter int KEEP_W = DATA_W / 8,
-    parameter int CNT_W  = 32
+    parameter int CNT_W  = 32,
+    parameter bit SR     = 1'b0
 ) (
     input  wire logic                       clk,
     input  wire logic                       rst,
@@ -78,14 +83,15 @@ module fabnic_roce_tx_hdr #(
     fabnic_roce_pkg::op_layout_t lay;
     fabnic_pkt_pkg::bth_t        bth;
     logic [EXB*8-1:0]            ext;
-    lay     = fabnic_roce_pkg::op_layout(s_hdr_data.bth.opcode);
+    lay     = fabnic_roce_pkg::op_layout_sr(s_hdr_data.bth.opcode, SR && s_hdr_data.has_reth, SR);
     enc_pad = fabnic_roce_pkg::pad_of(s_hdr_plen[1:0]);
-    enc_len = fabnic_roce_pkg::hdr_len_of(s_hdr_data.bth.opcode);
+    enc_len = fabnic_roce_pkg::hdr_len_lay(lay);
     bth     = s_hdr_data.bth;
     bth.pad_count = enc_pad;
     ext = '0;
     if (lay.reth)           ext[EXB*8-1 -: 128]     = s_hdr_data.reth;
     if (lay.aeth)           ext[EXB*8-1 -: 32]      = s_hdr_data.aeth;
+    if (lay.sack)           ext[EXB*8-1-32 -: 128]  = s_hdr_data.reth;   // SACKETH 0-15
     if (lay.atomic_ack_eth) ext[EXB*8-1-32 -: 64]   = s_hdr_data.atomic_ack_eth;
     if (lay.atomic_eth)     ext[EXB*8-1 -: 224]     = s_hdr_data.atomic_eth;
     if (lay.ieth)           ext[EXB*8-1 -: 32]      = s_hdr_data.ieth;
@@ -104,7 +110,9 @@ module fabnic_roce_tx_hdr #(
                        s_hdr_data.has_atomic_ack_eth, s_hdr_data.is_cnp, s_hdr_data.hdr_len,
                        s_hdr_data.err, unused_lay};
 
-  assign hdr_udp_len = fabnic_roce_pkg::udp_payload_len(s_hdr_data.bth.opcode, s_hdr_plen);
+  assign hdr_udp_len = SR ? fabnic_roce_pkg::udp_payload_len_sr(s_hdr_data.bth.opcode,
+                                                                 s_hdr_data.has_reth, s_hdr_plen)
+                          : fabnic_roce_pkg::udp_payload_len(s_hdr_data.bth.opcode, s_hdr_plen);
 
   // ---------------------------------------------------------------- header register
   logic [NHB*8-1:0] hdr_q;

@@ -93,6 +93,11 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_lkey_err,
     input  wire logic [31:0] sts_roce_cnt_irq,
     input  wire logic [31:0] sts_roce_cnt_tx_len_err,
+    input  wire logic [31:0] sts_roce_cnt_sr_sack_tx,
+    input  wire logic [31:0] sts_roce_cnt_sr_sack_rx,
+    input  wire logic [31:0] sts_roce_cnt_sr_retx,
+    input  wire logic [31:0] sts_roce_cnt_sr_ooo_placed,
+    input  wire logic [31:0] sts_roce_cnt_sr_drop,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -189,7 +194,7 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('h408): if (!req_write) ack_rdata <= 32'(NUM_MR);
                 else ack_err <= 1'b1;
-        ADDR_W'('h40c): if (!req_write) ack_rdata <= 32'(32'h000001bf);
+        ADDR_W'('h40c): if (!req_write) ack_rdata <= 32'(32'h000001ff);
                 else ack_err <= 1'b1;
         ADDR_W'('h410): begin
           if (req_write) cfg_roce_local_mac_lo <= 32'(apply_strb(32'(cfg_roce_local_mac_lo), req_wdata, req_wstrb));
@@ -398,6 +403,16 @@ module fabnic_regs_roce #(
         ADDR_W'('h87c): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_irq);
                 else ack_err <= 1'b1;
         ADDR_W'('h880): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_tx_len_err);
+                else ack_err <= 1'b1;
+        ADDR_W'('h884): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_sack_tx);
+                else ack_err <= 1'b1;
+        ADDR_W'('h888): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_sack_rx);
+                else ack_err <= 1'b1;
+        ADDR_W'('h88c): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_retx);
+                else ack_err <= 1'b1;
+        ADDR_W'('h890): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_ooo_placed);
+                else ack_err <= 1'b1;
+        ADDR_W'('h894): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_drop);
                 else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;

@@ -113,8 +113,10 @@ class PairEnv:
 
     async def connect(self, pd_access: verbs.Access, *, mtu: int = 1024, depth: int = 64,
                       timeout: int = 8, retry_cnt: int = 7, rnr_retry: int = 7,
-                      sq_psn_a: int = 0x100, sq_psn_b: int = 0x200, dcqcn: bool = False):
-        """One RC QP on each NIC, connected to each other. Returns (qa, qb, cqa, cqb, pda, pdb)."""
+                      sq_psn_a: int = 0x100, sq_psn_b: int = 0x200, dcqcn: bool = False,
+                      sr: bool = False):
+        """One RC QP on each NIC, connected to each other. Returns (qa, qb, cqa, cqb, pda, pdb).
+        sr: both QPs in selective-repeat mode (docs/roce_sr.md)."""
         a, b = self.a.ctx, self.b.ctx
         assert a is not None and b is not None
         def setup(ctx):
@@ -127,6 +129,8 @@ class PairEnv:
         def bring_up(ctx, qp, peer_qpn, peer_mac, peer_ip, sq_psn, rq_psn):
             if dcqcn:
                 ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access, dcqcn=True)
+            elif sr:
+                ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access, selective_repeat=True)
             else:
                 ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access)
             ctx.modify_qp(qp, verbs.QpState.RTR, dest_qpn=peer_qpn, rq_psn=rq_psn, path_mtu=mtu,

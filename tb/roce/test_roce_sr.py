@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Selective repeat (docs/roce_sr.md) between two fabnic RoCE NICs (tb_roce_pair, FEC
+off), QPs created with ``selective_repeat=True`` through the fw/ verbs API.
+
+- sr_drop_list: one WRITE stream, chosen data frames dropped by the link's drop list:
+  every PSN goes on the wire exactly 1 + (times it was dropped) times (no go-back-N),
+  the tail loss is recovered by one timeout resend, memory exact; every WRITE frame's
+  RETH (VA of the packet's first byte, rkey, message length) and payload checked
+  against the segmentation computed here from the work requests; SACK frames parsed
+  with a scapy layer defined here (base = PSN + 1, bit 0 clear, one block, marked PSNs
+  were delivered before); ICRC of every frame (zlib reference in fabnic_tb.roce_layers).
+- sr_lossy_mix: three SR QP pairs and one standard (sr=0) pair on the same NICs, random
+  WRITE/SEND/READ mixes over links that lose, reorder and duplicate frames both ways:
+  every byte, every CQE (order, status, receive byte_len) exact; the sr=0 QP sees no SR
+  layouts (no RETH on WRITE MIDDLE/LAST, no SACK); SACK counters against the wire tap.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import struct
+from pathlib import Path
+
+from fabnic_tb.runner import run
+
+HERE = Path(__file__).parent
+
+try:
+    import cocotb
+    from roce_env import PairEnv, check_wire, random_mix
+    from scapy.fields import ByteField, X3BytesField, XLongField
+    from scapy.packet import Packet
+
+    from fabnic.verbs import Access, SendWR, WrOpcode
+    from fabnic_tb.fw_bus import run_driver
+except ImportError:  # collected by pytest outside the simulator
+    cocotb = None
+
+OP_SACK = 0xC0
+MTU = 1024
+WRITE_OPS = range(0x06, 0x0C)
+
+if cocotb is not None:
+    ACC = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
+
+    class SACKETH(Packet):
+        """Selective-repeat SACK extension header (docs/roce_sr.md, 24 bytes)."""
+        name = "SACKETH"
+        fields_desc = [ByteField("rsvd", 0), X3BytesField("base", 0), XLongField("bitmap0", 0),
+                       ByteField("nblk", 0), X3BytesField("base1", 0), XLongField("bitmap1", 0)]
+
+    def roce_fields(frame: bytes) -> dict:
+        """Ethernet/IPv4/UDP/BTH fields of a RoCEv2 frame (scapy) and the bytes after BTH
+        (without ICRC)."""
+        from scapy.layers.l2 import Ether
+
+        from fabnic_tb import roce_layers as rl
+        p = Ether(frame)
+        bth = p[rl.BTH]
+        rest = bytes(bth.payload)              # scapy keeps the ICRC in BTH
+        return {"op": int(bth.opcode), "dqpn": int(bth.dqpn), "psn": int(bth.psn),
+                "ackreq": int(bth.ackreq), "pad": int(bth.padcount), "rest": rest}
+
+    def sr_write_fields(f: dict) -> tuple[int, int, int, bytes]:
+        """RETH (va, rkey, dma_len) and payload of a WRITE packet of an SR QP."""
+        va, rkey, dlen = struct.unpack(">QII", f["rest"][:16])
+        off = 16 + (4 if f["op"] in (0x09, 0x0B) else 0)
+        body = f["rest"][off:]
+        return va, rkey, dlen, body[:len(body) - f["pad"]]
+
+    def check_sack(f: dict, delivered: set[int]) -> SACKETH:
+        """A SACK frame: AETH ACK syndrome, SACKETH per docs/roce_sr.md."""
+        assert len(f["rest"]) == 28, f"SACK headers {len(f['rest'])} bytes"
+        syn, msn = f["rest"][0], int.from_bytes(f["rest"][1:4], "big")
+        s = SACKETH(f["rest"][4:28])
+        assert syn == 0x1F, f"SACK syndrome {syn:#x}"
+        assert s.rsvd == 0 and s.nblk == 0 and s.base1 == 0 and s.bitmap1 == 0, s.show(dump=True)
+        assert s.base == (f["psn"] + 1) & 0xFFFFFF, (s.base, f["psn"])
+        assert s.bitmap0 & 1 == 0 and s.bitmap0 != 0, hex(s.bitmap0)
+        marked = {(s.base + i) & 0xFFFFFF for i in range(64) if s.bitmap0 >> i & 1}
+        assert marked <= delivered, f"SACK marks PSNs never delivered: {marked - delivered}"
+        assert msn >= 0
+        return s
+
+    @cocotb.test()
+    async def sr_drop_list(dut):
+        """WRITE stream with dropped data frames: exactly the dropped PSNs are resent."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_sr_drops.pcap")))
+        await env.start()
+        psn0 = 0x100
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=MTU, timeout=3, sr=True,
+                                                       sq_psn_a=psn0)
+        a, b = env.a, env.b
+        rng = random.Random(11)
+        size = 1 << 16
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        src = bytes(rng.randrange(256) for _ in range(size))
+        a.mem.write(la, src)
+        b.mem.write(lb, bytes(size))
+        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+        # four WRITEs (8 + 7 + 1 + 9 packets at MTU 1024), remote offsets apart
+        lens = [8192, 7000, 1000, 9000]
+        wrs, segs = [], {}      # segs: PSN -> (remote VA, rkey, message length, source bytes)
+        psn, off = psn0, 0
+        for i, n in enumerate(lens):
+            ra = lb + 100 + off
+            wrs.append(SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + off, length=n,
+                              lkey=mra.lkey, remote_addr=ra, rkey=mrb.rkey))
+            for k in range((n + MTU - 1) // MTU):
+                segs[psn] = (ra + k * MTU, mrb.rkey, n, src[off + k * MTU:off + min(n, (k + 1) * MTU)])
+                psn += 1
+            off += n + 512
+        npk = psn - psn0
+        drops = [2, 5, 6, 12, 17, npk - 1]         # frame indices on the A -> B link
+        fin = int(dut.lab_cnt_frames_in.value)
+        mark = len(env.frames)
+        env.link("lab", drop_list=sum((fin + d) << (32 * i) for i, d in enumerate(drops)),
+                 drop_list_en=(1 << len(drops)) - 1)
+        await run_driver(a.ctx.post_send, qa, wrs)
+        try:
+            wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 40000)
+        except Exception:
+            dut._log.error("A %s", await run_driver(a.ctx.counters))
+            dut._log.error("B %s", await run_driver(b.ctx.counters))
+            raise
+        env.link("lab", drop_list_en=0)
+        assert [w.wr_id for w in wcs] == list(range(len(wrs))) and all(w.ok for w in wcs), wcs
+        off = 0
+        for n in lens:
+            assert b.mem.read(lb + 100 + off, n) == src[off:off + n], f"WRITE at {off} differs"
+            off += n + 512
+        assert b.mem.read(lb, 100) == bytes(100)
+
+        # the wire: A's frames in link order (the link's frame index counts them too)
+        sent: dict[int, int] = {}
+        dropped: dict[int, int] = {}
+        delivered: set[int] = set()
+        nsack = 0
+        msn_last = 0
+        idx = 0
+        for side, fr in env.frames[mark:]:
+            f = roce_fields(fr)
+            if side == "a":
+                assert f["op"] in WRITE_OPS and f["dqpn"] == qb.qpn, f
+                va, rkey, dlen, body = sr_write_fields(f)
+                want = segs[f["psn"]]
+                assert (va, rkey, dlen, body) == want, (f["psn"], hex(va), hex(want[0]))
+                sent[f["psn"]] = sent.get(f["psn"], 0) + 1
+                if idx in drops:
+                    dropped[f["psn"]] = dropped.get(f["psn"], 0) + 1
+                else:
+                    delivered.add(f["psn"])
+                idx += 1
+            else:
+                assert f["dqpn"] == qa.qpn
+                if f["op"] == OP_SACK:
+                    nsack += 1
+                    check_sack(f, delivered)
+                    msn = int.from_bytes(f["rest"][1:4], "big")
+                    assert msn >= msn_last
+                    msn_last = msn
+                else:
+                    assert f["op"] == 0x11 and f["rest"][0] == 0x1F, f   # plain ACK, no NAK
+        dut._log.info("dropped PSNs %s; transmissions %s", dropped, sent)
+        assert sorted(sent) == list(range(psn0, psn0 + npk)), sorted(sent)
+        bad = {p: n for p, n in sent.items() if n != 1 + dropped.get(p, 0)}
+        assert not bad, f"PSNs sent a wrong number of times (go-back-N?): {bad}"
+        assert len(dropped) == len(drops)
+        ca = await run_driver(a.ctx.counters)
+        cb = await run_driver(b.ctx.counters)
+        dut._log.info("A %s", ca)
+        dut._log.info("B %s", cb)
+        assert ca["sr_retx"] == len(drops) and ca["tx_retx_pkts"] == len(drops), ca
+        assert ca["timeouts"] == 1, ca          # the tail loss only
+        assert ca["rx_naks"] == 0 and cb["rx_seq_nak"] == 0
+        assert cb["sr_sack_tx"] == nsack and nsack > 0, (cb, nsack)
+        assert ca["sr_sack_rx"] == nsack, ca    # the B -> A link loses nothing here
+        assert cb["sr_ooo_placed"] > 0 and cb["sr_drop"] == 0, cb
+        check_wire(env.frames)
+
+    @cocotb.test()
+    async def sr_lossy_mix(dut):
+        """Three SR QPs and one sr=0 QP, random mixes over lossy/reordering/duplicating
+        links: everything completes exactly; SR and standard layouts do not mix."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_sr_mix.pcap")))
+        await env.start()
+        loss = float(os.environ.get("ROCE_LOSS", "0.03"))
+        pairs = []
+        for i in range(4):
+            sr = i < 3
+            pairs.append((sr, await env.connect(ACC, mtu=MTU, timeout=3, sr=sr,
+                                                sq_psn_a=(0x100, 0xFFFFE0, 0x7FFFF8, 0x300)[i],
+                                                sq_psn_b=0xFFFFF0 - i)))
+        for L, seed in (("lab", 21), ("lba", 23)):
+            env.link(L, loss_en=1, loss_p=int(loss * 2**32), reorder_en=1,
+                     reorder_p=int(0.04 * 2**32), dup_en=1, dup_p=int(0.02 * 2**32), seed=seed)
+        a, b = env.a, env.b
+        rng = random.Random(17)
+        size = 1 << 17
+        jobs = []
+        for sr, (qa, qb, cqa, cqb, pda, pdb) in pairs:
+            la, lb = a.mem.alloc(size), b.mem.alloc(size)
+            a_img = bytearray(rng.randrange(256) for _ in range(size))
+            b_img = bytearray(rng.randrange(256) for _ in range(size))
+            a.mem.write(la, bytes(a_img))
+            b.mem.write(lb, bytes(b_img))
+            mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+            wrs, recvs, expect_recv = random_mix(rng, 14, [0, 1, 63, 1024, 1500, 4096, 7000],
+                                                 size, la, lb, mra, mrb, a_img, b_img)
+            await run_driver(b.ctx.post_recv, qb, recvs)
+            jobs.append((sr, qa, qb, cqa, cqb, la, lb, a_img, b_img, wrs, expect_recv))
+        for j in jobs:
+            await run_driver(a.ctx.post_send, j[1], j[9])
+        for sr, qa, _qb, cqa, cqb, la, lb, a_img, b_img, wrs, expect_recv in jobs:
+            try:
+                wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 60000)
+            except Exception:
+                dut._log.error("A %s", await run_driver(a.ctx.counters))
+                dut._log.error("B %s", await run_driver(b.ctx.counters))
+                dut._log.error("A qp %s", await run_driver(a.ctx.query_qp, qa))
+                raise
+            assert [w.wr_id for w in wcs] == [w.wr_id for w in wrs], (sr, wcs)
+            assert all(w.ok for w in wcs), [w for w in wcs if not w.ok]
+            rwcs = await run_driver(b.ctx.wait_cq, cqb, len(expect_recv), 60000)
+            assert [(w.wr_id, w.byte_len) for w in rwcs] == expect_recv, (sr, rwcs)
+            assert a.mem.read(la, size) == bytes(a_img), f"A memory (sr={sr})"
+            assert b.mem.read(lb, size) == bytes(b_img), f"B memory (sr={sr})"
+        ca = await run_driver(a.ctx.counters)
+        cb = await run_driver(b.ctx.counters)
+        dut._log.info("mix done at cycle %d\nA %s\nB %s", env.cycle, ca, cb)
+
+        sr_a = {p[1][1].qpn for p in pairs if p[0]}       # B-side QPNs of SR pairs
+        sr_b = {p[1][0].qpn for p in pairs if p[0]}       # A-side QPNs of SR pairs
+        std_b = pairs[3][1][1].qpn
+        nsack = 0
+        for side, fr in env.frames:
+            f = roce_fields(fr)
+            if f["op"] == OP_SACK:
+                assert side == "b" and f["dqpn"] in sr_b, f
+                check_sack(f, {(f["psn"] + 1 + i) & 0xFFFFFF for i in range(64)})
+                nsack += 1
+            if side == "a" and f["op"] in (0x07, 0x08):
+                body = len(f["rest"]) - f["pad"]
+                # WRITE MIDDLE/LAST: payload only on the sr=0 QP, RETH + payload on SR QPs
+                if f["dqpn"] == std_b:
+                    assert body in range(1, MTU + 1), f
+                else:
+                    assert f["dqpn"] in sr_a and body - 16 in range(1, MTU + 1), f
+                    assert sr_write_fields(f)[0] != 0
+        drops = int(dut.lab_cnt_drops.value) + int(dut.lba_cnt_drops.value)
+        dut._log.info("link drops %d, SACKs %d", drops, nsack)
+        assert cb["sr_sack_tx"] == nsack, (cb["sr_sack_tx"], nsack)
+        assert 0 < ca["sr_sack_rx"] <= nsack, ca
+        assert ca["sr_retx"] > 0 and ca["tx_retx_pkts"] >= ca["sr_retx"], ca
+        if loss > 0:
+            assert drops > 0
+        check_wire(env.frames)
+
+    @cocotb.test(skip=os.environ.get("ROCE_SR_TESTS", "").find("sr_goodput") < 0)
+    async def sr_goodput(dut):
+        """Measurement (run with ROCE_SR_TESTS=sr_goodput): 2 MB of 64 KB WRITEs, MTU
+        4096, 100 Gb/s links (50 B/cycle), Bernoulli loss ROCE_LOSS on A -> B, for an
+        sr=0 and an sr=1 QP pair; logs goodput and retransmissions, checks memory."""
+        env = PairEnv(dut)
+        await env.start()
+        loss = float(os.environ.get("ROCE_LOSS", "0.01"))
+        a, b = env.a, env.b
+        n, blk = 32, 65536
+        for sr in (False, True):
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=4096, timeout=3, sr=sr)
+            env.link("lab", rate=50 << 16, loss_en=1, loss_p=int(loss * 2**32), seed=5)
+            env.link("lba", rate=50 << 16)
+            la, lb = a.mem.alloc(n * blk), b.mem.alloc(n * blk)
+            src = random.Random(3).randbytes(n * blk)
+            a.mem.write(la, src)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, n * blk, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, n * blk, ACC)
+            c0 = await run_driver(a.ctx.counters)
+            t0 = env.cycle
+            await run_driver(a.ctx.post_send, qa, [
+                SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + i * blk, length=blk,
+                       lkey=mra.lkey, remote_addr=lb + i * blk, rkey=mrb.rkey) for i in range(n)])
+            wcs = await run_driver(a.ctx.wait_cq, cqa, n, 200000)
+            dt = env.cycle - t0
+            assert all(w.ok for w in wcs)
+            assert b.mem.read(lb, n * blk) == src
+            c1 = await run_driver(a.ctx.counters)
+            gbps = n * blk * 8 / (dt * 4.0)
+            dut._log.info("sr=%d loss=%.3f: %.1f Gb/s goodput, %d cycles, retx %d, timeouts %d",
+                          sr, loss, gbps, dt, c1["tx_retx_pkts"] - c0["tx_retx_pkts"],
+                          c1["timeouts"] - c0["timeouts"])
+            env.link("lab", loss_en=0)
+
+
+def test_roce_sr():
+    run(toplevel="tb_roce_pair", module="test_roce_sr", test_dir=HERE,
+        extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
+        testcase=os.environ.get("ROCE_SR_TESTS", "sr_drop_list,sr_lossy_mix").split(","))
