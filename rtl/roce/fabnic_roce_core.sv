@@ -590,13 +590,15 @@ module fabnic_roce_core #(
   end
 
   // SQE reads of the requester and the completer land in FIFOs that hold a whole
-  // fetch (8 SQEs), so a client busy with something else never stalls the shared R
-  // channel (that would block the payload reads the transmit path needs).
+  // fetch (SQE_BATCH SQEs), so a client busy with something else never stalls the shared
+  // R channel (that would block the payload reads the transmit path needs). 32 SQEs per
+  // read: one host-memory round trip per 32 WQEs instead of per 8 (small-message rate).
+  localparam int SQE_BATCH = 32;
   logic [511:0] sq_tdata [2];
   logic [1:0]   sq_tvalid, sq_tready, sq_tlast, sq_tuser;
   for (genvar g = 0; g < 2; g++) begin : g_sqf
-    logic [3:0] unused_cnt;
-    fabnic_fifo #(.WIDTH(DATA_W + 2), .DEPTH(8)) u_f (
+    logic [$clog2(SQE_BATCH):0] unused_cnt;
+    fabnic_fifo #(.WIDTH(DATA_W + 2), .DEPTH(SQE_BATCH)) u_f (
         .clk, .rst,
         .in_valid(rd_tvalid[g]), .in_ready(rd_tready[g]),
         .in_data({rd_tdata[g], rd_tlast[g], rd_tuser[g]}),
@@ -702,7 +704,7 @@ module fabnic_roce_core #(
   logic             kick_valid, kick_ready;
   logic [QPN_W-1:0] kick_qpn;
   logic [CNT_W-1:0] req_lkey_err;
-  fabnic_roce_req #(.NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_req (
+  fabnic_roce_req #(.NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W), .SQE_BATCH(SQE_BATCH)) u_req (
       .clk, .rst,
       .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
       .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
@@ -767,7 +769,8 @@ module fabnic_roce_core #(
   cqe_req_t         cqes [2];
   logic [1:0]       cqe_valid, cqe_ready;
   logic [CNT_W-1:0] cp_drop_psn;
-  fabnic_roce_cpl #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_cpl (
+  fabnic_roce_cpl #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W),
+                   .SQE_BATCH(SQE_BATCH)) u_cpl (
       .clk, .rst,
       .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
       .mr_wr_valid, .mr_wr_index, .mr_wr_entry,

@@ -10,7 +10,7 @@
 // READ responses, atomic ACKs) with their payload, kicks from the requester, and a
 // timer sweep that visits QPs round-robin between packets.
 //
-// Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA, up to 8 per
+// Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA, up to SQE_BATCH per
 // read, one 512-bit beat each; unused ones are discarded), compute
 // its PSN span (deterministic, see fabnic_roce_req), and complete SEND/WRITE WQEs
 // whose last PSN is acknowledged; READ and atomic WQEs complete when their response
@@ -38,6 +38,7 @@ module fabnic_roce_cpl #(
     parameter int KEEP_W = DATA_W / 8,
     parameter int NUM_QP = 1024,
     parameter int NUM_MR = 1024,
+    parameter int SQE_BATCH = 32,   // SQEs per read at most (the core's SQE FIFO holds that many)
     parameter int CNT_W  = 32,
     parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
@@ -303,14 +304,14 @@ module fabnic_roce_cpl #(
   logic [15:0] sq_mask;
   assign sq_mask     = 16'((32'd1 << qc_q.sq_log) - 1);
   assign m_rd_valid  = st_q == S_FETCH;
-  // up to 8 SQEs per read: the WQEs the advance or the flush will walk next
+  // up to SQE_BATCH SQEs per read: the WQEs the advance or the flush will walk next
   logic [15:0] lim, pend, to_end, nfetch;
   always_comb begin
     lim    = (load_ret_q == S_ADV) ? pb_q.sq_hi : pb_q.sq_pi;
     pend   = lim - a_q.wqe_idx;
     to_end = (sq_mask + 16'd1) - (a_q.wqe_idx & sq_mask);
     nfetch = (pend < to_end) ? pend : to_end;
-    if (nfetch > 16'd8) nfetch = 16'd8;
+    if (nfetch > 16'(SQE_BATCH)) nfetch = 16'(SQE_BATCH);
     if (nfetch == 16'd0) nfetch = 16'd1;
   end
   assign m_rd_addr   = qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0};

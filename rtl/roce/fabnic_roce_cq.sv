@@ -105,9 +105,10 @@ module fabnic_roce_cq #(
   assign s_cqe_ready = take_cqe ? (sel ? 2'b10 : 2'b01) : 2'b00;
 
   logic [31:0] mask;
-  logic        full, phase;
+  logic        phase;
   assign mask  = (32'd1 << c_q.lg) - 1;
-  assign full  = (c_q.pi - c_q.ci) > mask;
+  logic ld_full;   // the same check on the context being loaded (S_LOAD)
+  assign ld_full = (rd_data.pi - rd_data.ci) > ((32'd1 << rd_data.lg) - 1);
   assign phase = !c_q.pi[c_q.lg];
 
   assign m_wr_valid  = st_q == S_WD;
@@ -137,8 +138,18 @@ module fabnic_roce_cq #(
         end
       end
       S_LOAD: begin
+        // a CQE goes straight to the write when its ring has room (full check on the
+        // RAM output, saves the S_DO cycle); control and doorbells go through S_DO
         c_q  <= rd_data;
         st_q <= S_DO;
+        if (ev_q == E_CQE) begin
+          if (!rd_data.en || ld_full) begin
+            cnt_overflow <= cnt_overflow + 1'b1;
+            st_q <= S_IDLE;
+          end else begin
+            st_q <= S_WD;
+          end
+        end
       end
       S_DO: begin
         case (ev_q)
@@ -155,14 +166,7 @@ module fabnic_roce_cq #(
             c_q.arm <= c_q.arm || db_q[31];
             st_q <= S_WB;
           end
-          default: begin
-            if (!c_q.en || full) begin
-              cnt_overflow <= cnt_overflow + 1'b1;
-              st_q <= S_IDLE;
-            end else begin
-              st_q <= S_WD;
-            end
-          end
+          default: st_q <= S_IDLE;   // (E_CQE leaves S_LOAD directly)
         endcase
       end
       S_WD: if (m_wr_ready) st_q <= S_W;

@@ -8,7 +8,7 @@
 // the QP's next SQE by DMA (64 bytes), checks its lkey against the local copy of the
 // MR table, and emits up to QUANTUM packets (PMTU segments of SEND/WRITE, one READ
 // request, one atomic) as transmit jobs, fetching further SQEs as needed; then the QP
-// goes to the back of the FIFO if it still has work. SQEs are read up to 8 per DMA
+// goes to the back of the FIFO if it still has work. SQEs are read up to SQE_BATCH per DMA
 // read (one 512-bit beat each); prefetched SQEs a visit does not use are discarded
 // and read again on the next visit.
 //
@@ -41,6 +41,7 @@ module fabnic_roce_req #(
     parameter int QUANTUM = 64,     // packets per visit before yielding to other QPs
     parameter int CNT_W   = 32,
     parameter int SR_W    = 64,     // selective repeat: packets in flight (receiver window)
+    parameter int SQE_BATCH = 32,   // SQEs per read at most (the core's SQE FIFO holds that many)
     parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic                         clk,
@@ -380,7 +381,6 @@ module fabnic_roce_req #(
 
   assign m_rd_valid  = st_q == S_FETCH;
   // up to SQE_BATCH SQEs per read, not past the posted ones nor the ring's end
-  localparam int SQE_BATCH = 8;
   logic [15:0] pend, to_end, nfetch;
   always_comb begin
     pend   = rs_q.sq_pi - rs_q.sq_ci;

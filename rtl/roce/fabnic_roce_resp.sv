@@ -551,7 +551,9 @@ module fabnic_roce_resp #(
             cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
             st_q <= S_DRAIN;
           end else begin
-            after_rqe_q <= S_NEW;
+            // a SEND has passed every S_NEW check but the RQE one: straight to S_EXEC
+            // after the RQE (WRITE with immediate still needs its MR check in S_NEW)
+            after_rqe_q <= is_send ? S_EXEC : S_NEW;
             st_q <= S_RQE_RD;
           end
         end else if (is_read || is_atomic || (is_write && (is_first || qc_q.sr))) begin
