@@ -76,8 +76,20 @@ BLOCKS: list[tuple[str, str, dict[str, int]]] = [
     ("dcqcn_np 1024 QP",      "fabnic_dcqcn_np",      {}),
     ("fec_enc",               "fabnic_fec_enc",       {"DATA_W": W}),
     ("fec_dec",               "fabnic_fec_dec",       {"DATA_W": W}),
+    # FEC port shim at a deployable size: 4 KB MTU frames (MAX_LEN 8192 = 4096 payload +
+    # headers, power of two), K <= 32, R/D <= 2, 32-frame reorder/retransmit buffers
+    ("fec_tx",                "fabnic_fec_tx",        {"DATA_W": W, "MAX_K": 32, "MAX_R": 2,
+                                                       "MAX_D": 2, "MAX_LEN": 8192, "NRTX": 32}),
+    ("fec_rx",                "fabnic_fec_rx",        {"DATA_W": W, "MAX_K": 32, "MAX_R": 2,
+                                                       "NGROUP": 8, "MAX_LEN": 8192,
+                                                       "IN_DEPTH": 256, "NROB": 32}),
+    ("fec_port",              "fabnic_fec_port",      {"DATA_W": W, "MAX_K": 32, "MAX_R": 2,
+                                                       "MAX_D": 2, "MAX_LEN": 8192, "NGROUP": 8,
+                                                       "IN_DEPTH": 256, "NROB": 32, "NRTX": 32}),
+    ("axis_tail_append (fec)", "fabnic_axis_tail_append", {"DATA_W": W, "TAIL_MAX": 12}),
     # tenants
     ("vtep",                  "fabnic_vtep",          {"DATA_W": W}),
+    ("roce_vni 1024 QP",      "fabnic_roce_vni",      {"DATA_W": W}),
 ]
 # (The whole datapaths, fabnic_datapath_10g/100g, take longer than the budget allows
 # here; the 10 G one is placed and routed inside the ECP5 wrapper below.)

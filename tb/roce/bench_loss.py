@@ -1,12 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 """Loss-recovery benchmark (make bench BENCH=loss): two fabnic NICs (tb_roce_bench with
-the FEC port shims built in, FEC=1) on 100 G links with Bernoulli loss on the data
-direction (A -> B) and the same rate on the ACK direction, MTU 4096, one RC QP.
+the FEC port shims built in, FEC=1) on 100 G links with loss on the data direction
+(A -> B) and the same loss on the ACK direction, MTU 4096, one RC QP.
 
-Modes: go-back-N alone (shims off); FEC(K,R,D) with the reorder buffer (go-back-N for
-what FEC cannot repair); FEC + the shims' selective retransmission (NAK after 1024
-cycles, only the missing frames resent; K=16,R=1 is the low-overhead "mostly selective
-repeat" point).
+Loss models (LOSS_MODEL=bernoulli,ge; both by default): Bernoulli (every frame lost with
+probability p) and Gilbert-Elliott (bursty): a two-state chain per link, stepped once per
+frame; in the bad state every frame is lost (ge_loss = 1), P(bad -> good) = 1/B gives a
+mean burst of B frames (LOSS_GE_BURST, default 4), P(good -> bad) = p/(B (1 - p)) makes
+the stationary bad-state probability, i.e. the mean loss rate, equal to p. Loss 0 is
+measured once (Bernoulli row).
+
+Modes (LOSS_MODES, default gbn,fec8.2.2+sr,fec16.1.1+sr,fec32.1.1+sr): go-back-N alone
+(shims off); FEC(K,R,D) with the reorder buffer (go-back-N for what FEC cannot repair;
+fec8.2.2 on request); FEC + the shims' selective retransmission (NAK after 1024
+cycles, only the missing frames resent; K=16/32,R=1 are the low-overhead "mostly
+selective repeat" points). LOSS_SKIP=mode:loss[:model],... leaves points out;
+LOSS_DEADLINE=<unix time> skips the points not started by then (the table and plot are
+still written).
 Per (mode, loss rate):
 - 1 MB WRITEs back to back (8 deep, LOSS_BIG_N of them, default 4): goodput;
 - 4 KB WRITEs (LOSS_SMALL_N, default 400), 16 outstanding: p50 / p99 message completion time (post -> CQE seen,
@@ -25,10 +35,26 @@ from pathlib import Path
 HERE = Path(__file__).parent
 LOSSES = [float(x) for x in os.environ.get("LOSS_RATES", "0,1e-4,1e-3,1e-2,5e-2").split(",")]
 # (name, (K, R, D) or None for the shims off, NAK delay: 0 = no selective retransmission)
-MODES = [("gbn", None, 0), ("fec8.2.2", (8, 2, 2), 0), ("fec8.2.2+sr", (8, 2, 2), 1024),
-         ("fec16.1.1+sr", (16, 1, 1), 1024)]
-if os.environ.get("LOSS_MODES"):
-    MODES = [m for m in MODES if m[0] in os.environ["LOSS_MODES"].split(",")]
+ALL_MODES = [("gbn", None, 0), ("fec8.2.2", (8, 2, 2), 0), ("fec8.2.2+sr", (8, 2, 2), 1024),
+             ("fec16.1.1+sr", (16, 1, 1), 1024), ("fec32.1.1+sr", (32, 1, 1), 1024)]
+_want = os.environ.get("LOSS_MODES", "gbn,fec8.2.2+sr,fec16.1.1+sr,fec32.1.1+sr").split(",")
+MODES = [m for w in _want for m in ALL_MODES if m[0] == w]   # in LOSS_MODES order
+MODELS = os.environ.get("LOSS_MODEL", "bernoulli,ge").split(",")
+GE_BURST = float(os.environ.get("LOSS_GE_BURST", "4"))
+SKIP = {tuple(x.split(":")) for x in os.environ.get("LOSS_SKIP", "").split(",") if x}
+DEADLINE = float(os.environ.get("LOSS_DEADLINE", "0"))
+
+
+def ge_params(p: float, burst: float) -> tuple[int, int, int]:
+    """(p_gb, p_bg, loss in bad state), each * 2^32, for mean loss p and mean burst length
+    `burst` frames (all frames of the bad state lost)."""
+    p_bg = 1.0 / burst
+    p_gb = p * p_bg / (1.0 - p)
+    return min(int(p_gb * 2**32), 2**32 - 1), min(int(p_bg * 2**32), 2**32 - 1), 2**32 - 1
+
+
+def skipped(mode: str, loss: float, model: str) -> bool:
+    return (mode, f"{loss:g}") in SKIP or (mode, f"{loss:g}", model) in SKIP
 
 try:
     import cocotb
@@ -49,6 +75,10 @@ def pct(xs: list[int], p: float) -> int:
 
 
 if cocotb is not None:
+
+    def retx_count(ctx) -> int:
+        """Requester retransmitted packets (one register, not the whole counter block)."""
+        return ctx.dev.read("roce_cnt", "tx_retx_pkts")
 
     async def connect(bn: Bench, timeout: int, pds=None):
         a, b = bn.ctx["a"], bn.ctx["b"]
@@ -131,7 +161,7 @@ if cocotb is not None:
             dut._log.warning("REQ ev %d idx %d psn %d -> %s", int(req.ev_q.value),
                              int(req.ev_idx_q.value), int(req.ev_psn_q.value), f)
 
-    @cocotb.test(timeout_time=20000, timeout_unit="ms")
+    @cocotb.test(timeout_time=200000, timeout_unit="ms")
     async def bench_loss(dut):
         bn = Bench(dut)
         await bn.start()
@@ -149,8 +179,19 @@ if cocotb is not None:
         qa, qb, cqa, cqb, pda, pdb = await connect(bn, timeout=4)
         mra = await run_driver(a.reg_mr, pda, buf_a, span, ACC)
         mrb = await run_driver(b.reg_mr, pdb, buf_b, span, ACC)
-        for mode, krd, nak in MODES:
-            for loss in LOSSES:
+        points = [(mode, krd, nak, loss, model) for mode, krd, nak in MODES for loss in LOSSES
+                  for model in MODELS if not (loss == 0 and model != MODELS[0])
+                  and not skipped(mode, loss, model)]
+        # the lossless go-back-N reference first (targets), the lossy go-back-N points last
+        points.sort(key=lambda pt: 0 if pt[0] == "gbn" and pt[3] == 0 else 2 if pt[0] == "gbn"
+                    else 1)
+        late: list[tuple[str, float, str]] = []
+        import time
+        for mode, krd, nak, loss, model in points:
+                if DEADLINE and time.time() > DEADLINE:
+                    late.append((mode, loss, model))
+                    continue
+                tag = mode if model == "bernoulli" or loss == 0 else f"{mode}.ge"
                 # quiet links, idle NICs, FEC (re)configured for this point
                 bn.link(50 << 16)
                 await ClockCycles(dut.clk, 2000)
@@ -159,11 +200,18 @@ if cocotb is not None:
                     await run_driver(ctx.set_fec, "off" if krd is None else "all", k=k, r=r,
                                      d=d, flush_cycles=512, rob_timeout=8192, nak_delay=nak,
                                      nak_retry=4096)
+                ge = model == "ge" and loss > 0
+                gb, bg, gl = ge_params(loss, GE_BURST) if ge else (0, 0, 0)
                 for L, seed in (("lab", 101), ("lba", 202)):
-                    getattr(dut, f"{L}_loss_en").value = int(loss > 0)
+                    getattr(dut, f"{L}_loss_en").value = int(loss > 0 and not ge)
                     getattr(dut, f"{L}_loss_p").value = int(loss * 2**32)
+                    getattr(dut, f"{L}_ge_en").value = int(ge)
+                    getattr(dut, f"{L}_ge_p_gb").value = gb
+                    getattr(dut, f"{L}_ge_p_bg").value = bg
+                    getattr(dut, f"{L}_ge_loss").value = gl
                     getattr(dut, f"{L}_seed").value = seed
-                c0 = await run_driver(a.counters)
+                f0 = int(dut.lab_cnt_frames_in.value), int(dut.lab_cnt_drops.value)
+                c0 = await run_driver(retx_count, a)
                 s0 = await run_driver(a.fec_counters)
                 r0 = await run_driver(b.fec_counters)
                 try:
@@ -178,7 +226,7 @@ if cocotb is not None:
                     ca, cb = await run_driver(a.counters), await run_driver(b.counters)
                     dut._log.error("%s loss %g FAILED: %s; A %s; B %s; A qp %s", mode, loss, e,
                                    ca, cb, await run_driver(a.query_qp, qa))
-                    failed.append((mode, loss, str(e)))
+                    failed.append((tag, loss, str(e)))
                     try:   # transmit-path state of NIC A, for the bug hunt
                         tx = dut.u_pair.u_a.u_tx
                         dut._log.error("A tx: hq_valid %s sq_valid %s sq_pay %s pay_valid %s "
@@ -210,46 +258,54 @@ if cocotb is not None:
                                            "arvalid", "arready", "rvalid", "rready", "rid")))
                     except (AttributeError, ValueError, IndexError, TypeError) as ex:
                         dut._log.error("no internal access: %s", ex)
-                    record(f"loss.{mode}.{loss:g}.failed", 1, "", None,
-                           {"mode": mode, "loss": loss, "error": str(e)})
+                    record(f"loss.{tag}.{loss:g}.failed", 1, "", None,
+                           {"mode": mode, "loss": loss, "model": model, "error": str(e)})
                     qa, qb, cqa, cqb, _, _ = await connect_more(bn, pda, pdb)
                     continue
-                c1 = await run_driver(a.counters)
+                c1 = await run_driver(retx_count, a)
                 s1 = await run_driver(a.fec_counters)
                 r1 = await run_driver(b.fec_counters)
-                retx = c1["tx_retx_pkts"] - c0["tx_retx_pkts"]
+                retx = c1 - c0
                 reps = s1["tx_repairs"] - s0["tx_repairs"]
                 prot = s1["tx_prot"] - s0["tx_prot"]
                 fixed = r1["repaired"] - r0["repaired"]
                 given = r1["given_up"] - r0["given_up"]
                 p50, p99 = cycles_to_us(pct(lat, 0.5)), cycles_to_us(pct(lat, 0.99))
+                nf = int(dut.lab_cnt_frames_in.value) - f0[0]
+                seen = 100.0 * (int(dut.lab_cnt_drops.value) - f0[1]) / max(nf, 1)
                 if loss == 0 and (mode == "gbn" or base_goodput is None):
                     base_goodput, base_p99 = g, p99     # lossless reference
                 over = 100.0 * reps / prot if prot else 0.0
-                rows.append((mode, loss, g, p50, p99, retx, reps, fixed, given, over))
-                dut._log.info("%-10s loss %-7g goodput %6.2f Gb/s  4KB p50 %7.2f us p99 %8.2f us"
-                              "  retx %5d  repairs %5d  repaired %4d  given up %4d  overhead %5.1f%%",
-                              *rows[-1])
-                cfg = {"mode": mode, "loss": loss, "mtu": 4096, "rto_us": 65.5}
+                rows.append((tag, loss, g, p50, p99, retx, reps, fixed, given, over, seen))
+                dut._log.info("%-15s loss %-7g goodput %6.2f Gb/s  4KB p50 %7.2f us p99 %8.2f us"
+                              "  retx %5d  repairs %5d  repaired %4d  given up %4d  overhead "
+                              "%5.1f%%  A->B drops %5.2f%%", *rows[-1])
+                cfg = {"mode": mode, "loss": loss, "model": model, "mtu": 4096, "rto_us": 65.5,
+                       "big_n": big_n, "small_n": small_n}
+                if ge:
+                    cfg["ge_burst"] = GE_BURST
                 tgt = None
                 if krd and loss == 1e-3:
                     tgt = round(0.95 * base_goodput, 2)
                 elif krd and loss == 1e-2:
                     tgt = round(0.85 * base_goodput, 2)
-                record(f"loss.{mode}.{loss:g}.goodput_1MB", round(g, 2), "Gb/s", tgt, cfg)
-                record(f"loss.{mode}.{loss:g}.p50_4KB", round(p50, 2), "us", None, cfg,
+                record(f"loss.{tag}.{loss:g}.goodput_1MB", round(g, 2), "Gb/s", tgt, cfg)
+                record(f"loss.{tag}.{loss:g}.p50_4KB", round(p50, 2), "us", None, cfg,
                        higher_is_better=False)
-                record(f"loss.{mode}.{loss:g}.p99_4KB", round(p99, 2), "us", None, cfg,
+                record(f"loss.{tag}.{loss:g}.p99_4KB", round(p99, 2), "us", None, cfg,
                        higher_is_better=False)
-                record(f"loss.{mode}.{loss:g}.retx_pkts", retx, "pkts", None, cfg,
+                record(f"loss.{tag}.{loss:g}.retx_pkts", retx, "pkts", None, cfg,
                        higher_is_better=False)
                 if krd:
-                    record(f"loss.{mode}.{loss:g}.fec_overhead", round(over, 1), "%", None, cfg,
+                    record(f"loss.{tag}.{loss:g}.fec_overhead", round(over, 1), "%", None, cfg,
                            higher_is_better=False)
-        lines = ["mode        loss     goodput  p50_4KB  p99_4KB   retx  repairs  repaired  given_up  overhead",
-                 *(f"{m:<10} {loss:<8g} {g:7.2f} {p50:8.2f} {p99:8.2f} {rt:6d} {rp:8d} {fx:9d} "
-                   f"{gv:9d} {ov:8.1f}%" for m, loss, g, p50, p99, rt, rp, fx, gv, ov in rows)]
-        lines += [f"{m:<10} {loss:<8g} FAILED ({err[:80]})" for m, loss, err in failed]
+        lines = ["mode             loss     goodput  p50_4KB  p99_4KB   retx  repairs  repaired  "
+                 "given_up  overhead  drops",
+                 *(f"{m:<16} {loss:<8g} {g:7.2f} {p50:8.2f} {p99:8.2f} {rt:6d} {rp:8d} {fx:9d} "
+                   f"{gv:9d} {ov:8.1f}% {sn:5.2f}%"
+                   for m, loss, g, p50, p99, rt, rp, fx, gv, ov, sn in rows)]
+        lines += [f"{m:<16} {loss:<8g} FAILED ({err[:80]})" for m, loss, err in failed]
+        lines += [f"{m:<16} {loss:<8g} {mdl} not run (LOSS_DEADLINE)" for m, loss, mdl in late]
         dut._log.info("loss benchmark (Gb/s, us):\n%s", "\n".join(lines))
         _ = base_p99
         try:
@@ -257,17 +313,24 @@ if cocotb is not None:
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
             fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-            for m, _k, _n in MODES:
-                pts = [(max(r[1], 1e-5), r[2], r[4]) for r in rows if r[0] == m]
-                ax[0].semilogx([p[0] for p in pts], [p[1] for p in pts], "o-", label=m)
-                ax[1].loglog([p[0] for p in pts], [p[2] for p in pts], "o-", label=m)
+            for i, (m, _k, _n) in enumerate(MODES):
+                for model in MODELS:
+                    ge = model == "ge"
+                    pts = [(max(r[1], 1e-5), r[2], r[4]) for r in rows
+                           if r[0] == (f"{m}.ge" if ge else m) or (ge and r[0] == m and r[1] == 0)]
+                    if not pts:
+                        continue
+                    sty = dict(color=f"C{i}", ls="--" if ge else "-", marker="s" if ge else "o",
+                               label=f"{m} GE(B={GE_BURST:g})" if ge else m)
+                    ax[0].semilogx([p[0] for p in pts], [p[1] for p in pts], **sty)
+                    ax[1].loglog([p[0] for p in pts], [p[2] for p in pts], **sty)
             ax[0].set_xlabel("loss rate (0 plotted at 1e-5)")
             ax[0].set_ylabel("1 MB WRITE goodput (Gb/s)")
             ax[1].set_xlabel("loss rate")
             ax[1].set_ylabel("4 KB WRITE p99 completion (us)")
             for x in ax:
                 x.grid(True, which="both", alpha=0.3)
-                x.legend()
+                x.legend(fontsize=7)
             out = Path(os.environ.get("FABNIC_BENCH_DIR", HERE.parents[1] / "build" / "bench"))
             out.mkdir(parents=True, exist_ok=True)
             fig.tight_layout()

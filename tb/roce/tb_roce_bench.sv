@@ -13,7 +13,8 @@ module tb_roce_bench #(
     parameter int NUM_CQ = 16,
     parameter int NUM_MR = 64,
     parameter int MEM_AW = 22,
-    parameter bit FEC    = 1'b0
+    parameter bit FEC    = 1'b0,
+    parameter int PLAY_DEPTH = 65536
 ) (
     input  wire logic clk,
     input  wire logic rst,
@@ -66,6 +67,10 @@ module tb_roce_bench #(
     input  wire logic  lab_link_down,
     input  wire logic  lab_loss_en,
     input  wire logic [31:0] lab_loss_p,
+    input  wire logic  lab_ge_en,
+    input  wire logic [31:0] lab_ge_p_gb,
+    input  wire logic [31:0] lab_ge_p_bg,
+    input  wire logic [31:0] lab_ge_loss,
     input  wire logic  lab_dup_en,
     input  wire logic [31:0] lab_dup_p,
     input  wire logic  lab_reorder_en,
@@ -76,12 +81,18 @@ module tb_roce_bench #(
     input  wire logic [255:0] lab_drop_list,
     output logic [31:0] lab_cnt_frames_in,
     output logic [31:0] lab_cnt_drops,
+    output logic [31:0] lab_cnt_drop_ge,
+    output logic [31:0] lab_cnt_ge_bad,
     input  wire logic [31:0] lba_rate,
     input  wire logic [31:0] lba_delay,
     input  wire logic [63:0] lba_seed,
     input  wire logic  lba_link_down,
     input  wire logic  lba_loss_en,
     input  wire logic [31:0] lba_loss_p,
+    input  wire logic  lba_ge_en,
+    input  wire logic [31:0] lba_ge_p_gb,
+    input  wire logic [31:0] lba_ge_p_bg,
+    input  wire logic [31:0] lba_ge_loss,
     input  wire logic  lba_dup_en,
     input  wire logic [31:0] lba_dup_p,
     input  wire logic  lba_reorder_en,
@@ -92,6 +103,8 @@ module tb_roce_bench #(
     input  wire logic [255:0] lba_drop_list,
     output logic [31:0] lba_cnt_frames_in,
     output logic [31:0] lba_cnt_drops,
+    output logic [31:0] lba_cnt_drop_ge,
+    output logic [31:0] lba_cnt_ge_bad,
     output logic [511:0] a_tx_tdata,
     output logic [63:0] a_tx_tkeep,
     output logic  a_tx_tvalid,
@@ -108,7 +121,17 @@ module tb_roce_bench #(
     output logic [63:0] p_b_rx_last,
     output logic [63:0] p_b_w_last,
     output logic [63:0] a_tx_beats,
-    output logic [63:0] b_rx_frames
+    output logic [63:0] b_rx_frames,
+    input  wire logic        a_play_start,
+    input  wire logic [31:0] a_play_count,
+    output logic             a_play_busy,
+    output logic [31:0]      a_play_errors,
+    output logic [31:0]      a_play_err_index,
+    input  wire logic        b_play_start,
+    input  wire logic [31:0] b_play_count,
+    output logic             b_play_busy,
+    output logic [31:0]      b_play_errors,
+    output logic [31:0]      b_play_err_index
 );
   logic [3:0] a_m_axi_awid;
   logic [3:0] b_m_axi_awid;
@@ -182,46 +205,135 @@ module tb_roce_bench #(
   logic  b_m_axi_rready;
 
 
+  // register-script players (tb/fabnic_tb/axil_script.py): bulk QP set-up at
+  // simulator speed; transparent for the cocotb AXI-Lite masters while idle
+  logic [23:0] a_p_awaddr;
+  logic [2:0] a_p_awprot;
+  logic a_p_awvalid;
+  logic a_p_awready;
+  logic [31:0] a_p_wdata;
+  logic [3:0] a_p_wstrb;
+  logic a_p_wvalid;
+  logic a_p_wready;
+  logic [1:0] a_p_bresp;
+  logic a_p_bvalid;
+  logic a_p_bready;
+  logic [23:0] a_p_araddr;
+  logic [2:0] a_p_arprot;
+  logic a_p_arvalid;
+  logic a_p_arready;
+  logic [31:0] a_p_rdata;
+  logic [1:0] a_p_rresp;
+  logic a_p_rvalid;
+  logic a_p_rready;
+  logic [31:0] unused_a_play_done;
+  fabnic_tb_axil_player #(.AW(24), .DEPTH(PLAY_DEPTH)) u_play_a (
+      .clk, .rst, .start(a_play_start), .count(a_play_count), .busy(a_play_busy),
+      .errors(a_play_errors), .err_index(a_play_err_index), .done_entries(unused_a_play_done),
+      .s_awaddr(a_s_axil_awaddr), .m_awaddr(a_p_awaddr),
+      .s_awprot(a_s_axil_awprot), .m_awprot(a_p_awprot),
+      .s_awvalid(a_s_axil_awvalid), .m_awvalid(a_p_awvalid),
+      .s_awready(a_s_axil_awready), .m_awready(a_p_awready),
+      .s_wdata(a_s_axil_wdata), .m_wdata(a_p_wdata),
+      .s_wstrb(a_s_axil_wstrb), .m_wstrb(a_p_wstrb),
+      .s_wvalid(a_s_axil_wvalid), .m_wvalid(a_p_wvalid),
+      .s_wready(a_s_axil_wready), .m_wready(a_p_wready),
+      .s_bresp(a_s_axil_bresp), .m_bresp(a_p_bresp),
+      .s_bvalid(a_s_axil_bvalid), .m_bvalid(a_p_bvalid),
+      .s_bready(a_s_axil_bready), .m_bready(a_p_bready),
+      .s_araddr(a_s_axil_araddr), .m_araddr(a_p_araddr),
+      .s_arprot(a_s_axil_arprot), .m_arprot(a_p_arprot),
+      .s_arvalid(a_s_axil_arvalid), .m_arvalid(a_p_arvalid),
+      .s_arready(a_s_axil_arready), .m_arready(a_p_arready),
+      .s_rdata(a_s_axil_rdata), .m_rdata(a_p_rdata),
+      .s_rresp(a_s_axil_rresp), .m_rresp(a_p_rresp),
+      .s_rvalid(a_s_axil_rvalid), .m_rvalid(a_p_rvalid),
+      .s_rready(a_s_axil_rready), .m_rready(a_p_rready)
+  );
+  logic [23:0] b_p_awaddr;
+  logic [2:0] b_p_awprot;
+  logic b_p_awvalid;
+  logic b_p_awready;
+  logic [31:0] b_p_wdata;
+  logic [3:0] b_p_wstrb;
+  logic b_p_wvalid;
+  logic b_p_wready;
+  logic [1:0] b_p_bresp;
+  logic b_p_bvalid;
+  logic b_p_bready;
+  logic [23:0] b_p_araddr;
+  logic [2:0] b_p_arprot;
+  logic b_p_arvalid;
+  logic b_p_arready;
+  logic [31:0] b_p_rdata;
+  logic [1:0] b_p_rresp;
+  logic b_p_rvalid;
+  logic b_p_rready;
+  logic [31:0] unused_b_play_done;
+  fabnic_tb_axil_player #(.AW(24), .DEPTH(PLAY_DEPTH)) u_play_b (
+      .clk, .rst, .start(b_play_start), .count(b_play_count), .busy(b_play_busy),
+      .errors(b_play_errors), .err_index(b_play_err_index), .done_entries(unused_b_play_done),
+      .s_awaddr(b_s_axil_awaddr), .m_awaddr(b_p_awaddr),
+      .s_awprot(b_s_axil_awprot), .m_awprot(b_p_awprot),
+      .s_awvalid(b_s_axil_awvalid), .m_awvalid(b_p_awvalid),
+      .s_awready(b_s_axil_awready), .m_awready(b_p_awready),
+      .s_wdata(b_s_axil_wdata), .m_wdata(b_p_wdata),
+      .s_wstrb(b_s_axil_wstrb), .m_wstrb(b_p_wstrb),
+      .s_wvalid(b_s_axil_wvalid), .m_wvalid(b_p_wvalid),
+      .s_wready(b_s_axil_wready), .m_wready(b_p_wready),
+      .s_bresp(b_s_axil_bresp), .m_bresp(b_p_bresp),
+      .s_bvalid(b_s_axil_bvalid), .m_bvalid(b_p_bvalid),
+      .s_bready(b_s_axil_bready), .m_bready(b_p_bready),
+      .s_araddr(b_s_axil_araddr), .m_araddr(b_p_araddr),
+      .s_arprot(b_s_axil_arprot), .m_arprot(b_p_arprot),
+      .s_arvalid(b_s_axil_arvalid), .m_arvalid(b_p_arvalid),
+      .s_arready(b_s_axil_arready), .m_arready(b_p_arready),
+      .s_rdata(b_s_axil_rdata), .m_rdata(b_p_rdata),
+      .s_rresp(b_s_axil_rresp), .m_rresp(b_p_rresp),
+      .s_rvalid(b_s_axil_rvalid), .m_rvalid(b_p_rvalid),
+      .s_rready(b_s_axil_rready), .m_rready(b_p_rready)
+  );
+
   tb_roce_pair #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .FEC(FEC)) u_pair (
       .clk, .rst, .ce_mark_ab(1'b0),
-      .a_s_axil_awaddr(a_s_axil_awaddr),
-      .b_s_axil_awaddr(b_s_axil_awaddr),
-      .a_s_axil_awprot(a_s_axil_awprot),
-      .b_s_axil_awprot(b_s_axil_awprot),
-      .a_s_axil_awvalid(a_s_axil_awvalid),
-      .b_s_axil_awvalid(b_s_axil_awvalid),
-      .a_s_axil_awready(a_s_axil_awready),
-      .b_s_axil_awready(b_s_axil_awready),
-      .a_s_axil_wdata(a_s_axil_wdata),
-      .b_s_axil_wdata(b_s_axil_wdata),
-      .a_s_axil_wstrb(a_s_axil_wstrb),
-      .b_s_axil_wstrb(b_s_axil_wstrb),
-      .a_s_axil_wvalid(a_s_axil_wvalid),
-      .b_s_axil_wvalid(b_s_axil_wvalid),
-      .a_s_axil_wready(a_s_axil_wready),
-      .b_s_axil_wready(b_s_axil_wready),
-      .a_s_axil_bresp(a_s_axil_bresp),
-      .b_s_axil_bresp(b_s_axil_bresp),
-      .a_s_axil_bvalid(a_s_axil_bvalid),
-      .b_s_axil_bvalid(b_s_axil_bvalid),
-      .a_s_axil_bready(a_s_axil_bready),
-      .b_s_axil_bready(b_s_axil_bready),
-      .a_s_axil_araddr(a_s_axil_araddr),
-      .b_s_axil_araddr(b_s_axil_araddr),
-      .a_s_axil_arprot(a_s_axil_arprot),
-      .b_s_axil_arprot(b_s_axil_arprot),
-      .a_s_axil_arvalid(a_s_axil_arvalid),
-      .b_s_axil_arvalid(b_s_axil_arvalid),
-      .a_s_axil_arready(a_s_axil_arready),
-      .b_s_axil_arready(b_s_axil_arready),
-      .a_s_axil_rdata(a_s_axil_rdata),
-      .b_s_axil_rdata(b_s_axil_rdata),
-      .a_s_axil_rresp(a_s_axil_rresp),
-      .b_s_axil_rresp(b_s_axil_rresp),
-      .a_s_axil_rvalid(a_s_axil_rvalid),
-      .b_s_axil_rvalid(b_s_axil_rvalid),
-      .a_s_axil_rready(a_s_axil_rready),
-      .b_s_axil_rready(b_s_axil_rready),
+      .a_s_axil_awaddr(a_p_awaddr),
+      .b_s_axil_awaddr(b_p_awaddr),
+      .a_s_axil_awprot(a_p_awprot),
+      .b_s_axil_awprot(b_p_awprot),
+      .a_s_axil_awvalid(a_p_awvalid),
+      .b_s_axil_awvalid(b_p_awvalid),
+      .a_s_axil_awready(a_p_awready),
+      .b_s_axil_awready(b_p_awready),
+      .a_s_axil_wdata(a_p_wdata),
+      .b_s_axil_wdata(b_p_wdata),
+      .a_s_axil_wstrb(a_p_wstrb),
+      .b_s_axil_wstrb(b_p_wstrb),
+      .a_s_axil_wvalid(a_p_wvalid),
+      .b_s_axil_wvalid(b_p_wvalid),
+      .a_s_axil_wready(a_p_wready),
+      .b_s_axil_wready(b_p_wready),
+      .a_s_axil_bresp(a_p_bresp),
+      .b_s_axil_bresp(b_p_bresp),
+      .a_s_axil_bvalid(a_p_bvalid),
+      .b_s_axil_bvalid(b_p_bvalid),
+      .a_s_axil_bready(a_p_bready),
+      .b_s_axil_bready(b_p_bready),
+      .a_s_axil_araddr(a_p_araddr),
+      .b_s_axil_araddr(b_p_araddr),
+      .a_s_axil_arprot(a_p_arprot),
+      .b_s_axil_arprot(b_p_arprot),
+      .a_s_axil_arvalid(a_p_arvalid),
+      .b_s_axil_arvalid(b_p_arvalid),
+      .a_s_axil_arready(a_p_arready),
+      .b_s_axil_arready(b_p_arready),
+      .a_s_axil_rdata(a_p_rdata),
+      .b_s_axil_rdata(b_p_rdata),
+      .a_s_axil_rresp(a_p_rresp),
+      .b_s_axil_rresp(b_p_rresp),
+      .a_s_axil_rvalid(a_p_rvalid),
+      .b_s_axil_rvalid(b_p_rvalid),
+      .a_s_axil_rready(a_p_rready),
+      .b_s_axil_rready(b_p_rready),
       .a_m_axi_awid(a_m_axi_awid),
       .b_m_axi_awid(b_m_axi_awid),
       .a_m_axi_awaddr(a_m_axi_awaddr),
@@ -302,6 +414,8 @@ module tb_roce_bench #(
       .lab_link_down(lab_link_down),
       .lab_loss_en(lab_loss_en),
       .lab_loss_p(lab_loss_p),
+      .lab_ge_en(lab_ge_en), .lab_ge_p_gb(lab_ge_p_gb), .lab_ge_p_bg(lab_ge_p_bg),
+      .lab_ge_loss(lab_ge_loss),
       .lab_dup_en(lab_dup_en),
       .lab_dup_p(lab_dup_p),
       .lab_reorder_en(lab_reorder_en),
@@ -312,12 +426,15 @@ module tb_roce_bench #(
       .lab_drop_list(lab_drop_list),
       .lab_cnt_frames_in(lab_cnt_frames_in),
       .lab_cnt_drops(lab_cnt_drops),
+      .lab_cnt_drop_ge(lab_cnt_drop_ge), .lab_cnt_ge_bad(lab_cnt_ge_bad),
       .lba_rate(lba_rate),
       .lba_delay(lba_delay),
       .lba_seed(lba_seed),
       .lba_link_down(lba_link_down),
       .lba_loss_en(lba_loss_en),
       .lba_loss_p(lba_loss_p),
+      .lba_ge_en(lba_ge_en), .lba_ge_p_gb(lba_ge_p_gb), .lba_ge_p_bg(lba_ge_p_bg),
+      .lba_ge_loss(lba_ge_loss),
       .lba_dup_en(lba_dup_en),
       .lba_dup_p(lba_dup_p),
       .lba_reorder_en(lba_reorder_en),
@@ -328,6 +445,7 @@ module tb_roce_bench #(
       .lba_drop_list(lba_drop_list),
       .lba_cnt_frames_in(lba_cnt_frames_in),
       .lba_cnt_drops(lba_cnt_drops),
+      .lba_cnt_drop_ge(lba_cnt_drop_ge), .lba_cnt_ge_bad(lba_cnt_ge_bad),
       .a_tx_tdata(a_tx_tdata),
       .a_tx_tkeep(a_tx_tkeep),
       .a_tx_tvalid(a_tx_tvalid),

@@ -11,7 +11,9 @@ module tb_roce_pair #(
     parameter int NUM_QP = 64,
     parameter int NUM_CQ = 16,
     parameter int NUM_MR = 64,
-    parameter bit FEC    = 1'b0   // fabnic_fec_tx / fabnic_fec_rx between each core and its links
+    parameter bit FEC    = 1'b0,  // fabnic_fec_tx / fabnic_fec_rx between each core and its links
+    parameter int FEC_MAX_K = 32,   // largest FEC K of the port shims (cfg K is clamped to it)
+    parameter int FEC_NROB  = 64    // reorder-buffer slots of each shim (>= K*D + R*D + NAK RTT)
 ) (
     input  wire logic clk,
     input  wire logic rst,
@@ -133,6 +135,10 @@ module tb_roce_pair #(
     input  wire logic         lab_link_down,
     input  wire logic         lab_loss_en,
     input  wire logic [31:0]  lab_loss_p,
+    input  wire logic         lab_ge_en,     // Gilbert-Elliott (bursty) loss
+    input  wire logic [31:0]  lab_ge_p_gb,   // P(good -> bad) per frame * 2^32
+    input  wire logic [31:0]  lab_ge_p_bg,   // P(bad -> good) per frame * 2^32
+    input  wire logic [31:0]  lab_ge_loss,   // loss probability in the bad state * 2^32
     input  wire logic         lab_dup_en,
     input  wire logic [31:0]  lab_dup_p,
     input  wire logic         lab_reorder_en,
@@ -142,13 +148,19 @@ module tb_roce_pair #(
     input  wire logic [7:0]   lab_drop_list_en,
     input  wire logic [255:0] lab_drop_list,
     output logic [31:0]       lab_cnt_frames_in,
-    output logic [31:0]       lab_cnt_drops,
+    output logic [31:0]       lab_cnt_drops,     // down + list + Bernoulli + GE drops
+    output logic [31:0]       lab_cnt_drop_ge,   // GE drops alone
+    output logic [31:0]       lab_cnt_ge_bad,    // frames that saw the GE bad state
     input  wire logic [31:0]  lba_rate,
     input  wire logic [31:0]  lba_delay,
     input  wire logic [63:0]  lba_seed,
     input  wire logic         lba_link_down,
     input  wire logic         lba_loss_en,
     input  wire logic [31:0]  lba_loss_p,
+    input  wire logic         lba_ge_en,     // Gilbert-Elliott (bursty) loss
+    input  wire logic [31:0]  lba_ge_p_gb,   // P(good -> bad) per frame * 2^32
+    input  wire logic [31:0]  lba_ge_p_bg,   // P(bad -> good) per frame * 2^32
+    input  wire logic [31:0]  lba_ge_loss,   // loss probability in the bad state * 2^32
     input  wire logic         lba_dup_en,
     input  wire logic [31:0]  lba_dup_p,
     input  wire logic         lba_reorder_en,
@@ -158,7 +170,9 @@ module tb_roce_pair #(
     input  wire logic [7:0]   lba_drop_list_en,
     input  wire logic [255:0] lba_drop_list,
     output logic [31:0]       lba_cnt_frames_in,
-    output logic [31:0]       lba_cnt_drops,
+    output logic [31:0]       lba_cnt_drops,     // down + list + Bernoulli + GE drops
+    output logic [31:0]       lba_cnt_drop_ge,   // GE drops alone
+    output logic [31:0]       lba_cnt_ge_bad,    // frames that saw the GE bad state
 
     input  wire logic        ce_mark_ab,   // set ECN-CE on A -> B IPv4 ECT frames (switch stand-in)
     output logic [511:0] a_tx_tdata,
@@ -334,7 +348,7 @@ module tb_roce_pair #(
   // ------------------------------------------------------------ FEC port shims
   // (plain wires when FEC=0)
   for (genvar n = 0; n < 2; n++) begin : g_fec
-    fabnic_fec_port #(.ENABLE(FEC), .NUM_QP(NUM_QP)) u_port (
+    fabnic_fec_port #(.ENABLE(FEC), .NUM_QP(NUM_QP), .MAX_K(FEC_MAX_K), .NROB(FEC_NROB)) u_port (
         .clk, .rst,
         .cfg_mode(f_mode[n]), .cfg_k(f_k[n]), .cfg_r(f_r[n]), .cfg_d(f_d[n]),
         .cfg_flush_cycles(f_flush[n]), .cfg_rob_timeout(f_rob[n]),
@@ -385,8 +399,8 @@ module tb_roce_pair #(
       .m_axis_tdata(b_rx_tdata), .m_axis_tkeep(b_rx_tkeep), .m_axis_tvalid(b_rx_tvalid),
       .m_axis_tready(b_rx_tready), .m_axis_tlast(b_rx_tlast), .m_axis_tuser(b_rx_tuser),
       .rate(lab_rate), .ovh(16'd24), .delay(lab_delay), .seed(lab_seed), .link_down(lab_link_down),
-      .loss_en(lab_loss_en), .loss_p(lab_loss_p), .ge_en(1'b0), .ge_p_gb('0), .ge_p_bg('0),
-      .ge_loss('0), .dup_en(lab_dup_en), .dup_p(lab_dup_p), .reorder_en(lab_reorder_en),
+      .loss_en(lab_loss_en), .loss_p(lab_loss_p), .ge_en(lab_ge_en), .ge_p_gb(lab_ge_p_gb),
+      .ge_p_bg(lab_ge_p_bg), .ge_loss(lab_ge_loss), .dup_en(lab_dup_en), .dup_p(lab_dup_p), .reorder_en(lab_reorder_en),
       .reorder_p(lab_reorder_p), .hold_timeout(32'd2000), .biterr_en(lab_biterr_en),
       .biterr_p(lab_biterr_p), .drop_list_en(lab_drop_list_en), .drop_list(lab_drop_list),
       .cnt_frames_in(lab_cnt_frames_in), .cnt_bytes_in(lab_b0), .cnt_frames_out(lab_c[0]),
@@ -395,7 +409,9 @@ module tb_roce_pair #(
       .cnt_dup(lab_c[6]), .cnt_reorder(lab_c[7]), .cnt_biterr(lab_c[8]), .cnt_ge_bad(lab_c[9]),
       .ge_bad(lab_ge)
   );
-  assign lab_cnt_drops = lab_c[1] + lab_c[2] + lab_c[4];
+  assign lab_cnt_drops   = lab_c[1] + lab_c[2] + lab_c[3] + lab_c[4];
+  assign lab_cnt_drop_ge = lab_c[3];
+  assign lab_cnt_ge_bad  = lab_c[9];
 
   logic [31:0] lba_c [12];
   logic [63:0] lba_b0, lba_b1;
@@ -407,8 +423,8 @@ module tb_roce_pair #(
       .m_axis_tdata(a_rx_tdata), .m_axis_tkeep(a_rx_tkeep), .m_axis_tvalid(a_rx_tvalid),
       .m_axis_tready(a_rx_tready), .m_axis_tlast(a_rx_tlast), .m_axis_tuser(a_rx_tuser),
       .rate(lba_rate), .ovh(16'd24), .delay(lba_delay), .seed(lba_seed), .link_down(lba_link_down),
-      .loss_en(lba_loss_en), .loss_p(lba_loss_p), .ge_en(1'b0), .ge_p_gb('0), .ge_p_bg('0),
-      .ge_loss('0), .dup_en(lba_dup_en), .dup_p(lba_dup_p), .reorder_en(lba_reorder_en),
+      .loss_en(lba_loss_en), .loss_p(lba_loss_p), .ge_en(lba_ge_en), .ge_p_gb(lba_ge_p_gb),
+      .ge_p_bg(lba_ge_p_bg), .ge_loss(lba_ge_loss), .dup_en(lba_dup_en), .dup_p(lba_dup_p), .reorder_en(lba_reorder_en),
       .reorder_p(lba_reorder_p), .hold_timeout(32'd2000), .biterr_en(lba_biterr_en),
       .biterr_p(lba_biterr_p), .drop_list_en(lba_drop_list_en), .drop_list(lba_drop_list),
       .cnt_frames_in(lba_cnt_frames_in), .cnt_bytes_in(lba_b0), .cnt_frames_out(lba_c[0]),
@@ -417,7 +433,9 @@ module tb_roce_pair #(
       .cnt_dup(lba_c[6]), .cnt_reorder(lba_c[7]), .cnt_biterr(lba_c[8]), .cnt_ge_bad(lba_c[9]),
       .ge_bad(lba_ge)
   );
-  assign lba_cnt_drops = lba_c[1] + lba_c[2] + lba_c[4];
+  assign lba_cnt_drops   = lba_c[1] + lba_c[2] + lba_c[3] + lba_c[4];
+  assign lba_cnt_drop_ge = lba_c[3];
+  assign lba_cnt_ge_bad  = lba_c[9];
 
   // CE marking of A's IPv4 frames (ECT(0)/ECT(1) -> CE) with an incremental header
   // checksum update (RFC 1624), on the first beat of each frame; the ICRC does not

@@ -3,7 +3,10 @@
 at the receiver without a retransmission, fallback to go-back-N when a group loses more
 than R frames, and a lossy random mix. Memory and completions are checked against
 Python expectations; every repair frame on the wire is recomputed with the numpy
-reference encoder (tb/fec/fec_wire.py) and the data frames re-parsed with scapy."""
+reference encoder (tb/fec/fec_wire.py) and the data frames re-parsed with scapy.
+fec_ge_burst: bursty Gilbert-Elliott loss with FEC(32,1,1) + selective retransmission;
+the link's GE drops are predicted frame by frame by the Python link model
+(tb/net/net_models.py) from the captured wire."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ try:
     import cocotb
     from cocotb.triggers import ClockCycles
     from fec.fec_wire import check_fec_wire
+    from net.net_models import LinkConfig, LinkModel, prob32
     from roce_env import PairEnv, check_wire, random_mix
 
     from fabnic.verbs import Access, SendWR, WrOpcode
@@ -35,15 +39,19 @@ if cocotb is not None:
     async def fec_stats(env, side: str) -> dict[str, int]:
         return await run_driver(getattr(env, side).ctx.fec_counters)
 
-    async def set_fec(env, nak_delay: int) -> None:
+    async def set_fec(env, nak_delay: int, krd: tuple[int, int, int] = (K, R, D)) -> None:
+        k, r, d = krd
         for nic in (env.a, env.b):   # through the fw driver: register block "fec"
-            await run_driver(nic.ctx.set_fec, "all", k=K, r=R, d=D, flush_cycles=256,
+            await run_driver(nic.ctx.set_fec, "all", k=k, r=r, d=d, flush_cycles=256,
                              rob_timeout=4096, nak_delay=nak_delay, nak_retry=2000)
 
-    async def setup(dut, pcap: str, size: int = 1 << 16, nak_delay: int = 0):
+    async def setup(dut, pcap: str, size: int = 1 << 16, nak_delay: int = 0,
+                    krd: tuple[int, int, int] = (K, R, D)):
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", pcap)))
+        for L in ("lab", "lba"):
+            env.link(L, ge_en=0, ge_p_gb=0, ge_p_bg=0, ge_loss=0)
         await env.start()
-        await set_fec(env, nak_delay)
+        await set_fec(env, nak_delay, krd)
         qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=4)
         a, b = env.a, env.b
         la, lb = a.mem.alloc(size), b.mem.alloc(size)
@@ -51,8 +59,8 @@ if cocotb is not None:
         mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
         return env, (qa, qb, cqa, cqb), (la, lb, mra, mrb)
 
-    def wire_check(env):
-        data, st = check_fec_wire(env.frames, R, D)
+    def wire_check(env, r: int = R, d: int = D):
+        data, st = check_fec_wire(env.frames, r, d)
         check_wire(data)
         return st
 
@@ -152,9 +160,83 @@ if cocotb is not None:
         if loss > 0:
             assert drops > 0 and sa["repaired"] + sb["repaired"] > 0
 
+    @cocotb.test()
+    async def fec_ge_burst(dut):
+        """Bursty loss on A -> B: Gilbert-Elliott chain, mean burst 4 frames, mean loss 3%,
+        every frame of the bad state lost, while 24 WRITEs of 16 KB (MTU 1024) run with
+        FEC(32,1,1) and selective retransmission on. The GE drops must be exactly the ones
+        the Python link model predicts for the frames A sent (at least one burst of >= 2
+        frames), the link must leave the bad state again (drops stop once the GE chain is
+        off; a plain WRITE afterwards loses nothing), and memory and completions are exact.
+        The repair frames (K = 32 groups) are recomputed by the wire checker."""
+        size = 1 << 19
+        env, (qa, qb, cqa, cqb), (la, lb, mra, mrb) = await setup(
+            dut, "fec_ge.pcap", size, nak_delay=600, krd=(32, 1, 1))
+        a, b = env.a, env.b
+        rng = random.Random(23)
+        src = bytes(rng.randrange(256) for _ in range(size))
+        a.mem.write(la, src)
+        burst, loss = 4.0, 0.03
+        p_bg = 1 / burst
+        p_gb = loss * p_bg / (1 - loss)
+        cfg = LinkConfig(seed=77, ge_en=True, ge_p_gb=prob32(p_gb), ge_p_bg=prob32(p_bg),
+                         ge_loss=prob32(1.0))
+        n0 = sum(1 for s, _ in env.frames if s == "a")
+        assert n0 == int(dut.lab_cnt_frames_in.value)
+        d0, g0 = int(dut.lab_cnt_drops.value), int(dut.lab_cnt_drop_ge.value)
+        # 50 Gb/s on A -> B: the reorder buffer (64 frames of ~1 KB) then spans the NAK
+        # delay + round trip (unpaced, it fills before the NAK is due and gives up)
+        env.link("lab", rate=25 << 16, seed=cfg.seed, ge_p_gb=cfg.ge_p_gb,
+                 ge_p_bg=cfg.ge_p_bg, ge_loss=cfg.ge_loss, ge_en=1)
+        n_wr, msg = 24, 16384
+        wrs = [SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + i * msg, length=msg,
+                      lkey=mra.lkey, remote_addr=lb + i * msg, rkey=mrb.rkey)
+               for i in range(n_wr)]
+        await run_driver(a.ctx.post_send, qa, wrs)
+        wcs = await run_driver(a.ctx.wait_cq, cqa, n_wr, 100000)
+        assert [w.wr_id for w in wcs] == list(range(n_wr)) and all(w.ok for w in wcs), wcs
+        await ClockCycles(dut.clk, 3000)       # idle flush: the last block's repair is out
+        env.link("lab", ge_en=0, rate=0)
+        assert b.mem.read(lb, n_wr * msg) == src[:n_wr * msg]
+        # the link model's GE decisions for every frame A sent while the chain was on
+        sent = [f for s, f in env.frames if s == "a"]
+        model = LinkModel(cfg)
+        model.n = n0
+        drops = [model.fate(len(f)).drop == "ge" for f in sent[n0:]]
+        runs, cur = [], 0
+        for dr in drops + [False]:
+            if dr:
+                cur += 1
+            elif cur:
+                runs.append(cur)
+                cur = 0
+        ge_drops = int(dut.lab_cnt_drop_ge.value) - g0
+        sa, sb = await fec_stats(env, "a"), await fec_stats(env, "b")
+        dut._log.info("GE: %d frames, %d drops in bursts %s; fec A %s; fec B %s",
+                      len(drops), ge_drops, runs, sa, sb)
+        assert ge_drops == sum(drops) == sum(runs) > 0
+        assert int(dut.lab_cnt_drops.value) - d0 == ge_drops, "only GE drops expected"
+        assert max(runs) >= 2, f"no burst: {runs}"
+        assert int(dut.lab_cnt_ge_bad.value) >= ge_drops
+        assert sb["repaired"] + sa["rtx_frames"] > 0, (sa, sb)
+        # recovery: with the chain off the link loses nothing more
+        c0 = int(dut.lab_cnt_drops.value)
+        wr = SendWR(WrOpcode.RDMA_WRITE, wr_id=99, local_addr=la, length=msg, lkey=mra.lkey,
+                    remote_addr=lb + n_wr * msg, rkey=mrb.rkey)
+        await run_driver(a.ctx.post_send, qa, [wr])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 50000)
+        assert wcs[0].ok and wcs[0].wr_id == 99, wcs
+        assert b.mem.read(lb + n_wr * msg, msg) == src[:msg]
+        assert int(dut.lab_cnt_drops.value) == c0
+        st = wire_check(env, 1, 1)
+        k32 = [f for s, f in env.frames if s == "a" and len(f) > 54 and f[42] == 0xF0
+               and f[-12 + 5] == 32]
+        assert k32, "no full K=32 group on the wire"
+        assert st["a"].repairs == (await fec_stats(env, "a"))["tx_repairs"]
+
 
 def test_roce_fec():
     run(toplevel="tb_roce_pair", module="test_roce_fec", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"],
         parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64, "FEC": 1},
-        testcase=os.environ.get("FEC_TESTS", "fec_repairs_drops,fec_lossy_mix").split(","))
+        testcase=os.environ.get("FEC_TESTS", "fec_repairs_drops,fec_lossy_mix,fec_ge_burst").split(","))
