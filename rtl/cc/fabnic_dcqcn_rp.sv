@@ -7,9 +7,9 @@
 // event, enable) lives in one simple dual-port RAM and is updated by ONE shared
 // read-modify-write engine, so the logic does not grow with NUM_QP:
 //
-//   S0 issue (RAM read) -> S1 RAM data, timer arithmetic -> S2 apply due timer
-//   events -> S3 byte-counter event / multiply Rc*alpha -> S4 CNP cut, RAM
-//   write, rate update, read response.
+//   S0 issue (RAM read) -> S1 RAM data, timer arithmetic, first alpha decays ->
+//   S2 remaining alpha decays, due rate-timer event -> S3 byte-counter event /
+//   multiply Rc*alpha -> S4 CNP cut, RAM write, rate update, read response.
 //
 // Hazards: an op is not issued while an op for the same QP is in S1..S4
 // (interlock); the RAM write at the end of S4 is visible to any read issued
@@ -22,10 +22,11 @@
 // events that fell due at or before the stamp (tie: timer first). Timers need no
 // per-QP counters: a background sweep visits every QP (at least every other issue
 // slot belongs to it) and applies due alpha-decay / rate-increase events at a
-// "safe now" no later than any queued or in-flight event stamp. An op applies at
-// most one event per timer; if a second one is due at an event, the op applies
-// only the timers and is replayed (cnt_catchup), so the order is exact whatever
-// the sweep speed. Rates: Mb/s with RATE_FRAC fraction bits; alpha: ALPHA_FRAC
+// "safe now" no later than any queued or in-flight event stamp. An op applies up
+// to ALPHA_STEPS due alpha decays (each with the single-step rounding, so any
+// grouping of the periods gives the same alpha) and at most one rate-timer event;
+// if more are due at an event, the op applies only the timers and is replayed
+// (cnt_catchup), so the order is exact whatever the sweep speed. Rates: Mb/s with RATE_FRAC fraction bits; alpha: ALPHA_FRAC
 // fraction bits (1.0 = 2**ALPHA_FRAC); periods in clock cycles; 0 disables a timer.
 `default_nettype none
 
@@ -40,6 +41,7 @@ module fabnic_dcqcn_rp #(
     parameter int TS_W       = 32,   // timestamps, cycles (periods must be < 2**(TS_W-2))
     parameter int EVT_DEPTH  = 16,
     parameter int UPD_DEPTH  = 16,
+    parameter int ALPHA_STEPS = 10,  // alpha decays one op can apply (half in S1, half in S2)
     parameter int CNT_W      = 32
 ) (
     input  wire logic                  clk,
@@ -117,6 +119,13 @@ module fabnic_dcqcn_rp #(
   if (AF < 10 || AF > 30) begin : g_check_alpha
     $error("fabnic_dcqcn_rp: ALPHA_FRAC must be 10..30");
   end
+  if (ALPHA_STEPS < 2 || ALPHA_STEPS > 30) begin : g_check_steps
+    $error("fabnic_dcqcn_rp: ALPHA_STEPS must be 2..30");
+  end
+
+  localparam int AS1 = (ALPHA_STEPS + 1) / 2;   // decays applied in S1 (rest in S2)
+  localparam int MW  = TS_W + 5;                // width of the multiples k * alpha period
+  localparam int NW  = $clog2(ALPHA_STEPS + 1);
 
   typedef enum logic [2:0] {
     OP_INIT  = 3'd0,
@@ -245,7 +254,9 @@ module fabnic_dcqcn_rp #(
   op_t       s_op    [1:NSTG];
   qp_state_t s2_st, s3_st, s4_st;
   logic [RATE_W-1:0] s2_rc0, s3_rc0, s4_rc0;    // Rc as read (to detect a change)
-  logic      s2_adue, s2_adue2, s2_rdue, s2_rdue2;
+  logic      s2_rdue, s2_rdue2;
+  logic [ALPHA_STEPS:0] s2_adue;     // at least k+1 alpha periods due
+  logic [AF:0] s2_alpha;             // alpha after the first AS1 due decays (S1)
   logic      s3_replay, s4_replay;
   logic [1:0] s3_inc, s4_inc;
   logic [RATE_W+AF:0] s4_prod;
@@ -318,19 +329,41 @@ module fabnic_dcqcn_rp #(
     .rd_en(issue), .rd_regce(1'b1), .rd_addr(issue_op.qpn), .rd_data(ram_rd_data)
   );
 
+  // ---------------------------------------------------------------- alpha period multiples
+  // amul_q[k-1] = k * cfg_alpha_period, k = 1..ALPHA_STEPS+1 (registered: a configuration
+  // change takes effect one cycle later)
+  logic [MW-1:0] amul_q [ALPHA_STEPS+1];
+  always_ff @(posedge clk) begin
+    for (int k = 1; k <= ALPHA_STEPS + 1; k++) amul_q[k-1] <= MW'(cfg_alpha_period) * MW'(k);
+  end
+
   // ---------------------------------------------------------------- S1: timer arithmetic
+  // alpha: count the due periods (thermometer s1_adue[k-1] = at least k due, k up to
+  // ALPHA_STEPS+1) and apply the first AS1 of them
   qp_state_t s1_st;
   logic [TS_W-1:0] s1_da, s1_dr;
+  logic [ALPHA_STEPS:0] s1_adue;
+  logic [AF:0] s1_alpha;
   assign s1_st = qp_state_t'(ram_rd_data);
   assign s1_da = s_op[1].now - s1_st.t_alpha;
   assign s1_dr = s_op[1].now - s1_st.t_rate;
 
+  always_comb begin
+    for (int k = 0; k <= ALPHA_STEPS; k++) begin
+      // a negative difference (MSB set) is never due
+      s1_adue[k] = !s1_da[TS_W-1] && (cfg_alpha_period != '0) && (MW'(s1_da) >= amul_q[k]);
+    end
+    s1_alpha = s1_st.alpha;
+    for (int k = 0; k < AS1; k++) begin
+      if (s1_adue[k]) s1_alpha = alpha_decay(s1_alpha, cfg_g_shift);
+    end
+  end
+
   always_ff @(posedge clk) begin
     s2_st    <= s1_st;
     s2_rc0   <= s1_st.rc;
-    // a negative difference (MSB set) is never due
-    s2_adue  <= !s1_da[TS_W-1] && (cfg_alpha_period != '0) && (s1_da >= cfg_alpha_period);
-    s2_adue2 <= !s1_da[TS_W-1] && (cfg_alpha_period != '0) && (s1_da >= {cfg_alpha_period[TS_W-2:0], 1'b0});
+    s2_adue  <= s1_adue;
+    s2_alpha <= s1_alpha;
     s2_rdue  <= !s1_dr[TS_W-1] && (cfg_timer_period != '0) && (s1_dr >= cfg_timer_period);
     s2_rdue2 <= !s1_dr[TS_W-1] && (cfg_timer_period != '0) && (s1_dr >= {cfg_timer_period[TS_W-2:0], 1'b0});
   end
@@ -342,21 +375,29 @@ module fabnic_dcqcn_rp #(
   always_comb begin
     logic [2*RATE_W-1:0] r;
     logic                a_snap, r_snap;
+    logic [AF:0]         a;
+    logic [NW-1:0]       na;
     s2_nx  = s2_st;
     s2_inc = '0;
     a_snap = 1'b0;
     r_snap = 1'b0;
     r      = '0;
+    a      = s2_alpha;
+    na     = '0;
+    for (int k = 0; k < ALPHA_STEPS; k++) begin
+      if (s2_adue[k]) na = NW'(k + 1);                       // due periods applied (<= STEPS)
+      if (k >= AS1 && s2_adue[k]) a = alpha_decay(a, cfg_g_shift);
+    end
     if (s2_st.en && s_op[2].kind != OP_INIT) begin
       if (cfg_alpha_period == '0) begin
         s2_nx.t_alpha = s_op[2].now;
-      end else if (s2_adue) begin
-        if (s2_st.alpha == '0) begin
+      end else if (s2_adue[0]) begin
+        s2_nx.alpha = a;
+        if (a == '0) begin
           a_snap        = 1'b1;            // decay of 0 is 0: restart the period
           s2_nx.t_alpha = s_op[2].now;
         end else begin
-          s2_nx.alpha   = alpha_decay(s2_st.alpha, cfg_g_shift);
-          s2_nx.t_alpha = s2_st.t_alpha + cfg_alpha_period;
+          s2_nx.t_alpha = s2_st.t_alpha + TS_W'(amul_q[na - NW'(1)]);
         end
       end
       if (cfg_timer_period == '0) begin
@@ -374,7 +415,7 @@ module fabnic_dcqcn_rp #(
       end
     end
     s2_replay = s2_st.en && s_op[2].kind != OP_INIT && s_op[2].kind != OP_SWEEP &&
-                ((s2_adue2 && !a_snap) || (s2_rdue2 && !r_snap));
+                ((s2_adue[ALPHA_STEPS] && !a_snap) || (s2_rdue2 && !r_snap));
   end
 
   always_ff @(posedge clk) begin

@@ -62,6 +62,7 @@ from incast_tb import (
     Trace,
     configure,
     convergence_time,
+    fair_convergence_time,
     flow_rates_gbps,
     flow_table,
     jain,
@@ -80,6 +81,9 @@ PROD_MS = float(os.environ.get("INCAST_PROD_MS", "10"))   # production: 900 us t
 # long 8:1 lossless runs for the converged numbers (0 disables)
 CONV_MS = float(os.environ.get("INCAST_CONV_MS", "60"))
 PROD_CONV_MS = float(os.environ.get("INCAST_PROD_CONV_MS", "30"))
+# join/leave runs (join at 40 %, leave at 70 % of the run)
+JL_MS = float(os.environ.get("INCAST_JL_MS", str(RUN_MS)))
+PROD_JL_MS = float(os.environ.get("INCAST_PROD_JL_MS", str(PROD_MS)))
 SAMPLE_US = 5.0
 WIN = 20  # sliding window for rates / convergence: 20 samples = 100 us
 
@@ -161,7 +165,8 @@ if cocotb is not None:
         cfg = {"params": cc.name, "ecn_at": "enqueue" if name.endswith("_enq") else "dequeue", "incast": f"{k}:1", "lossless": net.lossless,
                "dcqcn": net.dcqcn, "run_us": dur_us, "link_delay_us": net.delay_us,
                "buffer": net.buf_bytes, "kmin": cc.kmin, "kmax": cc.kmax, "pmax": cc.pmax,
-               "alpha_us": cc.alpha_us, "start_jitter_us": net.start_jitter_us}
+               "alpha_us": cc.alpha_us, "start_jitter_us": net.start_jitter_us,
+               "init_gbps": net.init_gbps or LINE_GBPS}
         tgt8 = k == 8 and net.dcqcn and not events
         # steady-state window: second half of the run (or after the last event)
         last_ev = max([e[0] for e in events], default=0.0)
@@ -241,6 +246,20 @@ if cocotb is not None:
                        None, cfg, higher_is_better=False,
                        note="first time the RP rates Rc stay fair (Jain>=0.95) and sum to line "
                             "+-10% for 100 us; -1: not within the run")
+            # the same from the delivered rates (100 us windows): Jain >= 0.95 over the
+            # active flows and their mean within 5 % of the fair share
+            evs = events or [(0.0, flows, "start")]
+            ends = [e[0] for e in evs[1:]] + [None]
+            for (t_ev, fl, label), t_end in zip(evs, ends, strict=True):
+                first, settle = fair_convergence_time(tr, t_ev, fl, t_end_us=t_end)
+                conv[f"fair_{label}"] = first
+                conv[f"settle_{label}"] = settle
+                for kind, v, what in (("fair", first, "first held 500 us"),
+                                      ("settle", settle, "fair in every later window")):
+                    record(f"{p}.converge_{kind}_{label}_us", v if not math.isnan(v) else -1.0,
+                           "us", None, cfg, higher_is_better=False,
+                           note="delivered rates, 100 us windows: Jain>=0.95 and mean within 5% "
+                                f"of fair share, {what}; -1: not within the run")
         png = plot_run(name, tr, flows, f"{name}: {cfg}")
         save_trace(tr, plot_dir() / f"cc_incast_{name}.json")
         summary = {"name": name, "util": util, "rates": rates.round(2).tolist(), "jain": j,
@@ -279,20 +298,33 @@ if cocotb is not None:
             if ms > 0:
                 out.append((f"{cc.name}_8to1_converge", cc, NetParams(N, active=8),
                             list(range(8)), [(0.0, (1 << 8) - 1)], ms * 1000, []))
+        for cc in (PAPER, PRODUCTION):
+            # initial rate = line / incast degree (12.5 G) instead of line rate
+            d = (PROD_MS if cc is PRODUCTION else RUN_MS) * 1000
+            for lossless in (True, False):
+                name = f"{cc.name}_8to1_{'lossless' if lossless else 'lossy'}_initfair"
+                out.append((name, cc, NetParams(N, lossless=lossless, active=8,
+                                                init_gbps=LINE_GBPS / 8),
+                            list(range(8)), [(0.0, (1 << 8) - 1)], d, []))
         for lossless in (True, False):
             name = f"nocc_8to1_{'lossless' if lossless else 'lossy'}"
             out.append((name, PAPER, NetParams(N, lossless=lossless, dcqcn=False),
                         list(range(8)), [(0.0, all8)], 2000.0, []))
         for cc in (PAPER, PRODUCTION):
-            d = (PROD_MS if cc is PRODUCTION else RUN_MS) * 1000
+            d = (PROD_JL_MS if cc is PRODUCTION else JL_MS) * 1000
             # flows 0..6 start 100 us apart, flow 7 joins at 40 %, flow 0 leaves at 70 %
             tj, tl = d * 0.4, d * 0.7
             sched = [(100.0 * i, (1 << (i + 1)) - 1) for i in range(7)]
             sched += [(tj, 0xFF), (tl, 0xFE)]
+            evs = [(tj, list(range(8)), "join"), (tl, list(range(1, 8)), "leave")]
             out.append((f"{cc.name}_8to1_joinleave", cc, NetParams(N), list(range(8)), sched, d,
-                        [(tj, list(range(8)), "join"), (tl, list(range(1, 8)), "leave")]))
-        if only:
-            out = [r for r in out if any(s in r[0] for s in only.split(","))]
+                        evs))
+            out.append((f"{cc.name}_8to1_joinleave_initfair", cc,
+                        NetParams(N, init_gbps=LINE_GBPS / 8), list(range(8)), sched, d, evs))
+        if only:  # "=name" matches exactly, anything else as a substring
+            keys = only.split(",")
+            out = [r for r in out if any(r[0] == k[1:] if k.startswith("=") else k in r[0]
+                                         for k in keys)]
         return out
 
     @cocotb.test()
@@ -373,6 +405,78 @@ def test_bench_incast_model() -> None:
     fig.tight_layout()
     fig.savefig(plot_dir() / "cc_incast_model.png", dpi=90)
     plt.close(fig)
+
+
+def test_bench_incast_model_joinleave() -> None:
+    """Join/leave convergence and the initial rate, projected with the Python loop model
+    over horizons the RTL bench cannot afford: the bench's join/leave schedule (flows 0-6
+    start 100 us apart, flow 7 joins at t_j, flow 0 leaves at t_l), 3 seeds, initial rate
+    line rate and line/8. Convergence: delivered rates in 100 us windows, Jain >= 0.95
+    over the active flows and their mean within 5 % of the fair share, held 500 us
+    (incast_model.fair_convergence); -1 = not within the run. Also the 8:1 synchronized
+    incast's whole-run peak queue and the 1:1 / 2:1 utilization with both initial rates
+    (the cost of starting below line rate)."""
+    from incast_model import LoopParams, joinleave
+    from incast_model import run as model_run
+
+    from fabnic_tb.bench import record as rec
+
+    lines = ["| params | init | join first / settle ms | leave first / settle ms | "
+             "Jain before leave | Jain end | util end | peak q KB |", "|" + " --- |" * 8]
+    for cc, (tj, tl, dur) in ((PAPER, (20e3, 40e3, 100e3)), (PRODUCTION, (10e3, 20e3, 50e3))):
+        for init in (0.0, LINE_GBPS / 8):
+            cj, cl, jb, je, ue, pk = [], [], [], [], [], []
+            for seed in (1, 2, 3):
+                r, a, b = joinleave(cc, tj, tl, dur, seed=seed, init_gbps=init)
+                x1, x2 = r.rates(tl - 1000, tl), r.rates(dur - 1000, dur)
+                cj.append(a)
+                cl.append(b)
+                jb.append(jain(x1))
+                je.append(jain(x2[1:]))
+                ue.append(x2.sum() / LINE_GBPS)
+                pk.append(r.peak_q)
+            tag = "line" if not init else f"{init:g}G"
+            cfg = {"params": cc.name, "model": "incast_model.py", "init_gbps": init or LINE_GBPS,
+                   "join_us": tj, "leave_us": tl, "run_us": dur, "seeds": 3}
+            name = f"cc.incast_model.{cc.name}_joinleave_init_{tag}"
+
+            def worst(v: list[float]) -> float:
+                return -1.0 if any(math.isnan(x) for x in v) else max(v)
+
+            for lab, v in (("join", cj), ("leave", cl)):
+                rec(f"{name}.converge_{lab}_us", worst([x[0] for x in v]), "us", None, cfg,
+                    higher_is_better=False, note="first held 500 us, worst of 3 seeds; -1: a "
+                    "seed did not converge before the next event / end")
+                rec(f"{name}.settle_{lab}_us", worst([x[1] for x in v]), "us", None, cfg,
+                    higher_is_better=False, note="fair in every later window, worst of 3 seeds")
+            rec(f"{name}.jain_end", float(np.mean(je)), "index", 0.95, cfg,
+                note="last 1 ms, 7 remaining flows, mean of 3 seeds")
+            def fmt(v: list[tuple[float, float]]) -> str:
+                return ", ".join("/".join("-" if math.isnan(x) else f"{x / 1000:.1f}" for x in p)
+                                 for p in v)
+
+            lines.append(f"| {cc.name} | {tag} | {fmt(cj)} | {fmt(cl)} | "
+                         f"{np.mean(jb):.3f} | {np.mean(je):.3f} | {np.mean(ue):.3f} | "
+                         f"{np.mean(pk) / 1000:.0f} |")
+    lines += ["", "| params | init | flows | util 0-1 ms | util 1-10 ms | util 10-50 ms | "
+              "peak q KB |", "|" + " --- |" * 7]
+    for cc in (PAPER, PRODUCTION):
+        for init in (0.0, LINE_GBPS / 8):
+            for n in (1, 2, 8):
+                r = model_run(cc, LoopParams(n=n, dur_us=50e3, init_gbps=init))
+                u = [r.rates(a, b).sum() / LINE_GBPS for a, b in ((0, 1e3), (1e3, 10e3),
+                                                                  (10e3, 50e3))]
+                tag = "line" if not init else f"{init:g}G"
+                cfg = {"params": cc.name, "model": "incast_model.py", "init_gbps": init or LINE_GBPS,
+                       "incast": f"{n}:1", "run_us": 50e3}
+                rec(f"cc.incast_model.{cc.name}_{n}to1_init_{tag}.util_1_10ms", u[1],
+                    "fraction of line", None, cfg)
+                rec(f"cc.incast_model.{cc.name}_{n}to1_init_{tag}.peak_queue", r.peak_q, "bytes",
+                    None, cfg, higher_is_better=False)
+                lines.append(f"| {cc.name} | {tag} | {n} | {u[0]:.3f} | {u[1]:.3f} | {u[2]:.3f} "
+                             f"| {r.peak_q / 1000:.0f} |")
+    (plot_dir() / "cc_incast_model_joinleave.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
 
 
 __all__ = ["LINE_GBPS", "PAPER", "PRODUCTION"]

@@ -97,6 +97,19 @@ class DcqcnModel:
         a = int(a)
         return a - ((a + (1 << self.cfg.g_shift) - 1) >> self.cfg.g_shift)  # a - ceil(a*g)
 
+    def decay_n(self, a: float, n: int) -> float:
+        """alpha after n alpha periods without a CNP: alpha * (1-g)**n. The fixed-point
+        flavour rounds as n single steps (each a - ceil(a*g)), so it does not matter how
+        the RTL groups the periods (up to ALPHA_STEPS per op, more by replays); once 0 it
+        stays 0."""
+        if self.exact:
+            return a * (1 - 2.0 ** -self.cfg.g_shift) ** n
+        for _ in range(n):
+            if a == 0:
+                break
+            a = self._decay(a)
+        return a
+
     def _g(self) -> float:
         return 2.0 ** -self.cfg.g_shift if self.exact else (1 << self.cfg.alpha_frac) >> self.cfg.g_shift
 
@@ -134,10 +147,10 @@ class DcqcnModel:
         if s is None or not s.en:
             return
         c = self.cfg
-        if c.alpha_period:
-            while s.t_alpha + c.alpha_period <= t:
-                s.t_alpha += c.alpha_period
-                s.alpha = self._decay(s.alpha)
+        if c.alpha_period and t - s.t_alpha >= c.alpha_period:
+            n = (t - s.t_alpha) // c.alpha_period      # alpha periods due, all applied at once
+            s.t_alpha += n * c.alpha_period
+            s.alpha = self.decay_n(s.alpha, n)
         if c.timer_period:
             while s.t_rate + c.timer_period <= t:
                 s.t_rate += c.timer_period

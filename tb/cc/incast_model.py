@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 from dcqcn_model import DcqcnConfig, DcqcnModel
-from incast_tb import HDR, LINE_BPC, OVH, PAPER, PRODUCTION, US, CCParams, jain, mbps
+from incast_tb import HDR, LINE_BPC, OVH, PAPER, PRODUCTION, US, CCParams, fair_times, jain, mbps
 
 LINE_MBPS = 100_000.0
 
@@ -51,6 +51,9 @@ class LoopParams:
     start_jitter_us: float = 0.0     # flow i starts at a random time in [0, jitter)
     dur_us: float = 4000.0
     sample_us: float = 5.0
+    init_gbps: float = 0.0           # RP initial rate (0: line rate)
+    starts_us: tuple[float, ...] = ()  # per-flow start time (join); () : all at 0 / jitter
+    stops_us: tuple[float, ...] = ()   # per-flow stop time (leave); () : never
 
 
 @dataclass
@@ -74,12 +77,13 @@ class Result:
         return (db * (1 + OVH / flen)) * 8 / ((self.t_us[i1] - self.t_us[i0]) * 1e-6) / 1e9
 
 
-def dcqcn_cfg(cc: CCParams) -> DcqcnConfig:
+def dcqcn_cfg(cc: CCParams, init_gbps: float = 0.0) -> DcqcnConfig:
     return DcqcnConfig(g_shift=cc.g_shift, alpha_period=round(cc.alpha_us * US),
                        timer_period=round(cc.timer_us * US), byte_counter=cc.byte_counter,
                        f=cc.f, rate_ai=mbps(cc.ai_mbps), rate_hai=mbps(cc.hai_mbps),
                        rate_min=mbps(cc.rmin_mbps), rate_line=mbps(LINE_MBPS),
-                       rate_init=mbps(LINE_MBPS), clamp_tgt=int(cc.clamp_tgt))
+                       rate_init=mbps(init_gbps * 1000 or LINE_MBPS),
+                       clamp_tgt=int(cc.clamp_tgt))
 
 
 def run(cc: CCParams, lp: LoopParams, kmin: int | None = None) -> Result:
@@ -96,7 +100,7 @@ def run(cc: CCParams, lp: LoopParams, kmin: int | None = None) -> Result:
     headroom = int(2 * lp.delay_us * US * LINE_BPC + 3 * wire + 84)
     xoff = lp.xoff or max(min(2 * cc.kmax // n, lp.buf // n - headroom), 32_768)
     xon = xoff - 16_384
-    rp = DcqcnModel(dcqcn_cfg(cc), exact=False)
+    rp = DcqcnModel(dcqcn_cfg(cc, lp.init_gbps), exact=False)
     t_end = lp.dur_us * US
 
     # sender state
@@ -106,6 +110,9 @@ def run(cc: CCParams, lp: LoopParams, kmin: int | None = None) -> Result:
     stalled = np.zeros(n, bool)
     gen = [0] * n                               # sender try events of older generations are void
     start = rng.uniform(0, lp.start_jitter_us * US, n) if lp.start_jitter_us else np.zeros(n)
+    if lp.starts_us:
+        start = np.array(lp.starts_us, dtype=float) * US
+    stop = np.array(lp.stops_us, dtype=float) * US if lp.stops_us else np.full(n, np.inf)
     for i in range(n):
         rp.init(i, int(start[i]))
         nxt[i] = start[i]
@@ -132,6 +139,7 @@ def run(cc: CCParams, lp: LoopParams, kmin: int | None = None) -> Result:
     cnps = np.zeros(n, int)
     rcv = np.zeros(n)
     res_t, res_rcv, res_rc, res_q = [], [], [], []
+    res_rt: list = []
     marks = drops = pauses = 0
     peak = 0
     slack = lp.slack
@@ -158,7 +166,7 @@ def run(cc: CCParams, lp: LoopParams, kmin: int | None = None) -> Result:
             break
         if kind == 0:                           # sender i: grant + send one frame
             i, g0 = a
-            if g0 != gen[i]:
+            if g0 != gen[i] or t >= stop[i]:
                 continue
             if t < paused_until[i] - 1e-9:
                 stalled[i] = True
@@ -243,10 +251,41 @@ def run(cc: CCParams, lp: LoopParams, kmin: int | None = None) -> Result:
             res_t.append(t / US)
             res_rcv.append(rcv.copy())
             res_rc.append([rp.qps[i].rc / (1 << 12) for i in range(n)])
+            res_rt.append([rp.qps[i].rt / (1 << 12) for i in range(n)])
             res_q.append(qbytes)
             push(t + lp.sample_us * US, 7)
     return Result(np.array(res_t), np.array(res_rcv), np.array(res_rc), np.array(res_q),
-                  cnps, marks, drops, pauses, peak)
+                  cnps, marks, drops, pauses, peak, extra={"rt": np.array(res_rt)})
+
+
+def fair_convergence(r: Result, t_ev_us: float, flows: list[int], t_end_us: float | None = None,
+                     win_us: float = 100.0, hold_us: float = 500.0, jain_thr: float = 0.95,
+                     tol: float = 0.05) -> tuple[float, float]:
+    """(first, settle) convergence times after t_ev_us of the delivered rates of `flows`
+    over sliding win_us windows: the metric of incast_tb.fair_convergence_time."""
+    step = r.t_us[1] - r.t_us[0]
+    k = int(round(win_us / step))
+    t0, t1 = r.t_us[:-k], r.t_us[k:]
+    flen = HDR + 4096
+    db = (r.rcv[k:] - r.rcv[:-k])[:, flows]
+    rates = db * (1 + OVH / flen) * 8 / ((t1 - t0)[:, None] * 1e-6) / 1e9
+    return fair_times(t0, t1, rates, LINE_MBPS / 1000 / len(flows), t_ev_us, t_end_us,
+                       hold_us, jain_thr, tol)
+
+
+def joinleave(cc: CCParams, t_join_us: float, t_leave_us: float, dur_us: float,
+              seed: int = 1, stagger_us: float = 100.0, init_gbps: float = 0.0,
+              hold_us: float = 500.0) -> tuple[Result, tuple, tuple]:
+    """The bench's join/leave schedule: flows 0..6 start stagger_us apart, flow 7 joins at
+    t_join_us, flow 0 leaves at t_leave_us. Returns (result, (first, settle) after the
+    join, (first, settle) after the leave) with fair_convergence (NaN: not within the run)."""
+    starts = tuple(stagger_us * i for i in range(7)) + (t_join_us,)
+    stops = (t_leave_us,) + (math.inf,) * 7
+    r = run(cc, LoopParams(seed=seed, dur_us=dur_us, starts_us=starts, stops_us=stops,
+                           init_gbps=init_gbps))
+    cj = fair_convergence(r, t_join_us, list(range(8)), t_end_us=t_leave_us, hold_us=hold_us)
+    cl = fair_convergence(r, t_leave_us, list(range(1, 8)), hold_us=hold_us)
+    return r, cj, cl
 
 
 def report(name: str, r: Result, dur_us: float, win_us: float = 1000.0) -> None:

@@ -7,16 +7,20 @@ bench_incast.py), recomputed offline with the bench's own metric functions:
 Windows: "2nd half" (the bench's steady window) and "last 25%" (converged window) of
 the run; for join/leave runs, of the time after the leave. Columns: utilization and
 Jain's index of the per-flow delivered rates in each window, min / max flow rate in
-the last 25 %, peak queue (whole run), drops, PFC XOFF frames, CNPs received."""
+the last 25 %, peak queue (whole run), drops, PFC XOFF frames, CNPs received, and the
+convergence of the delivered rates after the start (runs without events) or after each
+join / leave (incast_tb.fair_convergence_time: first time fair for 500 us / settled,
+in ms; - = not within the run or before the next event)."""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
 import numpy as np
-from incast_tb import Trace, flow_rates_gbps, jain, utilization, window
+from incast_tb import Trace, fair_convergence_time, flow_rates_gbps, jain, utilization, window
 
 
 def load(path: Path) -> Trace:
@@ -45,12 +49,24 @@ def row(path: Path) -> str:
         out += [f"{utilization(tr, i0, i1):.3f}", f"{jain(r):.3f}"]
     out += [f"{r.min():.1f}-{r.max():.1f}", f"{tr.peak_q / 1000:.0f}", str(tr.drops[-1]),
             str(tr.pfc_xoff[-1]), str(int(sum(tr.cnp_rx[-1])))]
+    # events: tx_en changes after the first 30 % of the run (join, leave), else the start
+    evs = [((c[k] - c[0]) / 250, tr.tx_en[k]) for k in range(1, len(tr.tx_en))
+           if tr.tx_en[k] != tr.tx_en[k - 1] and (c[k] - c[0]) / 250 > 0.3 * dur]
+    evs = evs or [(0.0, en)]
+    conv = []
+    for j, (t_ev, m) in enumerate(evs):
+        fl = [f for f in range(tr.n) if (m >> f) & 1]
+        t_end = evs[j + 1][0] if j + 1 < len(evs) else None
+        first, settle = fair_convergence_time(tr, t_ev, fl, t_end_us=t_end)
+        conv.append("/".join("-" if math.isnan(v) else f"{v / 1000:.2f}" for v in (first, settle)))
+    out.append(", ".join(conv))
     return "| " + " | ".join(out) + " |"
 
 
 def main(paths: list[str]) -> None:
     hdr = ["run", "ms", "util 2nd half", "Jain 2nd half", "util last 25%", "Jain last 25%",
-           "flows Gb/s (last 25%)", "peak q KB", "drops", "PFC", "CNPs"]
+           "flows Gb/s (last 25%)", "peak q KB", "drops", "PFC", "CNPs",
+           "fair conv ms (first/settle)"]
     print("| " + " | ".join(hdr) + " |")
     print("|" + " --- |" * len(hdr))
     for p in sorted(paths):

@@ -88,6 +88,8 @@ class NetParams:
     seed: int = 1
     start_jitter_us: float = 0.0   # flows of the first schedule entry start at random
                                    # offsets in [0, start_jitter_us) (0: same cycle)
+    init_gbps: float = 0.0         # RP initial rate cfg_rate_init (Rc = Rt at QP start);
+                                   # 0: line rate
 
 
 def pfc_thresholds(net: NetParams, cc: CCParams) -> tuple[int, int]:
@@ -131,7 +133,7 @@ def configure(dut, net: NetParams, cc: CCParams) -> None:
     dut.cfg_rate_hai.value = mbps(cc.hai_mbps)
     dut.cfg_rate_min.value = mbps(cc.rmin_mbps)
     dut.cfg_rate_line.value = mbps(LINE_GBPS * 1000)
-    dut.cfg_rate_init.value = mbps(LINE_GBPS * 1000)
+    dut.cfg_rate_init.value = mbps((net.init_gbps or LINE_GBPS) * 1000)
     dut.cfg_slack.value = 100
     dut.cfg_interval.value = int(round(cc.cnp_us * US))
     dut.cfg_clamp_tgt.value = int(cc.clamp_tgt)
@@ -153,6 +155,7 @@ class Trace:
     tx_frames: list[int] = field(default_factory=list)
     rcv_bytes: list[list[int]] = field(default_factory=list)  # per flow
     rc: list[list[int]] = field(default_factory=list)    # per flow, RP rate given to limiter
+    rt: list[list[int]] = field(default_factory=list)    # per flow, RP target rate (RP read)
     tx_en: list[int] = field(default_factory=list)
     drops: list[int] = field(default_factory=list)
     pfc_xoff: list[int] = field(default_factory=list)
@@ -179,6 +182,7 @@ def take_sample(dut, tr: Trace) -> None:
     rb = int(dut.rcv_bytes.value)
     tr.rcv_bytes.append([_slice(rb, i, 64) for i in range(n)])
     tr.rc.append([int(dut.g_snd[i].cur_rate.value) for i in range(n)])
+    tr.rt.append([int(dut.g_snd[i].rd_rt.value) for i in range(n)])
     tr.cnp_rx.append([int(dut.g_snd[i].cnt_cnp_rx.value) for i in range(n)])
     tr.snd_bytes.append([int(dut.g_snd[i].cnt_tx_bytes_s.value) for i in range(n)])
     tr.snd_frames.append([int(dut.g_snd[i].cnt_tx_frames_s.value) for i in range(n)])
@@ -361,6 +365,51 @@ def convergence_time(tr: Trace, t_event_us: float, flows: list[int], hold_us: fl
         if start is not None and c[k] - start >= hold_us:
             return float(start - t_event_us)
     return math.nan
+
+
+def fair_convergence_time(tr: Trace, t_event_us: float, flows: list[int], win: int = 20,
+                          hold_us: float = 500.0, jain_thr: float = 0.95, tol: float = 0.05,
+                          t_end_us: float | None = None) -> tuple[float, float]:
+    """Convergence after an event from the DELIVERED per-flow rates (receiver bytes over
+    sliding windows of `win` samples, 100 us by default; only windows that start after
+    the event and end before t_end_us count). A window is fair if Jain's index over
+    `flows` >= jain_thr and their mean rate is within tol of the fair share (line /
+    len(flows)). Returns (first, settle), times from the event: `first` = end of the
+    first window of a run of fair windows lasting hold_us; `settle` = end of the last
+    unfair window (every later window is fair), only if the segment ends with at least
+    hold_us of fair windows. NaN where there is none."""
+    t, rates = windowed_rates(tr, win)
+    t0 = t - win * (tr.cycle[1] - tr.cycle[0]) / US   # window start times
+    return fair_times(t0, t, rates[:, flows], LINE_GBPS / len(flows), t_event_us, t_end_us,
+                       hold_us, jain_thr, tol)
+
+
+def fair_times(t0: np.ndarray, t1: np.ndarray, rates: np.ndarray, fair: float, t_ev: float,
+                t_end: float | None, hold_us: float, jain_thr: float,
+                tol: float) -> tuple[float, float]:
+    first = math.nan
+    start = None
+    last_bad = t_ev
+    t_last = None
+    for k in range(len(t1)):
+        if t0[k] < t_ev - 1e-6:
+            continue
+        if t_end is not None and t1[k] > t_end + 1e-6:
+            break
+        r = rates[k]
+        ok = jain(r) >= jain_thr and abs(r.mean() / fair - 1) <= tol
+        t_last = t1[k]
+        if ok and start is None:
+            start = t1[k]
+        elif not ok:
+            start = None
+            last_bad = t1[k]
+        if start is not None and t1[k] - start >= hold_us and math.isnan(first):
+            first = start - t_ev
+    settle = math.nan
+    if t_last is not None and start is not None and t_last - start >= hold_us:
+        settle = last_bad - t_ev
+    return float(first), float(settle)
 
 
 def save_trace(tr: Trace, path) -> None:

@@ -40,6 +40,7 @@ class Rp:
         self.max_rel = 0.0
         self.max_alpha = 0.0
         self.reads = 0
+        self.last_stamp = 0
         self.upd_busy = upd_busy
         self.rng = random.Random(seed)
 
@@ -87,10 +88,11 @@ class Rp:
         getattr(d, f"{port}_valid").value = 0
         return stamp
 
-    async def init(self, qpn: int, enable: bool = True) -> None:
+    async def init(self, qpn: int, enable: bool = True) -> int:
         t = await self._push("init", qpn=qpn, enable=int(enable))
         self.fixed.init(qpn, t, enable)
         self.real.init(qpn, t, enable)
+        return t
 
     async def cnp(self, qpn: int) -> None:
         t = await self._push("cnp", qpn=qpn)
@@ -106,6 +108,7 @@ class Rp:
         """Read Rc, Rt, alpha and check them against both models."""
         d = self.dut
         t = await self._push("rd", qpn=qpn)
+        self.last_stamp = t
         for _ in range(20000):
             if int(d.rd_rsp_valid.value) and int(d.rd_rsp_qpn.value) == qpn:
                 break
@@ -389,10 +392,56 @@ if cocotb is not None:
     @cocotb.test()
     async def rp_catchup(dut):
         """Periods shorter than the sweep revisit time: ops replay to catch up, still exact."""
-        cfg = short_cfg(g_shift=3, alpha_period=70, timer_period=90, byte_counter=3000, f=2,
+        cfg = short_cfg(g_shift=3, alpha_period=5, timer_period=90, byte_counter=3000, f=2,
                         rate_ai=mbps(100), rate_hai=mbps(500))
         await random_traffic(dut, cfg, nqp=48, events=800, seed=5, gap=30, upd_busy=0.0)
         assert int(dut.cnt_catchup.value) > 0
+
+    @cocotb.test()
+    async def rp_alpha_1us_all_qps(dut):
+        """Production alpha period (1 us = 250 cycles, g = 1/256) with every QP enabled:
+        all QPs decay alpha from 1 (idle, only the sweep visits them), 8 take CNPs, bytes
+        and reads. At NUM_QP = 1024 the sweep comes by every 1024-2048 cycles, i.e. 4-8
+        periods late: each op must apply all of them (up to ALPHA_STEPS) for the engine
+        to keep up. Checked: every read (active and idle QPs) against both models, the
+        update stream, and no catch-up replay at all (cnt_catchup = 0)."""
+        nqp = 1 << len(dut.init_qpn)
+        cfg = DcqcnConfig(g_shift=8, alpha_period=250, timer_period=max(2500, 3 * nqp),
+                          byte_counter=64_000, f=1, rate_ai=mbps(50), rate_hai=mbps(100),
+                          clamp_tgt=0)
+        rng = random.Random(77)
+        rp = Rp(dut, cfg, upd_busy=0.1, seed=77)
+        await rp.start()
+        t_init = [await rp.init(q) for q in range(nqp)]
+        active = rng.sample(range(nqp), 8)
+        idle = [q for q in range(nqp) if q not in active]
+        t_end = int(dut.status_time.value) + 60_000           # 240 us = 240 alpha periods
+        while int(dut.status_time.value) < t_end:
+            q = rng.choice(active)
+            r = rng.random()
+            if r < 0.3:
+                await rp.cnp(q)
+            elif r < 0.8:
+                await rp.tx(q, rng.choice([1024, 4096]))
+            elif r < 0.9:
+                await rp.read(q)
+            else:
+                await rp.read(rng.choice(idle))
+            await ClockCycles(dut.clk, rng.randint(1, 120))
+        dut._log.info("replays after %d cycles of traffic: %d", 60_000, int(dut.cnt_catchup.value))
+        one = 1 << cfg.alpha_frac
+        for q in range(nqp):                                    # back-to-back reads of all
+            _, _, alpha = await rp.read(q)
+            if q in idle:
+                # spec: alpha = (1-g)^k after k whole periods since init (k counted here)
+                k = (rp.last_stamp - t_init[q]) // cfg.alpha_period
+                assert k > 200
+                assert abs(alpha / one - (1 - 2 ** -cfg.g_shift) ** k) <= alpha_error_bound(cfg)
+        await ClockCycles(dut.clk, 50)
+        rp.check_updates()
+        assert int(dut.cnt_catchup.value) == 0, "engine fell behind the 1 us alpha period"
+        assert int(dut.cnt_cnp.value) == rp.fixed.n_cnp and rp.fixed.n_cnp > 50
+        rp.log_stats()
 
     @cocotb.test()
     async def rp_paper_params(dut):
@@ -421,6 +470,14 @@ def test_dcqcn_rp() -> None:
 
     runner.run(toplevel="fabnic_dcqcn_rp", module="test_dcqcn_rp", test_dir=Path(__file__).parent,
                parameters={"NUM_QP": 64})
+
+
+def test_dcqcn_rp_1k() -> None:
+    """NUM_QP = 1024 with a 1 us alpha period (the multi-decay op)."""
+    from fabnic_tb import runner
+
+    runner.run(toplevel="fabnic_dcqcn_rp", module="test_dcqcn_rp", test_dir=Path(__file__).parent,
+               parameters={"NUM_QP": 1024}, testcase="rp_alpha_1us_all_qps")
 
 
 @pytest.mark.parametrize("top", ["fabnic_dcqcn_rp", "fabnic_dcqcn_np", "fabnic_rate_limiter"])
