@@ -23,7 +23,6 @@ try:
     import cocotb
     from cocotb.triggers import ClockCycles
     from net.net_tb import read_tap
-    from roce.bench_roce import SvHostMemory
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
     from scapy.layers.vxlan import VXLAN
@@ -37,6 +36,7 @@ try:
     from fabnic_tb import roce_layers as rl
     from fabnic_tb.clock import start_clock_reset
     from fabnic_tb.fw_bus import SimAxiLiteBus, run_driver
+    from fabnic_tb.sv_host_memory import SvHostMemory
 except ImportError:
     cocotb = None
 

@@ -33,66 +33,11 @@ try:
     from fabnic_tb.bench import gbps, record
     from fabnic_tb.clock import start_clock_reset
     from fabnic_tb.fw_bus import SimAxiLiteBus, run_driver
+    from fabnic_tb.sv_host_memory import SvHostMemory
 except ImportError:
     cocotb = None
 
 ACC = None
-
-
-class SvHostMemory:
-    """fabnic.bus.HostMemory on tb_host_axi_mem's array (backdoor, 64-byte words).
-    Accesses run in the simulator context (resume) since the driver runs in a thread."""
-
-    def __init__(self, handle, size: int, base: int = 0x10000) -> None:
-        self.h = handle
-        self.size = size
-        self.next = base
-        # values written in the current time step: the simulator applies deposits later,
-        # so a read-modify-write of the same word in one step must see them here
-        self._pend: dict[int, int] = {}
-        self._pend_t = -1
-
-    def _word(self, w: int) -> int:
-        from cocotb.utils import get_sim_time
-        t = get_sim_time("step")
-        if t != self._pend_t:
-            self._pend.clear()
-            self._pend_t = t
-        return self._pend[w] if w in self._pend else int(self.h.mem[w].value)
-
-    def alloc(self, size: int, align: int = 64) -> int:
-        a = (self.next + align - 1) // align * align
-        if a + size > self.size:
-            raise MemoryError("bench host memory exhausted")
-        self.next = a + max(size, 1)
-        return a
-
-    async def _read(self, addr: int, length: int) -> bytes:
-        out = bytearray()
-        w0, w1 = addr // 64, (addr + length + 63) // 64
-        for w in range(w0, w1):
-            out += self._word(w).to_bytes(64, "little")
-        o = addr - w0 * 64
-        return bytes(out[o:o + length])
-
-    async def _write(self, addr: int, data: bytes) -> None:
-        w0, w1 = addr // 64, (addr + len(data) + 63) // 64
-        buf = bytearray()
-        for w in range(w0, w1):
-            buf += self._word(w).to_bytes(64, "little")
-        o = addr - w0 * 64
-        buf[o:o + len(data)] = data
-        for i, w in enumerate(range(w0, w1)):
-            v = int.from_bytes(buf[64 * i:64 * i + 64], "little")
-            self.h.mem[w].value = v
-            self._pend[w] = v
-
-    def read(self, addr: int, length: int) -> bytes:
-        return resume(self._read)(addr, length)
-
-    def write(self, addr: int, data: bytes) -> None:
-        if data:
-            resume(self._write)(addr, bytes(data))
 
 
 if cocotb is not None:
