@@ -593,12 +593,13 @@ module fabnic_roce_core #(
   // fetch (SQE_BATCH SQEs), so a client busy with something else never stalls the shared
   // R channel (that would block the payload reads the transmit path needs). 32 SQEs per
   // read: one host-memory round trip per 32 WQEs instead of per 8 (small-message rate).
+  // Each FIFO holds two fetches: the current batch and the next QP's prefetch.
   localparam int SQE_BATCH = 32;
   logic [511:0] sq_tdata [2];
   logic [1:0]   sq_tvalid, sq_tready, sq_tlast, sq_tuser;
   for (genvar g = 0; g < 2; g++) begin : g_sqf
-    logic [$clog2(SQE_BATCH):0] unused_cnt;
-    fabnic_fifo #(.WIDTH(DATA_W + 2), .DEPTH(SQE_BATCH)) u_f (
+    logic [$clog2(2 * SQE_BATCH):0] unused_cnt;
+    fabnic_fifo #(.WIDTH(DATA_W + 2), .DEPTH(2 * SQE_BATCH)) u_f (
         .clk, .rst,
         .in_valid(rd_tvalid[g]), .in_ready(rd_tready[g]),
         .in_data({rd_tdata[g], rd_tlast[g], rd_tuser[g]}),

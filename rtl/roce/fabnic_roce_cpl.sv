@@ -31,6 +31,19 @@
 // resends only una (type 2) instead of rewinding, and lowers rtx_hi to una + 1 so the
 // next SACK asks again for holes whose resends were lost. una is exported to the
 // requester (window cap) on every state write.
+//
+// SQE look-ahead (PREFETCH=1): with many QPs, each response usually belongs to another
+// QP than the last, and re-reading that QP's oldest SQE cost a host-memory round trip
+// per response. While a response is being handled, a prefetch stage looks at the next
+// response header waiting at s_hdr, reads that QP's state (on the RAM read port, which
+// the FSM uses only when it takes an event) and, if its oldest sent WQE is not loaded,
+// issues the SQE read. SQE reads return in issue order, so the prefetch is issued only
+// in states where the FSM's own read for this event is already out or will not be
+// needed (never between a fetch decision and its fetch), and it sits in a one-entry
+// slot until the FSM's current beats are consumed: at the next fetch decision the slot
+// becomes the cache descriptor (cache_qpn_q/next_idx_q/more_q), and the ordinary cache
+// logic then uses its beats (hit) or drains them (miss) before fetching. A control op
+// that re-initialises a QP marks a pending slot stale, as it does the cache.
 `default_nettype none
 
 module fabnic_roce_cpl #(
@@ -38,7 +51,9 @@ module fabnic_roce_cpl #(
     parameter int KEEP_W = DATA_W / 8,
     parameter int NUM_QP = 1024,
     parameter int NUM_MR = 1024,
-    parameter int SQE_BATCH = 32,   // SQEs per read at most (the core's SQE FIFO holds that many)
+    parameter int SQE_BATCH = 32,   // SQEs per read at most
+    parameter bit PREFETCH = 1'b1,  // SQE look-ahead for the next response's QP (the core's
+                                    // SQE FIFO then holds 2 * SQE_BATCH beats)
     parameter int CNT_W  = 32,
     parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
@@ -247,7 +262,6 @@ module fabnic_roce_cpl #(
   logic [QPN_W-1:0] cache_qpn_q;
   logic [15:0]      next_idx_q;
   logic             stale_q, cache_hit;
-  st_e              skip_ret_q;
   assign cache_hit = more_q && !stale_q && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx;
   logic [23:0] una_n;
   logic [23:0] una0_q;   // una when the event's state was loaded
@@ -285,6 +299,79 @@ module fabnic_roce_cpl #(
   logic outstanding;
   assign outstanding = a_q.una != pb_q.psn_hi;
 
+  // ---------------------------------------------------------------- SQE look-ahead
+  // P_IDLE -(pf_go: read the next header's QP state)-> P_LOAD -> P_REQ (issue the read)
+  // -> P_IDLE with the slot (pf_pend_q) filled; P_LOAD/P_REQ are abandoned when the FSM
+  // returns to IDLE (the header may be taken next) or the QP needs no read.
+  typedef enum logic [1:0] { P_IDLE, P_LOAD, P_REQ } pf_e;
+  pf_e              pf_st;
+  logic [QPN_W-1:0] pf_qpn_q;
+  logic [15:0]      pf_idx_q, pf_n_q;
+  logic [63:0]      pf_addr_q;
+  logic             pf_pend_q, pf_stale_q;   // slot: a read is out for (pf_qpn_q, pf_idx_q)
+  logic             pf_ok_st, pf_go, pf_issue, pf_take;
+  // states in which the FSM is neither deciding on nor issuing an SQE read
+  always_comb begin
+    case (st_q)
+      S_WAIT, S_CHK, S_CHKW, S_CQE, S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_SREV,
+      S_WB:    pf_ok_st = 1'b1;
+      default: pf_ok_st = 1'b0;
+    endcase
+  end
+  assign pf_go    = PREFETCH && pf_st == P_IDLE && !pf_pend_q && pf_ok_st && s_hdr_valid
+                    && !s_ctl_valid && QPN_W'(s_hdr.bth.dest_qp) != qpn_q
+                    && !(more_q && cache_qpn_q == QPN_W'(s_hdr.bth.dest_qp));
+  assign pf_issue = pf_st == P_REQ && pf_ok_st;
+  // a fetch decision (advance, error, flush with the oldest WQE not loaded) takes the
+  // slot over once the current read's beats are all consumed
+  always_comb begin
+    case (st_q)
+      S_ADV:   pf_take = a_q.wqe_idx != pb_q.sq_hi && !a_q.loaded;
+      S_ERR, S_FLUSH: pf_take = a_q.wqe_idx != pb_q.sq_pi && !a_q.loaded;
+      default: pf_take = 1'b0;
+    endcase
+    pf_take = pf_take && pf_pend_q && !more_q;
+  end
+
+  always_ff @(posedge clk) begin
+    case (pf_st)
+      P_IDLE: if (pf_go) begin
+        pf_qpn_q <= QPN_W'(s_hdr.bth.dest_qp);
+        pf_st    <= P_LOAD;
+      end
+      P_LOAD: begin
+        begin
+          logic [15:0] msk, pend_n, end_n, n;
+          msk    = 16'((32'd1 << st_rd.sq_log) - 1);
+          pend_n = pb_rd.sq_hi - as_rd.wqe_idx;
+          end_n  = (msk + 16'd1) - (as_rd.wqe_idx & msk);
+          n      = (pend_n < end_n) ? pend_n : end_n;
+          if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
+          pf_n_q    <= n;
+          pf_idx_q  <= as_rd.wqe_idx;
+          pf_addr_q <= st_rd.sq_base + {42'd0, (as_rd.wqe_idx & msk), 6'd0};
+        end
+        pf_st <= (st_q != S_IDLE && st_rd.state == QPS_RTS && !as_rd.err && !as_rd.loaded
+                  && as_rd.wqe_idx != pb_rd.sq_hi) ? P_REQ : P_IDLE;
+      end
+      default: begin   // P_REQ
+        if (st_q == S_IDLE) pf_st <= P_IDLE;
+        else if (pf_issue && m_rd_ready) begin
+          pf_pend_q  <= 1'b1;
+          pf_stale_q <= 1'b0;
+          pf_st      <= P_IDLE;
+        end
+      end
+    endcase
+    if (pf_take) pf_pend_q <= 1'b0;
+    // a control op re-initialising a QP: the slot's SQEs may be the old incarnation's
+    if (st_q == S_DISPATCH && src_q == SRC_CTL && !ctl_op_q) pf_stale_q <= 1'b1;
+    if (rst) begin
+      pf_st     <= P_IDLE;
+      pf_pend_q <= 1'b0;
+    end
+  end
+
   // picks
   logic take_ctl, take_pkt, take_kick, take_tmr;
   always_comb begin
@@ -292,9 +379,9 @@ module fabnic_roce_cpl #(
     take_pkt  = st_q == S_IDLE && !s_ctl_valid && s_hdr_valid;
     take_kick = st_q == S_IDLE && !s_ctl_valid && !s_hdr_valid && s_kick_valid;
     take_tmr  = st_q == S_IDLE && !s_ctl_valid && !s_hdr_valid && !s_kick_valid;
-    rd_en     = take_ctl || take_pkt || take_kick || take_tmr;
+    rd_en     = take_ctl || take_pkt || take_kick || take_tmr || pf_go;
     rd_addr   = take_ctl ? s_ctl_qpn : take_pkt ? QPN_W'(s_hdr.bth.dest_qp)
-              : take_kick ? s_kick_qpn : sweep_q;
+              : take_kick ? s_kick_qpn : take_tmr ? sweep_q : QPN_W'(s_hdr.bth.dest_qp);
   end
   assign s_ctl_ready  = take_ctl;
   assign s_hdr_ready  = take_pkt;
@@ -303,7 +390,7 @@ module fabnic_roce_cpl #(
   // SQE fetch
   logic [15:0] sq_mask;
   assign sq_mask     = 16'((32'd1 << qc_q.sq_log) - 1);
-  assign m_rd_valid  = st_q == S_FETCH;
+  assign m_rd_valid  = st_q == S_FETCH || pf_issue;
   // up to SQE_BATCH SQEs per read: the WQEs the advance or the flush will walk next
   logic [15:0] lim, pend, to_end, nfetch;
   always_comb begin
@@ -314,8 +401,9 @@ module fabnic_roce_cpl #(
     if (nfetch > 16'(SQE_BATCH)) nfetch = 16'(SQE_BATCH);
     if (nfetch == 16'd0) nfetch = 16'd1;
   end
-  assign m_rd_addr   = qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0};
-  assign m_rd_len    = {10'd0, nfetch, 6'd0};
+  assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0}
+                                         : pf_addr_q;
+  assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : pf_n_q, 6'd0};
   assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP;
   assign chk_valid   = st_q == S_CHK;
 
@@ -574,8 +662,7 @@ module fabnic_roce_cpl #(
           st_q <= S_POST;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ADV;
-          skip_ret_q <= S_FETCH;
-          st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
+          if (!pf_take) st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else if (!w_is_rdat && psn_le(w_end, tgt_q)) begin
           cqe_status_q <= WS_SUCCESS;
           cqe_ret_q    <= S_ADV;
@@ -776,8 +863,7 @@ module fabnic_roce_cpl #(
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ERR;
-          skip_ret_q <= S_FETCH;
-          st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
+          if (!pf_take) st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else begin
           a_q.err        <= 1'b1;
           a_q.err_status <= cqe_status_q;
@@ -793,8 +879,7 @@ module fabnic_roce_cpl #(
           st_q <= S_EV;
         end else if (!a_q.loaded) begin
           load_ret_q <= S_FLUSH;
-          skip_ret_q <= S_FETCH;
-          st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
+          if (!pf_take) st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else begin
           cqe_ret_q <= S_FLUSH;
           st_q <= S_CQE;
@@ -804,17 +889,23 @@ module fabnic_roce_cpl #(
         if (s_rd_tvalid && s_rd_tlast) begin
           more_q  <= 1'b0;
           stale_q <= 1'b0;
-          st_q    <= skip_ret_q;
+          st_q    <= load_ret_q;   // decide again: the prefetch slot, or a fetch
         end
       end
       S_WB: st_q <= S_IDLE;
       default: st_q <= S_IDLE;
     endcase
+    // the prefetch slot becomes the cache descriptor (its beats follow the consumed ones)
+    if (pf_take) begin
+      cache_qpn_q <= pf_qpn_q;
+      next_idx_q  <= pf_idx_q;
+      more_q      <= 1'b1;
+      stale_q     <= pf_stale_q;
+    end
     if (rst) begin
       st_q          <= S_IDLE;
       more_q        <= 1'b0;
       stale_q       <= 1'b0;
-      skip_ret_q    <= S_FETCH;
       load_ret_q    <= S_ADV;
       sweep_q       <= '0;
       m_ctl_done    <= 1'b0;

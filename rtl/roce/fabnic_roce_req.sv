@@ -12,6 +12,22 @@
 // read (one 512-bit beat each); prefetched SQEs a visit does not use are discarded
 // and read again on the next visit.
 //
+// Cross-QP SQE prefetch (PREFETCH=1): while a visit is under way, a small prefetch stage
+// takes the next QP from the active FIFO, reads its context on the (otherwise idle) RAM
+// read port and issues the DMA read of its SQEs, so that the next visit finds them in
+// flight or arrived instead of paying a host-memory round trip per QP (with one WQE per
+// QP and many QPs that round trip was the per-message cost). SQE reads return in issue
+// order on one stream, so the stage keeps one entry and the visit FSM obeys two rules:
+// (1) a prefetch is only issued while the visit has already issued its own read and is
+// not walking a selective-repeat resend, and once one is out the visit ends at its
+// batch's last SQE instead of fetching more; (2) in IDLE the prefetched QP is visited
+// before any event but a control op (events wait; the stage starts nothing while one is
+// pending, so they cannot starve). A visit re-loads the QP's context and uses the
+// prefetched SQEs only if the send position is still the one they were read for;
+// otherwise (QP re-initialised in between) it discards them and visits the QP as usual.
+// The core's SQE FIFO holds two batches, so prefetched SQEs never stall the shared
+// R channel.
+//
 // PSN assignment is deterministic from the SQE sequence (a WQE takes max(1,
 // ceil(len/PMTU)) PSNs; READ: as many as its response packets; atomics one), which is
 // what lets fabnic_roce_cpl find WQE boundaries by re-reading SQEs, with no per-WQE
@@ -41,7 +57,9 @@ module fabnic_roce_req #(
     parameter int QUANTUM = 64,     // packets per visit before yielding to other QPs
     parameter int CNT_W   = 32,
     parameter int SR_W    = 64,     // selective repeat: packets in flight (receiver window)
-    parameter int SQE_BATCH = 32,   // SQEs per read at most (the core's SQE FIFO holds that many)
+    parameter int SQE_BATCH = 32,   // SQEs per read at most
+    parameter bit PREFETCH = 1'b1,  // cross-QP SQE prefetch (the core's SQE FIFO then holds
+                                    // 2 * SQE_BATCH beats: a visit's batch + a prefetch)
     parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic                         clk,
@@ -224,7 +242,7 @@ module fabnic_roce_req #(
   } st_e;
   st_e st_q;
 
-  typedef enum logic [2:0] { E_CTL, E_EV, E_DB, E_ACT } ev_e;
+  typedef enum logic [2:0] { E_CTL, E_EV, E_DB, E_ACT, E_PF } ev_e;
   ev_e              ev_q;
   logic             ev_op_q;        // control op / completer event type bit 0
   logic             resend_q;       // SR: emitting one rebuilt packet (event type 2)
@@ -243,6 +261,9 @@ module fabnic_roce_req #(
   logic [15:0]      pk_q;           // packets since the last AckReq in this WQE
   logic             requeue_q, kick_q;
   logic             more_q;         // SQE beats of the current fetch still to come
+  logic             redo_q;         // discarding stale prefetched SQEs, then visit as E_ACT
+  logic             pfv_rd_q;       // the visit's prefetch entry: a read was issued ...
+  logic [15:0]      pfv_ci_q;       // ... for the SQEs from this index
 
   logic [3:0]  lg;
   logic [31:0] pmtu_bytes, rem, seg;
@@ -361,25 +382,95 @@ module fabnic_roce_req #(
   assign m_sent_qpn   = qpn_q;
   assign m_sent_bytes = wire_len;
 
-  // event acceptance in IDLE
-  logic take_ctl, take_ev, take_db, take_act;
+  // ---------------------------------------------------------------- SQE prefetch stage
+  // P_IDLE -> (pf_go: pop the active FIFO, read the context RAMs) P_LOAD -> P_REQ (issue
+  // the SQE read) -> P_HAVE (entry waits for the visit FSM); P_LOAD -> P_HAVE without a
+  // read when the QP has nothing to send (the visit then sorts it out as E_ACT would).
+  typedef enum logic [1:0] { P_IDLE, P_LOAD, P_REQ, P_HAVE } pf_e;
+  pf_e              pf_st;
+  logic [QPN_W-1:0] pf_qpn;
+  logic             pf_rd;          // a read was issued for the entry
+  logic [15:0]      pf_ci;          // SQ index of its first SQE
+  logic [63:0]      pf_addr;
+  logic [15:0]      pf_n;
+  logic             pf_go, pf_busy, pf_out, visit_read, others;
+
+  // SQEs to read from index ci: up to SQE_BATCH, not past the posted ones nor the ring's end
+  function automatic logic [15:0] sqe_count(input logic [15:0] pi, input logic [15:0] ci,
+                                            input logic [4:0] sq_log);
+    logic [15:0] mask, pend, to_end, n;
+    mask   = 16'((32'd1 << sq_log) - 1);
+    pend   = pi - ci;
+    to_end = (mask + 16'd1) - (ci & mask);
+    n      = (pend < to_end) ? pend : to_end;
+    if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
+    return n;
+  endfunction
+  function automatic logic [63:0] sqe_addr(input logic [63:0] base, input logic [15:0] ci,
+                                           input logic [4:0] sq_log);
+    return base + {42'd0, ci & 16'((32'd1 << sq_log) - 1), 6'd0};
+  endfunction
+
+  // a visit whose own SQE read is out (not an SR resend walk, which fetches again)
+  assign visit_read = (st_q == S_WAIT || st_q == S_CHK || st_q == S_CHKW || st_q == S_PKT
+                       || st_q == S_RLREQ || st_q == S_RLRSP || st_q == S_RLWAIT)
+                      && !resend_q;
+  assign pf_go   = PREFETCH && pf_st == P_IDLE && visit_read && act_out_valid
+                   && !s_ctl_valid && !s_ev_valid && !s_db_valid;
+  assign pf_busy = pf_st != P_IDLE;
+  assign pf_out  = pf_busy || pf_go;           // no further fetch in this visit
+  assign others  = act_out_valid || pf_busy;   // other QPs are waiting for a visit
+
+  // event acceptance in IDLE: control first, then a prefetched QP; nothing else while
+  // the prefetch stage holds a QP (its SQEs come before any later read's)
+  logic take_ctl, take_pf, take_ev, take_db, take_act;
   always_comb begin
     take_ctl = st_q == S_IDLE && s_ctl_valid;
-    take_ev  = st_q == S_IDLE && !s_ctl_valid && s_ev_valid;
-    take_db  = st_q == S_IDLE && !s_ctl_valid && !s_ev_valid && s_db_valid;
-    take_act = st_q == S_IDLE && !s_ctl_valid && !s_ev_valid && !s_db_valid && act_out_valid;
+    take_pf  = st_q == S_IDLE && !s_ctl_valid && pf_st == P_HAVE;
+    take_ev  = st_q == S_IDLE && !s_ctl_valid && !pf_busy && s_ev_valid;
+    take_db  = st_q == S_IDLE && !s_ctl_valid && !pf_busy && !s_ev_valid && s_db_valid;
+    take_act = st_q == S_IDLE && !s_ctl_valid && !pf_busy && !s_ev_valid && !s_db_valid
+               && act_out_valid;
   end
   assign s_ctl_ready   = take_ctl;
   assign s_ev_ready    = take_ev;
   assign s_db_ready    = take_db;
-  assign act_out_ready = take_act;
+  assign act_out_ready = take_act || pf_go;
 
+  // one read port on the context RAMs: the visit FSM reads in IDLE, the prefetch stage
+  // only while a visit is under way
   always_comb begin
-    rd_en   = take_ctl || take_ev || take_db || take_act;
-    rd_addr = take_ctl ? s_ctl_qpn : take_ev ? s_ev_qpn : take_db ? s_db_qpn : act_out_qpn;
+    rd_en   = take_ctl || take_pf || take_ev || take_db || take_act || pf_go;
+    rd_addr = take_ctl ? s_ctl_qpn : take_pf ? pf_qpn : take_ev ? s_ev_qpn
+            : take_db ? s_db_qpn : act_out_qpn;
   end
 
-  assign m_rd_valid  = st_q == S_FETCH;
+  always_ff @(posedge clk) begin
+    case (pf_st)
+      P_IDLE: if (pf_go) begin
+        pf_qpn <= act_out_qpn;
+        pf_st  <= P_LOAD;
+      end
+      P_LOAD: begin
+        pf_ci   <= rs_rd.sq_ci;
+        pf_n    <= sqe_count(rs_rd.sq_pi, rs_rd.sq_ci, st_rd.sq_log);
+        pf_addr <= sqe_addr(st_rd.sq_base, rs_rd.sq_ci, st_rd.sq_log);
+        pf_rd   <= 1'b0;
+        // SR QPs (window cap, resends) are not prefetched
+        if (rs_rd.in_sched && !rs_rd.err && st_rd.state == QPS_RTS && !st_rd.sr
+            && rs_rd.sq_ci != rs_rd.sq_pi) pf_st <= P_REQ;
+        else                               pf_st <= P_HAVE;
+      end
+      P_REQ: if (st_q != S_FETCH && m_rd_ready) begin
+        pf_rd <= 1'b1;
+        pf_st <= P_HAVE;
+      end
+      default: if (take_pf) pf_st <= P_IDLE;   // P_HAVE
+    endcase
+    if (rst) pf_st <= P_IDLE;
+  end
+
+  assign m_rd_valid  = st_q == S_FETCH || (pf_st == P_REQ);
   // up to SQE_BATCH SQEs per read, not past the posted ones nor the ring's end
   logic [15:0] pend, to_end, nfetch;
   always_comb begin
@@ -388,8 +479,9 @@ module fabnic_roce_req #(
     nfetch = (pend < to_end) ? pend : to_end;
     if (nfetch > 16'(SQE_BATCH)) nfetch = 16'(SQE_BATCH);
   end
-  assign m_rd_addr   = qc_q.sq_base + {42'd0, (rs_q.sq_ci & sq_mask), 6'd0};
-  assign m_rd_len    = {10'd0, nfetch, 6'd0};
+  assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (rs_q.sq_ci & sq_mask), 6'd0}
+                                         : pf_addr;
+  assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : pf_n, 6'd0};
   assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP;
 
   assign chk_valid = st_q == S_CHK;
@@ -445,6 +537,9 @@ module fabnic_roce_req #(
           st_q <= S_LOAD;
         end else if (take_act) begin
           ev_q <= E_ACT; qpn_q <= act_out_qpn;
+          st_q <= S_LOAD;
+        end else if (take_pf) begin
+          ev_q <= E_PF; qpn_q <= pf_qpn; pfv_rd_q <= pf_rd; pfv_ci_q <= pf_ci;
           st_q <= S_LOAD;
         end
       end
@@ -512,8 +607,13 @@ module fabnic_roce_req #(
             end
             st_q <= S_WB;
           end
-          default: begin  // E_ACT
-            if (!rs_q.in_sched) begin
+          default: begin  // E_ACT, E_PF
+            if (ev_q == E_PF && pfv_rd_q
+                && !(rs_q.in_sched && !rs_q.err && qc_q.state == QPS_RTS && !win_full
+                     && rs_q.sq_ci != rs_q.sq_pi && rs_q.sq_ci == pfv_ci_q)) begin
+              redo_q <= 1'b1;        // prefetched SQEs are stale: drop them, then as E_ACT
+              st_q <= S_SKIP;
+            end else if (!rs_q.in_sched) begin
               st_q <= S_IDLE;        // stale entry (QP re-initialised)
             end else if (rs_q.err || qc_q.state != QPS_RTS || rs_q.sq_ci == rs_q.sq_pi) begin
               rs_q.in_sched <= 1'b0;
@@ -522,7 +622,7 @@ module fabnic_roce_req #(
               requeue_q <= 1'b1;     // SR window full: poll again later
               st_q <= S_WB;
             end else begin
-              st_q <= S_FETCH;
+              st_q <= (ev_q == E_PF && pfv_rd_q) ? S_WAIT : S_FETCH;
             end
           end
         endcase
@@ -563,7 +663,15 @@ module fabnic_roce_req #(
           end
         end
       end
-      S_SKIP: if (s_rd_tvalid && s_rd_tlast) st_q <= S_WB;   // prefetched SQEs not used
+      S_SKIP: if (s_rd_tvalid && s_rd_tlast) begin   // prefetched SQEs not used
+        if (redo_q) begin
+          redo_q <= 1'b0;
+          ev_q   <= E_ACT;
+          st_q   <= S_DISPATCH;
+        end else begin
+          st_q <= S_WB;
+        end
+      end
       S_CHK: if (chk_ready) st_q <= S_CHKW;
       S_CHKW: begin
         if (chk_res_valid) begin
@@ -589,7 +697,7 @@ module fabnic_roce_req #(
           if (s_lim_rsp_grant) begin
             granted_q <= 1'b1;
             st_q <= S_PKT;
-          end else if (act_out_valid && !resend_q) begin
+          end else if (others && !resend_q) begin
             // other QPs are waiting: give way, come back later
             requeue_q <= 1'b1;
             st_q <= more_q ? S_SKIP : S_WB;
@@ -599,7 +707,7 @@ module fabnic_roce_req #(
           end
         end
       end
-      S_RLWAIT: if (lim_time >= retry_at_q || act_out_valid ||
+      S_RLWAIT: if (lim_time >= retry_at_q || others ||
                     (lim_upd_valid && lim_upd_qpn == qpn_q)) st_q <= S_RLREQ;
       S_PKT: begin
         if (paced && !granted_q) st_q <= S_RLREQ;
@@ -631,7 +739,9 @@ module fabnic_roce_req #(
             rs_q.off   <= '0;
             rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
             if (rs_q.sq_ci == rs_q.sq_hi) rs_q.sq_hi <= rs_q.sq_hi + 16'd1;
-            if ((quantum_q > 1 || !act_out_valid) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi) begin
+            // go on with the next WQE (a new fetch only if no prefetch is out)
+            if ((quantum_q > 1 || !others) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi
+                && (more_q || !pf_out)) begin
               if (quantum_q == 1) quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
               st_q <= more_q ? S_WAIT : S_FETCH;
             end else begin
@@ -642,7 +752,7 @@ module fabnic_roce_req #(
           end else begin
             rs_q.off <= rs_q.off + seg;
             if (quantum_q == 1) begin
-              if (act_out_valid) begin
+              if (others) begin
                 requeue_q <= 1'b1;
                 st_q      <= more_q ? S_SKIP : S_WB;
               end else begin
@@ -664,6 +774,7 @@ module fabnic_roce_req #(
       cnt_lkey_err  <= '0;
       cnt_sr_retx   <= '0;
       resend_q      <= 1'b0;
+      redo_q        <= 1'b0;
       requeue_q     <= 1'b0;
       kick_q        <= 1'b0;
       m_ctl_done    <= 1'b0;

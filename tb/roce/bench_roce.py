@@ -277,6 +277,59 @@ if cocotb is not None:
                          sb, max(ca, cb), time.monotonic() - t_wall)
         return qas, qbs, cqa, cqb, pda, pdb
 
+    ENGINE_STATES = {   # probe name -> (path under the bench top, state names in enum order)
+        "req A": ("u_pair.u_a.u_req", "IDLE LOAD DISPATCH FETCH WAIT CHK CHKW PKT SKIP WB KICK "
+                  "RLREQ RLRSP RLWAIT"),
+        "cpl A": ("u_pair.u_a.u_cpl", "IDLE LOAD DISPATCH ADV FETCH WAIT CHK CHKW CQE POST "
+                  "PLACE_D PLACE DRAIN EV ERR FLUSH SKIP WB SREV"),
+        "cq A": ("u_pair.u_a.u_cq", "IDLE LOAD DO WD W WB"),
+        "resp B": ("u_pair.u_b.u_resp", "IDLE LOAD DISPATCH NEW RQE_RD RQE_WAIT RQE_CHK RQE_CHKW "
+                   "MR_CHK MR_CHKW EXEC PLACE_D PLACE DRAIN ATOM_RD ATOM_WAIT ATOM_WD ATOM_W "
+                   "RJOB FIN WB SRQ SRW SRI"),
+    }
+
+    class _StateProbe:
+        """Counts, every cycle, the state of each engine FSM in ENGINE_STATES."""
+
+        def __init__(self, dut) -> None:
+            self.handles = {}
+            for name, (path, _names) in ENGINE_STATES.items():
+                h = dut
+                for part in path.split("."):
+                    h = getattr(h, part)
+                self.handles[name] = h.st_q
+            self.counts = {name: {} for name in ENGINE_STATES}
+            self.run = True
+            self.task = cocotb.start_soon(self._loop(dut))
+
+        async def _loop(self, dut) -> None:
+            from cocotb.triggers import RisingEdge
+            while self.run:
+                await RisingEdge(dut.clk)
+                for name, h in self.handles.items():
+                    c = self.counts[name]
+                    v = int(h.value)
+                    c[v] = c.get(v, 0) + 1
+
+        async def stop(self) -> dict[str, dict[int, int]]:
+            self.run = False
+            await self.task
+            return self.counts
+
+    def start_state_probe(dut) -> _StateProbe:
+        return _StateProbe(dut)
+
+    def report_state_probe(dut, counts: dict[str, dict[int, int]], msgs: int) -> None:
+        """Cycles per message in each state of each engine (ROCE_QPS_PROBE=1)."""
+        for name, per in counts.items():
+            names = ENGINE_STATES[name][1].split()
+            total = sum(per.values())
+            busy = total - per.get(0, 0)
+            parts = ", ".join(f"{names[k] if k < len(names) else k} {v / msgs:.1f}"
+                              for k, v in sorted(per.items()) if k != 0 and v)
+            dut._log.info("probe %-6s busy %.1f cycles/message (%.0f%%): %s", name,
+                          busy / msgs, 100.0 * busy / max(total, 1), parts)
+
     async def burst(bn: Bench, qas, cqa, mra, mrb, size: int, per_qp: int, buf_a: int,
                     buf_b: int, span: int) -> int:
         """Post per_qp WRITEs of `size` on every QP at once (SQEs through the memory
@@ -341,7 +394,9 @@ if cocotb is not None:
         rng = random.Random(3)
         await bn.mem["a"]._write(buf_a, rng.randbytes(span))
         base = None
+        probe = os.environ.get("ROCE_QPS_PROBE", "0") == "1"
         for n in counts:
+            hist = start_state_probe(dut) if probe and n == nmax else None
             msgs = max(n, total // size)
             per_qp = -(-msgs // n)
             t_wall = time.monotonic()
@@ -354,6 +409,8 @@ if cocotb is not None:
                                     WrOpcode.RDMA_WRITE, size, per_qp * n, buf_a, buf_b)
                 written = size
             g = gbps(size * per_qp * n, cyc)
+            if hist is not None:
+                report_state_probe(dut, await hist.stop(), per_qp * n)
             base = g if base is None else base
             record(f"roce.qps.{n}.write_goodput", round(g, 2), "Gb/s", round(0.95 * base, 2),
                    {"qps": n, "num_qp": int(dut.NUM_QP.value), "msg": size,

@@ -15,7 +15,7 @@ HERE = Path(__file__).parent
 
 try:
     import cocotb
-    from cocotb.triggers import ClockCycles
+    from cocotb.triggers import ClockCycles, RisingEdge
     from roce_env import PairEnv, check_wire, random_mix
 
     from fabnic import verbs
@@ -145,6 +145,79 @@ if cocotb is not None:
         dut._log.info("link drops %d, retransmitted %d", drops, ca["tx_retx_pkts"])
         if float(os.environ.get("ROCE_LOSS", "0.05")) > 0:
             assert drops > 0 and ca["tx_retx_pkts"] > 0, "nothing lost: recovery not exercised"
+
+    @cocotb.test()
+    async def multi_qp_mix(dut):
+        """Twelve QP pairs with a short random WRITE/SEND/READ mix each, all posted at
+        once over lossy, reordering links: the requester's cross-QP SQE prefetch serves
+        most visits while go-back-N rewinds land on prefetched QPs. Per QP: completions in
+        posting order, all successful; both memories and B's receive completions exact."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_multi_qp.pcap")))
+        await env.start()
+        pairs = [await env.connect(ACC, mtu=1024, timeout=3, sq_psn_a=0x100 + 0x1000 * i,
+                                   sq_psn_b=0xFFFF00 + i)
+                 for i in range(12)]
+        for L, seed in (("lab", 31), ("lba", 37)):
+            env.link(L, loss_en=1, loss_p=int(0.02 * 2**32), reorder_en=1,
+                     reorder_p=int(0.03 * 2**32), seed=seed)
+        a, b = env.a, env.b
+        rng = random.Random(41)
+        size = 1 << 16
+        jobs = []
+        for qa, qb, cqa, cqb, pda, pdb in pairs:
+            la, lb = a.mem.alloc(size), b.mem.alloc(size)
+            a_img = bytearray(rng.randbytes(size))
+            b_img = bytearray(rng.randbytes(size))
+            a.mem.write(la, bytes(a_img))
+            b.mem.write(lb, bytes(b_img))
+            mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+            wrs, recvs, expect_recv = random_mix(rng, rng.randint(2, 8), [0, 1, 63, 256, 1024, 3000],
+                                                 size, la, lb, mra, mrb, a_img, b_img)
+            await run_driver(b.ctx.post_recv, qb, recvs)
+            jobs.append((qa, cqa, cqb, la, lb, a_img, b_img, wrs, expect_recv))
+
+        # count the requester's prefetched visits (and stale prefetches) on NIC A
+        req = dut.u_a.u_req
+        seen = {"pf": 0, "redo": 0}
+        done = False
+
+        async def probe():
+            while not done:
+                await RisingEdge(dut.clk)
+                seen["pf"] += int(req.take_pf.value)
+                seen["redo"] += int(req.redo_q.value) & int(req.s_rd_tlast.value) \
+                    & int(req.s_rd_tvalid.value)
+        task = cocotb.start_soon(probe())
+
+        def post_all():   # one driver call: the doorbells follow each other closely
+            for qa, _cqa, _cqb, _la, _lb, _ai, _bi, wrs, _er in jobs:
+                a.ctx.post_send(qa, wrs)
+        await run_driver(post_all)
+        for i, (qa, cqa, cqb, la, lb, a_img, b_img, wrs, expect_recv) in enumerate(jobs):
+            try:
+                wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 40000)
+            except Exception:
+                dut._log.error("A %s", await run_driver(a.ctx.counters))
+                dut._log.error("A qp %d %s", i, await run_driver(a.ctx.query_qp, qa))
+                raise
+            assert [w.wr_id for w in wcs] == [w.wr_id for w in wrs], (i, wcs)
+            assert all(w.ok for w in wcs), (i, [w for w in wcs if not w.ok])
+            rwcs = await run_driver(b.ctx.wait_cq, cqb, len(expect_recv), 40000)
+            assert [(w.wr_id, w.byte_len) for w in rwcs] == expect_recv, (i, rwcs)
+            assert a.mem.read(la, size) == bytes(a_img), f"QP {i}: A memory"
+            assert b.mem.read(lb, size) == bytes(b_img), f"QP {i}: B memory"
+        done = True
+        await task
+        ca = await run_driver(a.ctx.counters)
+        drops = int(dut.lab_cnt_drops.value) + int(dut.lba_cnt_drops.value)
+        dut._log.info("multi-QP mix: %d WRs on %d QPs, %d prefetched visits (%d stale), "
+                      "link drops %d, retransmitted %d, cycle %d",
+                      sum(len(j[7]) for j in jobs), len(jobs), seen["pf"], seen["redo"], drops,
+                      ca["tx_retx_pkts"], env.cycle)
+        check_wire(env.frames)
+        assert drops > 0 and ca["tx_retx_pkts"] > 0, "nothing lost: recovery not exercised"
+        assert seen["pf"] > 0, "no visit went through the SQE prefetch"
 
     @cocotb.test()
     async def drop_cases(dut):
@@ -503,7 +576,7 @@ if cocotb is not None:
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,error_cases,dcqcn_loop").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,dcqcn_loop").split(","))
 
 
 def test_roce_pair_16k_qps():
