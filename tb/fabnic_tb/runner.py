@@ -50,6 +50,20 @@ def build_slot() -> Iterator[None]:
         time.sleep(0.25)
 
 
+@contextlib.contextmanager
+def dir_lock(bdir: Path) -> Iterator[None]:
+    """Tests with the same DUT and parameters share a build directory (one build); they
+    must not build or run in it at the same time (pytest-xdist): the build, sim.log and
+    results.xml live there. Held for the build and the run."""
+    bdir.parent.mkdir(parents=True, exist_ok=True)
+    with open(bdir.parent / f".{bdir.name}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def _env_flag(name: str) -> bool:
     return os.environ.get(name, "0") not in ("", "0", "false", "no")
 
@@ -107,6 +121,14 @@ def run(
 
     runner = get_runner("verilator")
     print(f"\n[fabnic] {toplevel} build dir: {bdir}", flush=True)
+    with dir_lock(bdir):
+        return _build_and_test(runner, bdir, toplevel, module, test_dir, srcs, parameters, args,
+                               waves, testcase, extra_env, plusargs)
+
+
+def _build_and_test(runner, bdir: Path, toplevel: str, module: str, test_dir: Path,
+                    srcs: list[Path], parameters: dict[str, object], args: list[str],
+                    waves: bool, testcase, extra_env, plusargs) -> Path:
     with build_slot():
         runner.build(
             sources=srcs,
