@@ -215,6 +215,13 @@ ROCE = Block(
         Reg("result1", 0x3C, "ro", "QP query: next send PSN."),
         Reg("result2", 0x40, "ro", "QP query: expected receive PSN."),
         Reg("result3", 0x44, "ro", "QP query: oldest unacknowledged PSN."),
+        Reg("sr_reorder", 0x48, "rw",
+            "Selective repeat reorder tolerance: a PSN a SACK shows missing is resent only "
+            "when the SACK marks a PSN at least this far above it (as TCP waits for three "
+            "duplicate ACKs), so a packet overtaken by up to sr_reorder - 1 later ones is "
+            "not resent; the other holes are resent when later SACKs (or the timer) show "
+            "them. 1 = resend every hole below the highest marked PSN; 0 acts as 1.",
+            width=6, reset=3),
     ) + tuple(Reg(f"data{i}", 0x80 + 4 * i, "rw", f"Command operand word {i}.")
               for i in range(24)),
 )

@@ -217,6 +217,7 @@ module fabnic_roce_core #(
   logic [31:0] cfg_roce_local_ip2, cfg_roce_local_ip3;
   logic [15:0] cfg_roce_local_mac_hi, cfg_roce_ack_cadence;
   logic [23:0] cfg_roce_timer_tick;
+  logic [5:0]  cfg_roce_sr_reorder;
   logic        cmd_roce_cmd;
   logic [31:0] cmd_roce_cmd_data;
   logic [31:0] sts_roce_cmd_status, sts_roce_result0, sts_roce_result1, sts_roce_result2;
@@ -279,6 +280,7 @@ module fabnic_roce_core #(
       .cfg_roce_local_ip3(cfg_roce_local_ip3),
       .cfg_roce_ack_cadence(cfg_roce_ack_cadence),
       .cfg_roce_timer_tick(cfg_roce_timer_tick),
+      .cfg_roce_sr_reorder(cfg_roce_sr_reorder),
       .cmd_roce_cmd(cmd_roce_cmd),
       .cmd_roce_cmd_data(cmd_roce_cmd_data),
       .sts_roce_cmd_status(sts_roce_cmd_status),
@@ -778,6 +780,7 @@ module fabnic_roce_core #(
       .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
       .pub_lerr_idx, .pub_lerr_status,
       .cfg_timer_tick(cfg_roce_timer_tick),
+      .cfg_sr_reorder(cfg_roce_sr_reorder),
       .s_ctl_valid(cp_ctl_valid), .s_ctl_ready(cp_ctl_ready), .s_ctl_op(cp_ctl_op),
       .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.sq_psn), .m_ctl_done(cp_ctl_done),
       .m_ctl_una(cp_ctl_una), .m_ctl_err(cp_ctl_err), .m_ctl_err_status(cp_ctl_err_status),

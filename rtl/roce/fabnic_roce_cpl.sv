@@ -76,6 +76,8 @@ module fabnic_roce_cpl #(
     input  wire logic [7:0]                   pub_lerr_status,
 
     input  wire logic [23:0]                  cfg_timer_tick,
+    // SR: resend a SACK hole only when a PSN at least this far above it is marked
+    input  wire logic [5:0]                   cfg_sr_reorder,
 
     // control: op 0 = init (psn), 1 = query (una, error)
     input  wire logic                         s_ctl_valid,
@@ -475,24 +477,27 @@ module fabnic_roce_cpl #(
   assign una_wr_data = a_q.una;
 
   // SR: PSNs to resend for the SACK (base b, bitmap m, bit i = PSN b+i received):
-  // missing, below the highest marked, and at or above rtx_hi
+  // missing, at least cfg_sr_reorder below the highest marked (reorder tolerance), and
+  // at or above rtx_hi
   logic [63:0] sk_mask;
-  logic [23:0] sk_hi;              // base + index of the highest marked bit
+  logic [23:0] sk_hi;              // base + bits considered: rtx_hi moves up to here
   logic [5:0]  sk_low;             // lowest bit of sk_mask_q
   always_comb begin
-    logic [6:0]  hi;
+    logic [6:0]  hi, th, e;
     logic [23:0] st;
     hi = '0;
     for (int i = 0; i < 64; i++) if (sk_bmp_q[i]) hi = 7'(i);
+    th = (cfg_sr_reorder == '0) ? 7'd1 : 7'(cfg_sr_reorder);
+    e  = (hi + 7'd1 > th) ? hi + 7'd1 - th : 7'd0;   // bits 0 .. e-1 may be resent
     st = a_q.rtx_hi - sk_base_q;
-    sk_mask = ~sk_bmp_q & ((64'd1 << hi[5:0]) - 64'd1);
+    sk_mask = ~sk_bmp_q & ((64'd1 << e[5:0]) - 64'd1);
     if (psn_lt(sk_base_q, a_q.rtx_hi)) begin
       if (st >= 24'd64) sk_mask = '0;
       else sk_mask = sk_mask & ~((64'd1 << st[5:0]) - 64'd1);
     end
     if (sk_bmp_q == '0 || !psn_le(una_n, sk_base_q) || !psn_le(sk_base_q, pb_q.psn_hi))
       sk_mask = '0;
-    sk_hi = sk_base_q + 24'(hi);
+    sk_hi = sk_base_q + 24'(e);
     sk_low = '0;
     for (int i = 63; i >= 0; i--) if (sk_mask_q[i]) sk_low = 6'(i);
   end

@@ -36,6 +36,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_result1,
     input  wire logic [31:0] sts_roce_result2,
     input  wire logic [31:0] sts_roce_result3,
+    output logic [5:0] cfg_roce_sr_reorder,
     output logic [31:0] cfg_roce_data0,
     output logic [31:0] cfg_roce_data1,
     output logic [31:0] cfg_roce_data2,
@@ -242,6 +243,10 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('h444): if (!req_write) ack_rdata <= 32'(sts_roce_result3);
                 else ack_err <= 1'b1;
+        ADDR_W'('h448): begin
+          if (req_write) cfg_roce_sr_reorder <= 6'(apply_strb(32'(cfg_roce_sr_reorder), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_roce_sr_reorder);
+        end
         ADDR_W'('h480): begin
           if (req_write) cfg_roce_data0 <= 32'(apply_strb(32'(cfg_roce_data0), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_roce_data0);
@@ -600,6 +605,7 @@ module fabnic_regs_roce #(
       cfg_roce_timer_tick <= 24'('h400);
       cmd_roce_cmd <= 1'b0;
       cmd_roce_cmd_data <= '0;
+      cfg_roce_sr_reorder <= 6'('h3);
       cfg_roce_data0 <= 32'('h0);
       cfg_roce_data1 <= 32'('h0);
       cfg_roce_data2 <= 32'('h0);
