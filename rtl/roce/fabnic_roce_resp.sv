@@ -30,6 +30,13 @@
 // of the state word mirrors the window's.
 // Placement is synchronous: payload is streamed into the DMA write engine before the
 // CQE request is issued, so (same AXI ID, in order) the data lands before the CQE.
+// RQE prefetch (RQE_PREFETCH=1): the next receive WQE is fetched and its lkey checked
+// ahead of the SEND that consumes it - on an RQ doorbell that finds none loaded, and
+// right after a packet consumed one while more are posted - so a SEND's path to its
+// CQE has no RQE round trip. A prefetched RQE carries the MR-table write epoch of its
+// check; if any MR was written since, the first packet that would use it fetches and
+// checks it again (protection is as strict as checking on arrival). Its lkey error is
+// counted when a SEND meets it.
 `default_nettype none
 
 module fabnic_roce_resp #(
@@ -38,6 +45,7 @@ module fabnic_roce_resp #(
     parameter int NUM_QP = 1024,
     parameter int NUM_MR = 1024,
     parameter int CNT_W  = 32,
+    parameter bit RQE_PREFETCH = 1'b1,
     parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic                         clk,
@@ -142,6 +150,8 @@ module fabnic_roce_resp #(
     logic [15:0] rq_ci;
     logic        rqe_valid;
     logic        rqe_ok;
+    logic        rqe_pf;     // loaded ahead (prefetch), not used by a packet yet
+    logic [15:0] rqe_epoch;  // MR-table write epoch when its lkey was checked
     logic [63:0] rqe_haddr;
     logic [31:0] rqe_len;
     logic [63:0] rqe_wrid;
@@ -173,6 +183,13 @@ module fabnic_roce_resp #(
   );
 
   logic [31:0] rqe_lkey_q;
+  // MR-table writes seen (wraps): a prefetched RQE is re-checked if this moved
+  logic [15:0] mr_epoch_q, rqe_ep_q;
+  logic        rqe_pf_q;     // the RQE being fetched is a prefetch
+  always_ff @(posedge clk) begin
+    if (mr_wr_valid) mr_epoch_q <= mr_epoch_q + 16'd1;
+    if (rst) mr_epoch_q <= '0;
+  end
   // MR table copy
   logic        chk_valid, chk_ready, chk_res_valid, chk_ok, unused_mr_wr_ready;
   logic [63:0] chk_addr, chk_va;
@@ -476,7 +493,14 @@ module fabnic_roce_resp #(
           end
           SRC_DB: begin
             r_q.rq_pi <= db_pi_q;
-            st_q <= S_WB;
+            if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != db_pi_q
+                && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+              rqe_pf_q    <= 1'b1;      // load the next RQE now, not when a SEND needs it
+              after_rqe_q <= S_WB;
+              st_q <= S_RQE_RD;
+            end else begin
+              st_q <= S_WB;
+            end
           end
           SRC_CNP: begin
             ack_psn_q <= '0;
@@ -545,7 +569,13 @@ module fabnic_roce_resp #(
           ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
           cnt_inv_req <= cnt_inv_req + 1'b1;
           st_q <= S_DRAIN;
+        end else if (needs_rqe && r_q.rqe_valid && r_q.rqe_pf && r_q.rqe_epoch != mr_epoch_q) begin
+          // prefetched before an MR-table write: fetch and check it again
+          rqe_pf_q    <= 1'b0;
+          after_rqe_q <= is_send ? S_EXEC : S_NEW;
+          st_q <= S_RQE_RD;
         end else if (needs_rqe && !r_q.rqe_valid) begin
+          rqe_pf_q <= 1'b0;
           if (r_q.rq_ci == r_q.rq_pi) begin
             ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
             cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
@@ -584,14 +614,21 @@ module fabnic_roce_resp #(
           st_q <= S_RQE_CHK;
         end
       end
-      S_RQE_CHK: if (chk_ready) st_q <= S_RQE_CHKW;
+      S_RQE_CHK: if (chk_ready) begin
+        rqe_ep_q <= mr_epoch_q;
+        st_q <= S_RQE_CHKW;
+      end
       S_RQE_CHKW: begin
         if (chk_res_valid) begin
           r_q.rqe_valid <= 1'b1;
-          r_q.rqe_ok    <= chk_ok || !is_send;   // WRITE_IMM places nothing in it
+          // WRITE_IMM places nothing in it; a prefetched one keeps the verdict for the
+          // SEND that will use it
+          r_q.rqe_ok    <= chk_ok || (!rqe_pf_q && !is_send);
+          r_q.rqe_pf    <= rqe_pf_q;
+          r_q.rqe_epoch <= rqe_ep_q;
           r_q.msg_off   <= '0;
           if (chk_ok) r_q.rqe_haddr <= chk_addr;
-          cnt_lkey_err <= cnt_lkey_err + CNT_W'(!chk_ok && is_send);
+          cnt_lkey_err <= cnt_lkey_err + CNT_W'(!chk_ok && is_send && !rqe_pf_q);
           st_q <= after_rqe_q;
         end
       end
@@ -618,7 +655,9 @@ module fabnic_roce_resp #(
         end else if (is_atomic) begin
           st_q <= S_ATOM_RD;
         end else if (is_send) begin
+          r_q.rqe_pf <= 1'b0;
           if (!r_q.rqe_ok) begin
+            cnt_lkey_err <= cnt_lkey_err + CNT_W'(r_q.rqe_pf);
             // receive buffer not accessible: local protection error, nothing placed
             ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
             cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_PROT_ERR, WC_RECV, r_q.msg_off, 32'd0, 1'b0, qpn_q);
@@ -744,7 +783,15 @@ module fabnic_roce_resp #(
           cnt_cnp_sent  <= cnt_cnp_sent + CNT_W'(ack_q == A_CNP);
           cnt_sack_sent <= cnt_sack_sent + CNT_W'(ack_q == A_SACK);
         end
-        if (fin_done) st_q <= S_IDLE;
+        if (fin_done) begin
+          st_q <= S_IDLE;
+          if (RQE_PREFETCH && src_q == SRC_PKT && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi
+              && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+            rqe_pf_q    <= 1'b1;      // the packet used the RQE up: load the next one
+            after_rqe_q <= S_WB;
+            st_q <= S_RQE_RD;
+          end
+        end
       end
       // ------------------------------------------------ selective repeat
       S_SRI: if (sw_init_ready) st_q <= S_WB;

@@ -270,7 +270,8 @@ if cocotb is not None:
         """Remote access violations (stale rkey, wrong PD, out of bounds, missing rights):
         REM_ACCESS_ERR, later WRs flushed, QP in ERR, peer memory untouched, and another
         QP pair keeps working. Unknown QPN: dropped and counted, retries exhausted.
-        ICRC corruption: dropped, counted, recovered. RNR: NAKs until a receive is posted."""
+        ICRC corruption: dropped, counted, recovered. RNR: NAKs until a receive is posted.
+        A prefetched receive WQE is re-checked when an MR was written after its check."""
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_errors.pcap")))
         await env.start()
         a, b = env.a, env.b
@@ -374,6 +375,42 @@ if cocotb is not None:
         rwc = (await run_driver(b.ctx.wait_cq, cqb, 1, 20000))[0]
         assert rwc.ok and rwc.byte_len == 300 and rwc.wr_id == 19, rwc
         assert b.mem.read(lb + 8192, 300) == a.mem.read(la, 300)
+
+        # RQE prefetch (the responder loads and checks the next receive WQE at RQ
+        # doorbell time): protection must still be judged as of the SEND's arrival.
+        # (1) receive posted while its MR is valid, MR deregistered before the SEND:
+        #     receive LOC_PROT_ERR at B, REM_OP_ERR at A, nothing placed.
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=2)
+        mrs = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        rb = await run_driver(b.ctx.reg_mr, pdb, lb + 8192, 1024, ACC)
+        await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=31, addr=lb + 8192, length=1024,
+                                                      lkey=rb.lkey)])
+        await ClockCycles(dut.clk, 300)      # long enough for the prefetch and its check
+        await run_driver(b.ctx.dereg_mr, rb)
+        before = b.mem.read(lb, size)
+        await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.SEND, wr_id=32, local_addr=la,
+                         length=300, lkey=mrs.lkey)])
+        wc = (await run_driver(a.ctx.wait_cq, cqa, 1, 20000))[0]
+        rwc = (await run_driver(b.ctx.wait_cq, cqb, 1, 20000))[0]
+        assert (wc.wr_id, wc.status) == (32, "REM_OP_ERR"), wc
+        assert (rwc.wr_id, rwc.status) == (31, "LOC_PROT_ERR"), rwc
+        assert b.mem.read(lb, size) == before, "SEND placed through a deregistered MR"
+        # (2) receive prefetched, then an unrelated MR written: re-checked, still valid,
+        #     the SEND lands.
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=2)
+        mrs = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        rb = await run_driver(b.ctx.reg_mr, pdb, lb + 8192, 1024, ACC)
+        await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=33, addr=lb + 8192, length=1024,
+                                                      lkey=rb.lkey)])
+        await ClockCycles(dut.clk, 300)
+        await run_driver(b.ctx.reg_mr, pdb, lb, 64, ACC)
+        await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.SEND, wr_id=34,
+                         local_addr=la + 1000, length=500, lkey=mrs.lkey)])
+        wc = (await run_driver(a.ctx.wait_cq, cqa, 1, 20000))[0]
+        rwc = (await run_driver(b.ctx.wait_cq, cqb, 1, 20000))[0]
+        assert wc.ok and wc.wr_id == 34, wc
+        assert rwc.ok and rwc.wr_id == 33 and rwc.byte_len == 500, rwc
+        assert b.mem.read(lb + 8192, 500) == a.mem.read(la + 1000, 500)
         seen = check_wire(env.frames)
         dut._log.info("wire: %d frames re-parsed, opcodes %s", len(env.frames), seen)
 
