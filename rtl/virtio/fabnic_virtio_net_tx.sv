@@ -236,7 +236,8 @@ module fabnic_virtio_net_tx #(
     logic [DATA_W-1:0]  ram_rdata;
     logic [RA_W-1:0]    wbase, rbase;
     assign wbase = RA_W'(32'(ws) * DEPTH);
-    assign rbase = RA_W'(32'(rs) * DEPTH);
+    logic [SL_W-1:0]   rr;             // slot the output read side is reading
+    assign rbase = RA_W'(32'(rr) * DEPTH);
 
     always_comb begin
         ram_we    = 1'b0;
@@ -348,8 +349,16 @@ module fabnic_virtio_net_tx #(
     end
 
     // =================== output stage ===================
-    typedef enum logic [1:0] {O_IDLE, O_OUT, O_RET} ostate_t;
-    ostate_t ostate;
+    // Two sides so that frames leave back to back. The read side takes the
+    // committed slots in order and reads each frame's words (nbeats + 1: the
+    // header offset needs one more) into a small word FIFO, going on with the
+    // next slot at once; dropped slots are only marked. The emit side sends
+    // the beats slot by slot from the FIFO and puts the return into a one-entry
+    // register, so the next frame's first beat can follow the last one.
+    logic [SLOTS-1:0]  sl_rd;          // the read side has taken the slot
+    logic              r_act;
+    logic [FL_W-1:0]   r_nbeats;
+    assign r_nbeats = (sl_len[rr] + FL_W'(B - 1)) >> BW;
 
     logic [FL_W-1:0]   o_len, o_cpos, nbeats;
     logic [15:0]       o_csum;
@@ -368,6 +377,11 @@ module fabnic_virtio_net_tx #(
     logic [2:0]        wf_count;
     logic              have_prev;
     logic [DATA_W-1:0] prev;
+    logic              e_act, e_drop, ret_v, beat_out;
+    logic [QID_W-1:0]  ret_q;
+    logic [15:0]       ret_h;
+    assign e_act  = slot_full[rs] && sl_rd[rs] && !sl_drop[rs];
+    assign e_drop = slot_full[rs] && sl_rd[rs] && sl_drop[rs];
 
     fabnic_fifo #(.WIDTH(DATA_W), .DEPTH(4)) u_word_fifo (
         .clk, .rst,
@@ -376,8 +390,7 @@ module fabnic_virtio_net_tx #(
         .status_count(wf_count));
 
     logic out_issue;
-    assign out_issue = (ostate == O_OUT) && (out_reads <= nbeats) &&
-                       ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
+    assign out_issue = r_act && ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
     assign ram_re    = out_issue;
     assign ram_raddr = rbase + out_ra;
 
@@ -392,24 +405,25 @@ module fabnic_virtio_net_tx #(
             m_axis_tkeep[i] = (pos < 32'(o_len));
         end
         m_axis_tdata  = d;
-        m_axis_tvalid = (ostate == O_OUT) && have_prev && wf_out_valid;
         m_axis_tlast  = (out_beat == nbeats - 16'd1);
+        // the last beat waits while the return register is still full
+        m_axis_tvalid = e_act && have_prev && wf_out_valid && (!m_axis_tlast || !ret_v);
         m_axis_tid    = sl_queue[rs];
         m_axis_tuser  = {o_len, 1'b0};
-        wf_out_ready  = (ostate == O_OUT) && wf_out_valid && (!have_prev || m_axis_tready);
+        beat_out      = m_axis_tvalid && m_axis_tready;
+        wf_out_ready  = e_act && wf_out_valid && (!have_prev || beat_out);
     end
 
-    assign m_ret_valid = (ostate == O_RET);
+    assign m_ret_valid = ret_v;
     assign ret_fire    = m_ret_valid && m_ret_ready;
-    assign m_ret_queue = sl_queue[rs];
-    assign m_ret_id    = sl_head[rs];
+    assign m_ret_queue = ret_q;
+    assign m_ret_id    = ret_h;
     assign m_ret_len   = '0;
 
     // =================== control ===================
     always_ff @(posedge clk) begin
         if (rst) begin
             dstate     <= D_ING;
-            ostate     <= O_IDLE;
             slot_full  <= '0;
             ws         <= '0;
             rs         <= '0;
@@ -422,6 +436,12 @@ module fabnic_virtio_net_tx #(
             sum_acc    <= '0;
             rd_inflight <= 1'b0;
             have_prev  <= 1'b0;
+            sl_rd      <= '0;
+            rr         <= '0;
+            r_act      <= 1'b0;
+            ret_v      <= 1'b0;
+            ret_q      <= '0;
+            ret_h      <= '0;
             out_ra     <= '0;
             out_reads  <= '0;
             out_beat   <= '0;
@@ -463,6 +483,7 @@ module fabnic_virtio_net_tx #(
                 sl_drop[ws]  <= drop_now;
                 sl_docs[ws]  <= csum_now;
                 slot_full[ws] <= 1'b1;
+                sl_rd[ws]    <= 1'b0;
                 ws           <= slot_next(ws);
                 if (drop_now) cdrop[drop_why] <= cdrop[drop_why] + 1'b1;
                 rcount   <= '0;
@@ -477,43 +498,49 @@ module fabnic_virtio_net_tx #(
             default: dstate <= D_ING;
             endcase
 
-            // ---------------- output ----------------
+            // ---------------- output: read side ----------------
             rd_inflight <= out_issue;
-            unique case (ostate)
-            O_IDLE: begin
-                out_ra    <= RA_W'(W0);
-                out_reads <= '0;
-                out_beat  <= '0;
-                have_prev <= 1'b0;
-                if (slot_full[rs]) ostate <= sl_drop[rs] ? O_RET : O_OUT;
-            end
-            O_OUT: begin
-                if (out_issue) begin
-                    out_ra    <= out_ra + 1'b1;
-                    out_reads <= out_reads + 1'b1;
-                end
-                if (wf_out_valid && wf_out_ready) begin
-                    prev      <= wf_out_data;
-                    have_prev <= 1'b1;
-                end
-                if (m_axis_tvalid && m_axis_tready) begin
-                    out_beat <= out_beat + 1'b1;
-                    if (m_axis_tlast) begin
-                        ostate <= O_RET;
-                        cnt_frames <= cnt_frames + 1'b1;
-                        if (o_docs) cnt_csum <= cnt_csum + 1'b1;
+            if (!r_act) begin
+                if (slot_full[rr] && !sl_rd[rr]) begin
+                    sl_rd[rr] <= 1'b1;
+                    if (sl_drop[rr]) begin
+                        rr <= slot_next(rr);
+                    end else begin
+                        r_act     <= 1'b1;
+                        out_ra    <= RA_W'(W0);
+                        out_reads <= '0;
                     end
                 end
-            end
-            O_RET: begin
-                if (m_ret_ready) begin
-                    slot_full[rs] <= 1'b0;
-                    rs     <= slot_next(rs);
-                    ostate <= O_IDLE;
+            end else if (out_issue) begin
+                out_ra    <= out_ra + 1'b1;
+                out_reads <= out_reads + 1'b1;
+                if (out_reads == r_nbeats) begin
+                    r_act <= 1'b0;
+                    rr    <= slot_next(rr);
                 end
             end
-            default: ostate <= O_IDLE;
-            endcase
+            // ---------------- output: emit side ----------------
+            if (ret_fire) ret_v <= 1'b0;
+            if (wf_out_valid && wf_out_ready) begin
+                prev      <= wf_out_data;
+                have_prev <= 1'b1;
+            end
+            if (beat_out) begin
+                out_beat <= out_beat + 1'b1;
+                if (m_axis_tlast) begin
+                    cnt_frames <= cnt_frames + 1'b1;
+                    if (o_docs) cnt_csum <= cnt_csum + 1'b1;
+                    out_beat  <= '0;
+                    have_prev <= 1'b0;
+                end
+            end
+            if ((beat_out && m_axis_tlast) || (e_drop && !ret_v)) begin
+                ret_v <= 1'b1;
+                ret_q <= sl_queue[rs];
+                ret_h <= sl_head[rs];
+                slot_full[rs] <= 1'b0;
+                rs <= slot_next(rs);
+            end
             // commit and free never touch the same slot in one cycle
             if (dstate == D_COMMIT) slot_full[ws] <= 1'b1;
         end

@@ -386,6 +386,64 @@ module fabnic_virtq_split #(
     assign pf_tot = rd_n + {3'd0, pf_m != 4'd0};
     assign hn_hit = (hn_n[opx] != 4'd0) && (hn_q[opx] == cq) && (hn_pos[opx] == q_lavail[cq]);
 
+    // background refill: beside the walks (and their own reads), one small FSM
+    // fetches the next group of a walk direction ahead of consumption: the head
+    // read of the avail entries after the cached heads (up to 8, covered by the
+    // shadow avail->idx), then the first descriptor of each of them; when done
+    // they become the next group (hn_*) with its descriptors (hn_dd, hn_dv = 1),
+    // so the walk that empties the cache starts without a ring round trip.
+    // Started only from IDLE with no config access; a walk of its direction
+    // that finds no cached head waits for it; results are dropped on a read
+    // error (the walk re-reads and sees it) or when the other direction takes
+    // a head of the queue. Config writes wait until it is idle.
+    typedef enum logic [1:0] {BG_IDLE, BG_HEAD, BG_DESC} bg_t;
+    bg_t              bg_st;
+    logic             bg_x, bg_kill, bg_err, bg_pref;
+    logic [QID_W-1:0] bg_q;
+    logic [15:0]      bg_pos;
+    logic [3:0]       bg_n, bg_iss, bg_dat, bg_cpl;
+    logic [1:0]       bg_beat;
+    logic [127:0]     bg_heads;
+    logic [1023:0]    hn_dd [2];
+    logic             hn_dv [2];
+    logic             bg_go, bg_gx, bg_gdesc, kill_now;
+    logic [QID_W-1:0] bg_gq;
+    logic [15:0]      bg_gpos;
+    logic [3:0]       bg_gm;
+    always_comb begin
+        bg_go = 1'b0; bg_gx = 1'b0; bg_gdesc = 1'b0; bg_gq = hc_q[0]; bg_gpos = '0; bg_gm = '0;
+        for (int k = 0; k < 2; k++) begin
+            logic             x, hok;
+            logic [QID_W-1:0] q;
+            logic [15:0]      p, sz;
+            logic [3:0]       m;
+            x   = 1'(k) ^ bg_pref;
+            q   = hc_q[x];
+            sz  = q_size[q];
+            p   = q_lavail[q] + {13'd0, hc_n[x]};
+            m   = avail_n(q_shadow[q], p, sz);
+            hok = (hn_n[x] != 4'd0) && (hn_q[x] == q) && (hn_pos[x] == p);
+            if (!bg_go && hc_n[x] != 3'd0 && q_en[q] && !q_nr[q] && sz != 16'd0 &&
+                (hok ? !hn_dv[x] : (m != 4'd0))) begin
+                bg_go = 1'b1; bg_gx = x; bg_gq = q; bg_gpos = p; bg_gdesc = hok;
+                bg_gm = hok ? hn_n[x] : m;
+            end
+        end
+        if (state != ST_IDLE || cfg_valid || bg_st != BG_IDLE) bg_go = 1'b0;
+    end
+
+    // ring reads of three owners (walk/prefetch, event read, background refill)
+    // share the in-order read stream: the owner of each issued read is queued
+    // and steers its data and completion (at most 9 + 1 + 8 reads in flight)
+    localparam logic [1:0] O_MAIN = 2'd0, O_EV = 2'd1, O_BG = 2'd2;
+    logic [1:0]  rt_own [32];
+    logic [4:0]  rt_wp, rt_dp, rt_cp;
+    logic [1:0]  own_d, own_c, own_new;
+    logic        main_rd_v, bg_rd_v, bg_dhs, bg_chs;
+    logic [63:0] bg_addr;
+    assign own_d = rt_own[rt_dp];
+    assign own_c = rt_own[rt_cp];
+
     // descriptor fields (little-endian, lane 0 first)
     logic [63:0] d_addr;
     logic [31:0] d_len;
@@ -458,7 +516,7 @@ module fabnic_virtq_split #(
         tr_now     = tr_valid && tr_ok && (32'(tr_count) >= RET_DEPTH / 2 || tr_old || !work);
         rr_now     = rr_valid && rr_ok &&
                      (32'(rr_count) >= RET_DEPTH / 2 || rr_old || rx_lock || !work);
-        cfg_ready  = (state == ST_IDLE) && !pa_st && (pb_st == PB_NONE);
+        cfg_ready  = (state == ST_IDLE) && !pa_st && (pb_st == PB_NONE) && (bg_st == BG_IDLE);
         take_rr    = (state == ST_IDLE) && !take_pub && !cfg_valid && rr_now;
         take_tr    = (state == ST_IDLE) && !take_pub && !cfg_valid && !rr_now && !rx_lock
                      && tr_now;
@@ -498,20 +556,53 @@ module fabnic_virtq_split #(
 
     // DMA ports
     assign pf_addr          = q_desc[cq] + {44'd0, pf_heads[pf_iss[2:0]*16 +: 16] & c_mask, 4'd0};
-    assign m_rd_desc_addr   = ADDR_W'((state != ST_PF) ? rd_addr : (pf_iss == rd_n) ?
+    // the walk's reads go first; the background refill issues in the gaps
+    assign main_rd_v = (state == ST_RD_REQ) || (state == ST_EV_REQ) ||
+                       (state == ST_PF && pf_iss < pf_tot);
+    assign bg_rd_v   = ((bg_st == BG_HEAD) && (bg_iss == 4'd0)) ||
+                       ((bg_st == BG_DESC) && (bg_iss < bg_n));
+    assign bg_addr   = (bg_st == BG_HEAD) ?
+                       q_avail[bg_q] + 64'd4 + {47'd0, bg_pos & (q_size[bg_q] - 16'd1), 1'b0} :
+                       q_desc[bg_q] + {44'd0, bg_heads[bg_iss[2:0]*16 +: 16] & (q_size[bg_q] - 16'd1),
+                                       4'd0};
+    assign own_new   = !main_rd_v ? O_BG : (state == ST_EV_REQ) ? O_EV : O_MAIN;
+    assign m_rd_desc_addr   = ADDR_W'(!main_rd_v ? bg_addr : (state != ST_PF) ? rd_addr :
+                              (pf_iss == rd_n) ?
                               q_avail[cq] + 64'd4 + {47'd0, pf_nxt & c_mask, 1'b0} : pf_addr);
     logic [4:0] pf_len;
     assign pf_len           = (pf_iss == rd_n) ? {pf_m, 1'b0} : 5'd16;
-    assign m_rd_desc_len    = LEN_W'((state != ST_PF) ? rd_len : pf_len);
+    logic [4:0] rq_len;
+    assign rq_len           = !main_rd_v ? ((bg_st == BG_HEAD) ? {bg_n, 1'b0} : 5'd16) :
+                              (state != ST_PF) ? rd_len : pf_len;
+    assign m_rd_desc_len    = LEN_W'(rq_len);
     assign m_rd_desc_tag    = '0;
-    assign m_rd_desc_valid  = (state == ST_RD_REQ) || (state == ST_EV_REQ) ||
-                              (state == ST_PF && pf_iss < pf_tot);
-    assign s_rd_axis_tready = ev_dat_pend || ((state == ST_RD_DATA) && !rd_got_data) ||
-                              (state == ST_PF);
-    assign s_rd_cpl_ready   = ev_cpl_pend || ((state == ST_RD_DATA) && !rd_got_cpl) ||
-                              (state == ST_PF);
-    assign rd_hs = s_rd_axis_tvalid && s_rd_axis_tready && !ev_dat_pend;
-    assign rc_hs = s_rd_cpl_valid && s_rd_cpl_ready && !ev_cpl_pend;
+    assign m_rd_desc_valid  = main_rd_v || bg_rd_v;
+    assign s_rd_axis_tready = (own_d == O_EV) ? ev_dat_pend : (own_d == O_BG) ? 1'b1 :
+                              (((state == ST_RD_DATA) && !rd_got_data) || (state == ST_PF));
+    assign s_rd_cpl_ready   = (own_c == O_EV) ? ev_cpl_pend : (own_c == O_BG) ? 1'b1 :
+                              (((state == ST_RD_DATA) && !rd_got_cpl) || (state == ST_PF));
+    assign rd_hs  = s_rd_axis_tvalid && s_rd_axis_tready && (own_d == O_MAIN);
+    assign rc_hs  = s_rd_cpl_valid && s_rd_cpl_ready && (own_c == O_MAIN);
+    assign bg_dhs = s_rd_axis_tvalid && s_rd_axis_tready && (own_d == O_BG);
+    assign bg_chs = s_rd_cpl_valid && s_rd_cpl_ready && (own_c == O_BG);
+    // a head taken by the other walk direction makes a refill of the queue stale
+    assign kill_now = (state == ST_RD_DONE) && (rkind == K_HEAD) && (op != OP_RET) &&
+                      (bg_st != BG_IDLE) && (bg_x != opx) && (bg_q == cq);
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rt_wp <= '0;
+            rt_dp <= '0;
+            rt_cp <= '0;
+        end else begin
+            if (m_rd_desc_valid && m_rd_desc_ready) begin
+                rt_own[rt_wp] <= own_new;
+                rt_wp <= rt_wp + 5'd1;
+            end
+            if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast) rt_dp <= rt_dp + 5'd1;
+            if (s_rd_cpl_valid && s_rd_cpl_ready) rt_cp <= rt_cp + 5'd1;
+        end
+    end
 
     assign m_wr_desc_addr   = ADDR_W'(wr_addr);
     assign m_wr_desc_len    = LEN_W'(wr_len);
@@ -584,6 +675,10 @@ module fabnic_virtq_split #(
             pf_iss <= '0; pf_dat <= '0; pf_cpl <= '0; pf_beat <= '0; pf_heads <= '0;
             pf_cur <= '0;
             hn_buf <= '0;
+            bg_st <= BG_IDLE; bg_x <= 1'b0; bg_kill <= 1'b0; bg_err <= 1'b0; bg_pref <= 1'b0;
+            bg_q <= '0; bg_pos <= '0; bg_n <= '0; bg_iss <= '0; bg_dat <= '0; bg_cpl <= '0;
+            bg_beat <= '0; bg_heads <= '0;
+            for (int k = 0; k < 2; k++) begin hn_dd[k] <= '0; hn_dv[k] <= 1'b0; end
             el_valid <= 1'b0;
             el_rx    <= 1'b0;
             rx_lock  <= 1'b0;
@@ -664,7 +759,7 @@ module fabnic_virtq_split #(
                 if (cfg_valid && cfg_write) begin
                     for (int k = 0; k < 2; k++) begin
                         if (hc_q[k] == cfg_queue) hc_n[k] <= '0;
-                        if (hn_q[k] == cfg_queue) hn_n[k] <= '0;
+                        if (hn_q[k] == cfg_queue) begin hn_n[k] <= '0; hn_dv[k] <= 1'b0; end
                     end
                 end
                 ae_done       <= 1'b0;
@@ -771,6 +866,9 @@ module fabnic_virtq_split #(
                     wr_data <= {ret_len, 16'd0, ret_id};
                     wkind   <= W_ELEM;
                     state   <= ST_WR_REQ;
+                end else if (bg_st != BG_IDLE && bg_x == opx && !hc_hit) begin
+                    // the refill of this walk direction is under way: wait for it
+                    state <= ST_START;
                 end else if (q_lavail[cq] == q_shadow[cq]) begin
                     rd_addr <= q_avail[cq] + 64'd2;
                     rd_len  <= 5'd2;
@@ -786,6 +884,20 @@ module fabnic_virtq_split #(
                     rd_err         <= 1'b0;
                     rkind          <= K_HEAD;
                     state          <= ST_RD_DONE;
+                end else if (hn_hit && hn_dv[opx]) begin
+                    // next group refilled in the background: heads and descriptors
+                    hfc          <= 1'b1;
+                    rd_buf[15:0] <= hn_d[opx][15:0];
+                    hc_d[opx]    <= hn_d[opx][127:16];
+                    hc_n[opx]    <= 3'(hn_n[opx] - 4'd1);
+                    hc_q[opx]    <= cq;
+                    pf_cur       <= hn_dd[opx][127:0];
+                    dc_d[opx]    <= hn_dd[opx][1023:128];
+                    hn_n[opx]    <= '0;
+                    hn_dv[opx]   <= 1'b0;
+                    rd_err       <= 1'b0;
+                    rkind        <= K_HEAD;
+                    state        <= ST_RD_DONE;
                 end else if (hn_hit) begin
                     // the next heads were read during the last prefetch
                     rd_buf    <= hn_d[opx];
@@ -901,7 +1013,7 @@ module fabnic_virtq_split #(
                             hc_q[opx] <= cq;
                         end
                         if (hc_q[!opx] == cq) hc_n[!opx] <= '0;
-                        if (hn_q[!opx] == cq) hn_n[!opx] <= '0;
+                        if (hn_q[!opx] == cq) begin hn_n[!opx] <= '0; hn_dv[!opx] <= 1'b0; end
                         if (rd_u16 >= c_size) begin
                             cerr[E_BAD_HEAD] <= cerr[E_BAD_HEAD] + 1'b1;
                             q_nr[cq]    <= 1'b1;
@@ -1017,7 +1129,7 @@ module fabnic_virtq_split #(
             end
             // ----------------------------------------------------------
             ST_PF: begin   // rd_n first-descriptor reads (+ next heads) in flight, data in order
-                if (m_rd_desc_valid && m_rd_desc_ready) pf_iss <= pf_iss + 4'd1;
+                if (main_rd_v && m_rd_desc_ready) pf_iss <= pf_iss + 4'd1;
                 if (rd_hs) begin
                     for (int e = 0; e < 8; e++) begin
                         for (int b = 0; b < CB; b++) begin
@@ -1047,9 +1159,11 @@ module fabnic_virtq_split #(
                         hn_n[opx]   <= pf_m;
                         hn_pos[opx] <= pf_nxt;
                         hn_q[opx]   <= cq;
+                        hn_dv[opx]  <= 1'b0;
                     end else if (hn_q[opx] == cq) begin
                         // an older next-group read of this queue is stale now
                         hn_n[opx]   <= '0;
+                        hn_dv[opx]  <= 1'b0;
                     end
                     rd_buf <= pf_buf[0];
                     for (int e = 0; e < 7; e++) dc_d[opx][e*128 +: 128] <= pf_buf[e + 1];
@@ -1180,7 +1294,7 @@ module fabnic_virtq_split #(
             wr_pend <= wr_pend + 8'(wr_issue) - 8'(s_wr_cpl_valid);
             wr_icnt <= wr_icnt + 8'(wr_issue);
             // event read of the batch being published (first read data in line)
-            if (ev_dat_pend && s_rd_axis_tvalid) begin
+            if (ev_dat_pend && s_rd_axis_tvalid && own_d == O_EV) begin
                 if (!ev_have) ev_val <= s_rd_axis_tdata[15:0];
                 ev_have <= 1'b1;
                 if (s_rd_axis_tlast) begin
@@ -1188,7 +1302,7 @@ module fabnic_virtq_split #(
                     if (s_rd_axis_tuser[0]) ev_err <= 1'b1;
                 end
             end
-            if (ev_cpl_pend && s_rd_cpl_valid) begin
+            if (ev_cpl_pend && s_rd_cpl_valid && own_c == O_EV) begin
                 ev_got_cpl <= 1'b1;
                 if (s_rd_cpl_status[0]) ev_err <= 1'b1;
             end
@@ -1202,6 +1316,60 @@ module fabnic_virtq_split #(
                     cst[S_IRQ] <= cst[S_IRQ] + 1'b1;
                 end else begin
                     cst[S_IRQSUP] <= cst[S_IRQSUP] + 1'b1;
+                end
+            end
+            // background refill (see bg_st)
+            if (kill_now) bg_kill <= 1'b1;
+            if (bg_go) begin
+                bg_st   <= bg_gdesc ? BG_DESC : BG_HEAD;
+                bg_pref <= !bg_gx;
+                bg_x    <= bg_gx;
+                bg_q    <= bg_gq;
+                bg_pos  <= bg_gpos;
+                bg_n    <= bg_gm;
+                bg_iss  <= '0; bg_dat <= '0; bg_cpl <= '0; bg_beat <= '0;
+                bg_err  <= 1'b0;
+                bg_kill <= 1'b0;
+                if (bg_gdesc) begin
+                    bg_heads <= hn_d[bg_gx];
+                end else begin
+                    hn_n[bg_gx]  <= '0;   // a stale group is replaced
+                    hn_dv[bg_gx] <= 1'b0;
+                end
+            end
+            if (bg_st != BG_IDLE) begin
+                if (bg_rd_v && !main_rd_v && m_rd_desc_ready) bg_iss <= bg_iss + 4'd1;
+                if (bg_dhs) begin
+                    for (int b = 0; b < CB; b++) begin
+                        if (32'(bg_beat) == b) begin
+                            if (bg_st == BG_HEAD) bg_heads[b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
+                            else hn_dd[bg_x][32'(bg_dat[2:0])*128 + b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
+                        end
+                    end
+                    if (32'(bg_beat) < CB) bg_beat <= bg_beat + 2'd1;
+                    if (s_rd_axis_tlast) begin
+                        bg_dat  <= bg_dat + 4'd1;
+                        bg_beat <= '0;
+                        if (s_rd_axis_tuser[0]) bg_err <= 1'b1;
+                    end
+                end
+                if (bg_chs) begin
+                    bg_cpl <= bg_cpl + 4'd1;
+                    if (s_rd_cpl_status[0]) bg_err <= 1'b1;
+                end
+                if (bg_st == BG_HEAD && bg_dat == 4'd1 && bg_cpl == 4'd1) begin
+                    bg_st  <= (bg_err || bg_kill || kill_now) ? BG_IDLE : BG_DESC;
+                    bg_iss <= '0; bg_dat <= '0; bg_cpl <= '0; bg_beat <= '0;
+                end
+                if (bg_st == BG_DESC && bg_dat == bg_n && bg_cpl == bg_n) begin
+                    bg_st <= BG_IDLE;
+                    if (!bg_err && !bg_kill && !kill_now) begin
+                        hn_d[bg_x]   <= bg_heads;
+                        hn_n[bg_x]   <= bg_n;
+                        hn_pos[bg_x] <= bg_pos;
+                        hn_q[bg_x]   <= bg_q;
+                        hn_dv[bg_x]  <= 1'b1;
+                    end
                 end
             end
             if (notify_valid) cst[S_NOTIFY] <= cst[S_NOTIFY] + 1'b1;

@@ -14,11 +14,19 @@ input beat -> used->idx visible (RX; an idle engine publishes at once, the RET_H
 batching window applies only while there is chain work). Frames are checked byte for
 byte. Host-latency sweep: AR/B delayed by HOST_LAT cycles, 32-frame bursts, plus a
 128-frame burst at 64 cycles (steady state).
+
+Environment knobs: VIRTIO_BENCH_LAT=64[,24...] runs only the host-latency sweep at
+those latencies (no size table); VIRTIO_BENCH_PROBE=1 logs, per throughput run, where
+the cycles go (pipeline fill until the first beat, first to last beat, last beat until
+the used ring is visible, cycles the output / input stream moved) and a histogram of
+the engine state.
 """
 
 from __future__ import annotations
 
+import os
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -75,6 +83,49 @@ if cocotb is not None:
                     (last is None or int(getattr(dut, last).value)):
                 return now_cycles()
 
+    PROBE = os.environ.get("VIRTIO_BENCH_PROBE", "0") not in ("", "0")
+
+    class Probe:
+        """Per-cycle sampler: stream handshakes and the engine state (VIRTIO_BENCH_PROBE)."""
+
+        def __init__(self, dut, valid: str, ready: str) -> None:
+            self.dut, self.valid, self.ready = dut, valid, ready
+            self.beats: list[float] = []
+            self.states: Counter = Counter()
+            # extra signals to histogram (VIRTIO_BENCH_PROBE_SIGS=u_tx.credit_used,...)
+            self.sigs = [x for x in os.environ.get("VIRTIO_BENCH_PROBE_SIGS", "").split(",") if x]
+            self.extra: dict[str, Counter] = {x: Counter() for x in self.sigs}
+            self.run = True
+            self.task = cocotb.start_soon(self._loop())
+
+        async def _loop(self) -> None:
+            dut = self.dut
+            while self.run:
+                await RisingEdge(dut.clk)
+                await ReadOnly()
+                if int(getattr(dut, self.valid).value) and int(getattr(dut, self.ready).value):
+                    self.beats.append(now_cycles())
+                self.states[int(dut.u_vq.state.value)] += 1
+                for x in self.sigs:
+                    h = dut
+                    for part in x.split("."):
+                        h = getattr(h, part)
+                    self.extra[x][int(h.value)] += 1
+
+        def report(self, name: str, t0: float, t_end: float) -> None:
+            self.run = False
+            b = self.beats
+            if not b:
+                return
+            names = ["IDLE", "START", "RD_REQ", "RD_DATA", "RD_DONE", "WR_REQ", "WR_CPL",
+                     "WR_DONE", "EMIT", "CNEXT", "PF", "EV_REQ"]
+            hist = ", ".join(f"{names[k] if k < len(names) else k} {v}"
+                             for k, v in sorted(self.states.items(), key=lambda kv: -kv[1]))
+            self.dut._log.info("probe %s: fill %d, first->last beat %d (%d beats), last beat->used %d; "
+                               "states: %s", name, b[0] - t0, b[-1] - b[0], len(b), t_end - b[-1], hist)
+            for x, c in self.extra.items():
+                self.dut._log.info("probe %s: %s %s", name, x, dict(sorted(c.items())))
+
     async def throughput(env, q3, q0, size: int, n: int) -> tuple[float, float]:
         """Cycles per frame (TX, RX) for ``n`` frames of ``size`` bytes queued at once."""
         rng = env.rng
@@ -83,11 +134,14 @@ if cocotb is not None:
             c.expect = c.data
             env.post_tx(q3, c)
         start = env.cnt("cnt_txframes", 0)
+        probe = Probe(env.dut, "m_axis_tvalid", "m_axis_tready") if PROBE else None
         t0 = now_cycles()
         await env.notify(3)
         await env.wait_until(lambda s=start, k=n: env.cnt("cnt_txframes", 0) - s == k, 2000000)
         await env.wait_until(lambda: q3.used_idx() == q3.avail_idx, 100000)
         tx = (now_cycles() - t0) / n
+        if probe:
+            probe.report(f"TX {size} B x {n}", t0, now_cycles())
         assert [bytes(f.tdata) for f in tx_frames(env)] == [c.expect for c in cases]
         q3.get_used()
         bsz = 2048 if size <= 2000 else MAX_FRAME_BENCH
@@ -95,11 +149,14 @@ if cocotb is not None:
             q0.add_chain([(env.buf_alloc.alloc(bsz), bsz, True)])
         frames = [udp_frame(rng, size) for _ in range(n)]
         want = (q0.last_used + n) & 0xFFFF
+        probe = Probe(env.dut, "s_axis_rx_tvalid", "s_axis_rx_tready") if PROBE else None
         t0 = now_cycles()
         for f in frames:
             await env.src.send(AxiStreamFrame(f, tuser=2, tdest=0))
         await env.wait_until(lambda w=want: q0.used_idx() == w, 2000000)
         rx = (now_cycles() - t0) / n
+        if probe:
+            probe.report(f"RX {size} B x {n}", t0, now_cycles())
         assert [k for _, k in q0.get_used()] == [NET_HDR_LEN + len(f) for f in frames]
         for _ in range(200):
             await RisingEdge(env.dut.clk)
@@ -140,7 +197,8 @@ if cocotb is not None:
         q3 = await env.setup_queue(3, 256, event_idx=True, indirect=True, vector=1)
         q0 = await env.setup_queue(0, 256, event_idx=True, indirect=False, vector=2)
         cfg = {"DATA_W": 512, "clock": "250 MHz", "memory": "cocotbext AxiRam, no pauses"}
-        for size in SIZES:
+        only_lat = [int(x) for x in os.environ.get("VIRTIO_BENCH_LAT", "").split(",") if x.strip()]
+        for size in ([] if only_lat else SIZES):
             n = COUNT[size]
             tx, rx = await throughput(env, q3, q0, size, n)
             for d, cyc in (("tx", tx), ("rx", rx)):
@@ -153,16 +211,17 @@ if cocotb is not None:
                     record(f"virtio_{d}_64B_mpps", round(pps / 1e6, 2), "Mpps", None, dict(cfg, frames=n))
                 dut._log.info("%s %5d B: %.1f cycles/frame, %.2f Mpps, %.1f %% of 100G line rate",
                               d.upper(), size, cyc, pps / 1e6, pct)
-        lat_tx, lat_rx = await latency(env, q3, q0)
-        record("virtio_tx_latency_1500B", lat_tx, "cycles", None, cfg, higher_is_better=False,
-               note="doorbell -> first frame beat out")
-        record("virtio_rx_latency_1500B", lat_rx, "cycles", None, cfg, higher_is_better=False,
-               note="last frame beat in -> used->idx visible")
-        dut._log.info("latency: TX doorbell->first beat %d cycles, RX last beat->used idx %d cycles",
-                      lat_tx, lat_rx)
+        if not only_lat:
+            lat_tx, lat_rx = await latency(env, q3, q0)
+            record("virtio_tx_latency_1500B", lat_tx, "cycles", None, cfg, higher_is_better=False,
+                   note="doorbell -> first frame beat out")
+            record("virtio_rx_latency_1500B", lat_rx, "cycles", None, cfg, higher_is_better=False,
+                   note="last frame beat in -> used->idx visible")
+            dut._log.info("latency: TX doorbell->first beat %d cycles, RX last beat->used idx %d cycles",
+                          lat_tx, lat_rx)
         # host round-trip sensitivity: AR and B channels delayed by HOST_LAT cycles
         # (wr_ordered = 1: ring writes not waited for one by one, see fabnic_virtq_split)
-        for lat in HOST_LAT:
+        for lat in (only_lat or HOST_LAT):
             for ordered in (0, 1):
                 dut.mem_lat.value = lat
                 dut.wr_ordered.value = ordered
