@@ -279,26 +279,47 @@ module fabnic_virtio_net_rx #(
     logic [SL_W-1:0] k_slot;
     assign {k_addr, k_len, k_off, k_nch, k_csok, k_slot, k_last} = cmd_out;
 
-    typedef enum logic [1:0] {W_IDLE, W_STREAM} wstate_t;
-    wstate_t          wst;
-    logic [15:0]      wlen, nb, reads, beat;
+    // Two sides so that buffer writes follow each other without a gap: the
+    // read side takes a command (issuing its DMA write descriptor), reads its
+    // nb + 1 slot words (header patched in) into the word FIFO and goes on
+    // with the next command at once; the emit side streams the beats of the
+    // commands in order (their length / shift / slot in a small meta FIFO).
+    logic             r_act;
+    logic [15:0]      r_nb, reads;
     logic [RA_W-1:0]  rptr, rbase;
-    logic [BW-1:0]    rsh;
-    logic             rd_inflight, w_last;
+    logic             rd_inflight;
     logic [RA_W-1:0]  rd_idx;
-    logic [SL_W-1:0]  w_slot;
     logic [8*HDR-1:0] hdr;
     // virtio_net_hdr: flags DATA_VALID (2) if verified, num_buffers = chains taken
     logic [CI_W-1:0]  w_nch;
     logic             w_csok;
     assign hdr = {16'(w_nch), 64'd0, 8'd0, (w_csok ? 8'd2 : 8'd0)};
 
+    // emit-side command records {len, beats, shift, slot, last of frame}
+    localparam int EM_W = 16 + 16 + BW + SL_W + 1;
+    logic             em_in_ready, em_valid, em_ready;
+    logic [EM_W-1:0]  em_out;
+    logic [15:0]      wlen, nb, beat;
+    logic [BW-1:0]    rsh;
+    logic [SL_W-1:0]  w_slot;
+    logic             w_last;
+    logic [15:0]      k_nb;
+    assign k_nb = (k_len + 16'(B - 1)) >> BW;
+    assign {wlen, nb, rsh, w_slot, w_last} = em_out;
+
     assign m_wr_desc_addr  = ADDR_W'(k_addr);
     assign m_wr_desc_len   = LEN_W'(k_len);
     assign m_wr_desc_tag   = '0;
-    assign m_wr_desc_valid = (wst == W_IDLE) && cmd_out_valid;
+    assign m_wr_desc_valid = !r_act && cmd_out_valid && em_in_ready;
     assign cmd_out_ready   = m_wr_desc_valid && m_wr_desc_ready;
     assign s_wr_cpl_ready  = 1'b1;
+
+    fabnic_fifo #(.WIDTH(EM_W), .DEPTH(4)) u_emq (
+        .clk, .rst,
+        .in_valid(cmd_out_ready), .in_ready(em_in_ready),
+        .in_data({k_len, k_nb, k_off[BW-1:0], k_slot, k_last}),
+        .out_valid(em_valid), .out_ready(em_ready), .out_data(em_out),
+        .status_count());
 
     // RAM read -> header patch -> word FIFO -> realigner
     logic              wf_in_valid, wf_out_valid, wf_out_ready;
@@ -312,8 +333,7 @@ module fabnic_virtio_net_rx #(
         .status_count(wf_count));
 
     logic issue;
-    assign issue = (wst == W_STREAM) && (reads <= nb) &&
-                   ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
+    assign issue = r_act && ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
     assign ram_re    = issue;
     assign ram_raddr = rbase + rptr;
     assign wf_in_valid = rd_inflight;
@@ -333,9 +353,10 @@ module fabnic_virtio_net_rx #(
         for (int i = 0; i < B; i++) begin
             m_wr_axis_tkeep[i] = (32'(beat) * B + i) < 32'(wlen);
         end
-        m_wr_axis_tvalid = (wst == W_STREAM) && have_prev && wf_out_valid;
+        m_wr_axis_tvalid = em_valid && have_prev && wf_out_valid;
         m_wr_axis_tlast  = (beat == nb - 16'd1);
-        wf_out_ready     = (wst == W_STREAM) && wf_out_valid && (!have_prev || m_wr_axis_tready);
+        wf_out_ready     = em_valid && wf_out_valid && (!have_prev || m_wr_axis_tready);
+        em_ready         = m_wr_axis_tvalid && m_wr_axis_tready && m_wr_axis_tlast;
     end
 
     logic [CNT_W-1:0] cdrop [NUM_DROP];
@@ -346,14 +367,13 @@ module fabnic_virtio_net_rx #(
     // slot release by the gather stage (drops) or the write stage (last command)
     logic             g_free, w_free;
     assign g_free = (state == ST_DROPRET) && (ret_i >= n_chains);
-    assign w_free = (wst == W_STREAM) && w_last && m_wr_axis_tvalid && m_wr_axis_tready
-                    && m_wr_axis_tlast;
+    assign w_free = em_ready && w_last;
 
     always_ff @(posedge clk) begin
         if (rst) begin
             state      <= ST_IDLE;
             istate     <= I_ING;
-            wst        <= W_IDLE;
+            r_act      <= 1'b0;
             slot_full  <= '0;
             slot_gath  <= '0;
             ws         <= '0;
@@ -372,7 +392,7 @@ module fabnic_virtio_net_rx #(
             ret_i      <= '0;
             rd_inflight <= 1'b0;
             have_prev  <= 1'b0;
-            w_last     <= 1'b0;
+            beat       <= '0;
             cnt_frames <= '0;
             cnt_bad_chain <= '0;
             cnt_dma_err <= '0;
@@ -523,40 +543,32 @@ module fabnic_virtio_net_rx #(
             default: state <= ST_IDLE;
             endcase
 
-            // ---------------- write ----------------
-            unique case (wst)
-            W_IDLE: begin
-                if (cmd_out_ready) begin
-                    wlen   <= k_len;
-                    nb     <= (k_len + 16'(B - 1)) >> BW;
-                    reads  <= '0;
-                    beat   <= '0;
-                    rbase  <= slot_base(k_slot);
-                    rptr   <= RA_W'(k_off >> BW);
-                    rsh    <= k_off[BW-1:0];
-                    w_slot <= k_slot;
-                    w_last <= k_last;
-                    w_nch  <= k_nch;
-                    w_csok <= k_csok;
+            // ---------------- write: read side ----------------
+            if (cmd_out_ready) begin
+                r_nb   <= k_nb;
+                reads  <= '0;
+                rbase  <= slot_base(k_slot);
+                rptr   <= RA_W'(k_off >> BW);
+                w_nch  <= k_nch;
+                w_csok <= k_csok;
+                r_act  <= 1'b1;
+            end else if (issue) begin
+                rptr  <= rptr + 1'b1;
+                reads <= reads + 1'b1;
+                if (reads == r_nb) r_act <= 1'b0;
+            end
+            // ---------------- write: emit side ----------------
+            if (wf_out_valid && wf_out_ready) begin
+                prev      <= wf_out_data;
+                have_prev <= 1'b1;
+            end
+            if (m_wr_axis_tvalid && m_wr_axis_tready) begin
+                beat <= beat + 1'b1;
+                if (m_wr_axis_tlast) begin
+                    beat      <= '0;
                     have_prev <= 1'b0;
-                    wst    <= W_STREAM;
                 end
             end
-            default: begin
-                if (issue) begin
-                    rptr  <= rptr + 1'b1;
-                    reads <= reads + 1'b1;
-                end
-                if (wf_out_valid && wf_out_ready) begin
-                    prev      <= wf_out_data;
-                    have_prev <= 1'b1;
-                end
-                if (m_wr_axis_tvalid && m_wr_axis_tready) begin
-                    beat <= beat + 1'b1;
-                    if (m_wr_axis_tlast) wst <= W_IDLE;
-                end
-            end
-            endcase
 
             // slot bookkeeping: filled by ingest, freed by gather (drop) or write
             for (int k = 0; k < NSLOT; k++) begin
