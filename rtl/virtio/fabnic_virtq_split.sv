@@ -276,6 +276,13 @@ module fabnic_virtq_split #(
     logic [7:0]       pa_tgt, pb_tgt;
     logic [1:0]       pb_st;
     logic [15:0]      pb_old, pb_new;
+    // one published batch may wait behind B (pq_*): stage A need not wait for
+    // B's event read; a further batch of the same queue merges into it (its
+    // event read then covers both: need_event over (old, newest])
+    logic             pq_v, nj_v, b_free;
+    logic [QID_W-1:0] pq_q;
+    logic [7:0]       pq_tgt;
+    logic [15:0]      pq_old, pq_new, nj_old, nj_new;
     logic             pa_go, pb_go, take_pub, pa_join, tr_ok, rr_ok;
     logic             ev_kind, ev_have, ev_got_data, ev_got_cpl, ev_err, ev_dat_pend, ev_cpl_pend;
     logic [15:0]      ev_val;
@@ -299,9 +306,17 @@ module fabnic_virtq_split #(
     logic [15:0]  ret_pend;
 
     // publish stage A step / return admission (see the stage description above)
-    assign pa_go = pa_st && (pb_st == PB_NONE) && !rx_lock &&
+    assign pa_go = pa_st && (pb_st == PB_NONE || !pq_v || pq_q == pa_q) && !rx_lock &&
                    (wr_ordered || (wr_pend <= 8'(wr_icnt - pa_tgt)));
     assign take_pub = (state == ST_IDLE) && (pa_go || pb_go);
+    // a used->idx write completes its operation (new B job, unless no vector)
+    assign nj_v   = (state == ST_WR_DONE) && !rd_err && (wkind == W_IDX) && (q_vec[cq] != 16'hFFFF);
+    assign nj_old = q_uidx[cq];
+    assign nj_new = q_uidx[cq] + ret_pend;
+    // B finishes this cycle (interrupt decision, or an error handled in IDLE)
+    assign b_free = (pb_st == PB_NONE) ||
+                    ((pb_st == PB_EVT) && ev_got_data && ev_got_cpl && !ev_err) ||
+                    (take_pub && pb_go && (pb_st == PB_EVT || wr_errf));
     // a new return may start a batch when stage A is free, or join it (same queue)
     assign pa_join = (32'(ret_pend) < RET_BATCH) && (ret_pend < q_size[pa_q]);
     assign tr_ok = !pa_st || (pa_join && tr_data[TRW-1 -: QID_W] == pa_q);
@@ -512,7 +527,10 @@ module fabnic_virtq_split #(
     end
     always_comb begin
         // the RX mover asks for chains in bursts: hold returns while one may come
-        work       = s_rxreq_valid || (tx_any && txbuf_idle);
+        // (TX: chains known to be there; a queue caught up with its shadow
+        // avail->idx only needs a re-check, which should not hold returns)
+        work       = s_rxreq_valid ||
+                     (tx_any && txbuf_idle && (q_lavail[tx_pick] != q_shadow[tx_pick]));
         tr_now     = tr_valid && tr_ok && (32'(tr_count) >= RET_DEPTH / 2 || tr_old || !work);
         rr_now     = rr_valid && rr_ok &&
                      (32'(rr_count) >= RET_DEPTH / 2 || rr_old || rx_lock || !work);
@@ -700,6 +718,11 @@ module fabnic_virtq_split #(
             pb_tgt       <= '0;
             pb_old       <= '0;
             pb_new       <= '0;
+            pq_v         <= 1'b0;
+            pq_q         <= '0;
+            pq_tgt       <= '0;
+            pq_old       <= '0;
+            pq_new       <= '0;
             ev_kind      <= 1'b0;
             ev_have      <= 1'b0;
             ev_got_data  <= 1'b0;
@@ -801,8 +824,6 @@ module fabnic_virtq_split #(
                             pa_st       <= 1'b0;
                             ret_pend    <= '0;
                         end else begin
-                            pb_old  <= q_uidx[pa_q];
-                            pb_new  <= q_uidx[pa_q] + ret_pend;
                             wr_addr <= q_used[pa_q] + 64'd2;
                             wr_len  <= 4'd2;
                             wr_data <= {48'd0, q_uidx[pa_q] + ret_pend};
@@ -1266,12 +1287,9 @@ module fabnic_virtq_split #(
                         end
                     end
                     W_IDX: begin    // the event read follows once it completed
-                        q_uidx[cq] <= pb_new;
+                        q_uidx[cq] <= nj_new;
                         ret_pend   <= '0;
                         pa_st      <= 1'b0;
-                        pb_q       <= cq;
-                        pb_tgt     <= wr_icnt;
-                        pb_st      <= (q_vec[cq] != 16'hFFFF) ? PB_IDX : PB_NONE;
                     end
                     W_CACK: begin   // ack written: publish the chain with used len 1
                         op <= OP_RET; ret_rx <= 1'b0; ret_id <= head; ret_len <= 32'd1;
@@ -1370,6 +1388,45 @@ module fabnic_virtq_split #(
                         hn_q[bg_x]   <= bg_q;
                         hn_dv[bg_x]  <= 1'b1;
                     end
+                end
+            end
+            // stage B jobs: a used->idx write just done (nj) starts B when B is
+            // (becoming) free, else waits in pq or merges into it (same queue)
+            if (b_free) begin
+                if (pq_v) begin
+                    pb_st  <= PB_IDX;
+                    pb_q   <= pq_q;
+                    pb_old <= pq_old;
+                    if (nj_v && pq_q == cq) begin
+                        pb_new <= nj_new;
+                        pb_tgt <= wr_icnt;
+                        pq_v   <= 1'b0;
+                    end else begin
+                        pb_new <= pq_new;
+                        pb_tgt <= pq_tgt;
+                        pq_v   <= nj_v;
+                        pq_q   <= cq;
+                        pq_tgt <= wr_icnt;
+                        pq_old <= nj_old;
+                        pq_new <= nj_new;
+                    end
+                end else if (nj_v) begin
+                    pb_st  <= PB_IDX;
+                    pb_q   <= cq;
+                    pb_tgt <= wr_icnt;
+                    pb_old <= nj_old;
+                    pb_new <= nj_new;
+                end
+            end else if (nj_v) begin
+                if (pq_v) begin   // same queue (pa_go)
+                    pq_new <= nj_new;
+                    pq_tgt <= wr_icnt;
+                end else begin
+                    pq_v   <= 1'b1;
+                    pq_q   <= cq;
+                    pq_tgt <= wr_icnt;
+                    pq_old <= nj_old;
+                    pq_new <= nj_new;
                 end
             end
             if (notify_valid) cst[S_NOTIFY] <= cst[S_NOTIFY] + 1'b1;
