@@ -197,7 +197,7 @@ module fabnic_virtio_net_tx #(
     end
 
     // =================== pack stage ===================
-    typedef enum logic [2:0] {D_ING, D_FLUSH, D_WAIT, D_COMMIT} dstate_t;
+    typedef enum logic [1:0] {D_ING, D_FLUSH, D_COMMIT} dstate_t;
     dstate_t dstate;
 
     logic [SLOTS-1:0]  slot_full;      // slot holds a committed frame
@@ -300,12 +300,16 @@ module fabnic_virtio_net_tx #(
         end
     end
 
+    // folded in D_COMMIT: the flush word (written in D_FLUSH) is still in the
+    // pipeline register, its word sum is added here
     logic [15:0] csum_fold;
+    logic [31:0] sum_tot;
+    assign sum_tot = sum_acc + (s1_v ? word_sum : 32'd0);
     always_comb begin
         logic [31:0] t1;
         logic [16:0] t2;
         logic [15:0] t3;
-        t1 = {16'd0, sum_acc[15:0]} + {16'd0, sum_acc[31:16]};
+        t1 = {16'd0, sum_tot[15:0]} + {16'd0, sum_tot[31:16]};
         t2 = {1'b0, t1[15:0]} + {1'b0, t1[31:16]};
         t3 = t2[15:0] + {15'd0, t2[16]};
         if (cs_abs[0]) t3 = {t3[7:0], t3[15:8]};
@@ -470,10 +474,12 @@ module fabnic_virtio_net_tx #(
                     if (s_rd_axis_tlast) rcount <= rcount + 16'd1;
                     if (s_rd_axis_tlast && s_rd_axis_tuser[0]) dma_err <= 1'b1;
                 end
-                if (chain_in_done && !slot_full[ws]) dstate <= D_FLUSH;
+                // the chain's last beat (or a chain without reads) ends the frame
+                if (!slot_full[ws] && (chain_in_done ||
+                    (cf_out_valid && beat_in && s_rd_axis_tlast && (rcount + 16'd1) == c_nreads)))
+                    dstate <= D_FLUSH;
             end
-            D_FLUSH: dstate <= D_WAIT;    // residual word written
-            D_WAIT:  dstate <= D_COMMIT;  // last word summed
+            D_FLUSH: dstate <= D_COMMIT;  // residual word written
             D_COMMIT: begin
                 sl_len[ws]   <= frame_len;
                 sl_cpos[ws]  <= cs_pos;
