@@ -298,6 +298,14 @@ module fabnic_virtq_split #(
 
     logic [15:0]  head, idx, walk_cnt, ind_n;
     logic         in_ind, chain_started, ae_done;
+    // EVENT_IDX caught-up sequence of a TX queue as three operations (avail->idx
+    // read; avail_event write; avail->idx re-read) with IDLE between them, so
+    // returns and publish steps are not held behind three round trips. One
+    // queue at a time (ae_q); another queue meanwhile uses the one-operation form.
+    localparam logic [1:0] AE_NONE = 2'd0, AE_WRITE = 2'd1, AE_REREAD = 2'd2;
+    logic [1:0]       ae_st;
+    logic [QID_W-1:0] ae_q;
+    logic             ae_split;
     logic [63:0]  ind_base;
 
     logic [15:0]  ret_id;
@@ -714,6 +722,9 @@ module fabnic_virtq_split #(
             pa_q         <= '0;
             pa_tgt       <= '0;
             pb_st        <= PB_NONE;
+            ae_st        <= AE_NONE;
+            ae_q         <= '0;
+            ae_split     <= 1'b0;
             pb_q         <= '0;
             pb_tgt       <= '0;
             pb_old       <= '0;
@@ -786,6 +797,8 @@ module fabnic_virtq_split #(
                     end
                 end
                 ae_done       <= 1'b0;
+                ae_split      <= 1'b0;
+                if (cfg_valid && cfg_write && cfg_queue == ae_q) ae_st <= AE_NONE;
                 if (take_pub) begin
                     op       <= OP_RET;
                     ret_rx   <= 1'b0;
@@ -890,6 +903,24 @@ module fabnic_virtq_split #(
                 end else if (bg_st != BG_IDLE && bg_x == opx && !hc_hit) begin
                     // the refill of this walk direction is under way: wait for it
                     state <= ST_START;
+                end else if (op == OP_TX && q_lavail[cq] == q_shadow[cq] && ae_st == AE_WRITE &&
+                             ae_q == cq) begin
+                    // caught up: publish avail_event = last_avail_idx
+                    ae_split <= 1'b1;
+                    wr_addr  <= q_used[cq] + 64'd4 + {45'd0, c_size, 3'd0};
+                    wr_len   <= 4'd2;
+                    wr_data  <= {48'd0, q_lavail[cq]};
+                    wkind    <= W_AEVENT;
+                    state    <= ST_WR_REQ;
+                end else if (op == OP_TX && q_lavail[cq] == q_shadow[cq] && ae_st == AE_REREAD &&
+                             ae_q == cq) begin
+                    // avail_event visible: re-read avail->idx once (no lost notify)
+                    ae_done <= 1'b1;
+                    ae_st   <= AE_NONE;
+                    rd_addr <= q_avail[cq] + 64'd2;
+                    rd_len  <= 5'd2;
+                    rkind   <= K_AVAIL;
+                    state   <= ST_RD_REQ;
                 end else if (q_lavail[cq] == q_shadow[cq]) begin
                     rd_addr <= q_avail[cq] + 64'd2;
                     rd_len  <= 5'd2;
@@ -1000,6 +1031,7 @@ module fabnic_virtq_split #(
                             end
                         end else begin
                             q_shadow[cq] <= rd_u16;
+                            if (rd_u16 != q_lavail[cq] && ae_q == cq) ae_st <= AE_NONE;
                             if (rd_u16 != q_lavail[cq]) begin
                                 rd_n    <= avail_n(rd_u16, q_lavail[cq], c_size);
                                 rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
@@ -1013,6 +1045,11 @@ module fabnic_virtq_split #(
                                 m_buf_head <= '0;
                                 cst[S_RXEMPTY] <= cst[S_RXEMPTY] + 1'b1;
                                 state <= ST_EMIT;
+                            end else if (q_evidx[cq] && !ae_done &&
+                                         (ae_st == AE_NONE || ae_q == cq)) begin
+                                // go on in later operations (pending stays set)
+                                ae_st <= AE_WRITE;
+                                ae_q  <= cq;
                             end else if (q_evidx[cq] && !ae_done) begin
                                 ae_done <= 1'b1;
                                 wr_addr <= q_used[cq] + 64'd4 + {45'd0, c_size, 3'd0};
@@ -1296,7 +1333,9 @@ module fabnic_virtq_split #(
                         ret_more <= 1'b0;
                         state <= ST_START;
                     end
-                    default: begin // W_AEVENT: re-read avail->idx once
+                    default: if (ae_split) begin // W_AEVENT: re-read in a later operation
+                        ae_st <= AE_REREAD;
+                    end else begin // W_AEVENT: re-read avail->idx once
                         rd_addr <= q_avail[cq] + 64'd2;
                         rd_len  <= 5'd2;
                         rkind   <= K_AVAIL;
