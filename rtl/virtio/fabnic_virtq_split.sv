@@ -429,14 +429,26 @@ module fabnic_virtq_split #(
     logic [127:0]     bg_heads;
     logic [1023:0]    hn_dd [2];
     logic             hn_dv [2];
-    logic             bg_go, bg_gx, bg_gdesc, kill_now;
+    // behind its descriptor reads the refill also reads the heads of the group
+    // after (h2_*, up to 8, covered by the shadow), so the next refill needs no
+    // head read round trip: one round trip per group in the steady state
+    logic [127:0]     h2_d  [2];
+    logic [3:0]       h2_n  [2];
+    logic [15:0]      h2_pos[2];
+    logic [QID_W-1:0] h2_q  [2];
+    logic [127:0]     bg_h2;
+    logic [3:0]       bg_m2, bg_m2h, bg_gm2, bg_tot;
+    logic             bg_go, bg_gx, bg_gdesc, bg_gh2, kill_now;
     logic [QID_W-1:0] bg_gq;
     logic [15:0]      bg_gpos;
     logic [3:0]       bg_gm;
+    assign bg_tot = bg_n + {3'd0, bg_m2 != 4'd0};
+    assign bg_m2h = avail_n(q_shadow[bg_q], bg_pos + {12'd0, bg_n}, q_size[bg_q]);
     always_comb begin
-        bg_go = 1'b0; bg_gx = 1'b0; bg_gdesc = 1'b0; bg_gq = hc_q[0]; bg_gpos = '0; bg_gm = '0;
+        bg_go = 1'b0; bg_gx = 1'b0; bg_gdesc = 1'b0; bg_gh2 = 1'b0; bg_gq = hc_q[0];
+        bg_gpos = '0; bg_gm = '0; bg_gm2 = '0;
         for (int k = 0; k < 2; k++) begin
-            logic             x, hok;
+            logic             x, hok, h2ok;
             logic [QID_W-1:0] q;
             logic [15:0]      p, sz;
             logic [3:0]       m;
@@ -446,10 +458,13 @@ module fabnic_virtq_split #(
             p   = q_lavail[q] + {13'd0, hc_n[x]};
             m   = avail_n(q_shadow[q], p, sz);
             hok = (hn_n[x] != 4'd0) && (hn_q[x] == q) && (hn_pos[x] == p);
+            h2ok = !hok && (h2_n[x] != 4'd0) && (h2_q[x] == q) && (h2_pos[x] == p);
             if (!bg_go && hc_n[x] != 3'd0 && q_en[q] && !q_nr[q] && sz != 16'd0 &&
-                (hok ? !hn_dv[x] : (m != 4'd0))) begin
-                bg_go = 1'b1; bg_gx = x; bg_gq = q; bg_gpos = p; bg_gdesc = hok;
-                bg_gm = hok ? hn_n[x] : m;
+                (hok ? !hn_dv[x] : (h2ok || m != 4'd0))) begin
+                bg_go = 1'b1; bg_gx = x; bg_gq = q; bg_gpos = p; bg_gdesc = hok || h2ok;
+                bg_gh2 = h2ok;
+                bg_gm = hok ? hn_n[x] : h2ok ? h2_n[x] : m;
+                bg_gm2 = avail_n(q_shadow[q], p + {12'd0, bg_gm}, sz);
             end
         end
         if (state != ST_IDLE || cfg_valid || bg_st != BG_IDLE) bg_go = 1'b0;
@@ -457,7 +472,7 @@ module fabnic_virtq_split #(
 
     // ring reads of three owners (walk/prefetch, event read, background refill)
     // share the in-order read stream: the owner of each issued read is queued
-    // and steers its data and completion (at most 9 + 1 + 8 reads in flight)
+    // and steers its data and completion (at most 9 + 1 + 9 reads in flight)
     localparam logic [1:0] O_MAIN = 2'd0, O_EV = 2'd1, O_BG = 2'd2;
     logic [1:0]  rt_own [32];
     logic [4:0]  rt_wp, rt_dp, rt_cp;
@@ -586,9 +601,14 @@ module fabnic_virtq_split #(
     assign main_rd_v = (state == ST_RD_REQ) || (state == ST_EV_REQ) ||
                        (state == ST_PF && pf_iss < pf_tot);
     assign bg_rd_v   = ((bg_st == BG_HEAD) && (bg_iss == 4'd0)) ||
-                       ((bg_st == BG_DESC) && (bg_iss < bg_n));
+                       ((bg_st == BG_DESC) && (bg_iss < bg_tot));
+    logic bg_hrd;   // the current refill read is a head read
+    assign bg_hrd    = (bg_st == BG_HEAD) || (bg_iss == bg_n);
     assign bg_addr   = (bg_st == BG_HEAD) ?
                        q_avail[bg_q] + 64'd4 + {47'd0, bg_pos & (q_size[bg_q] - 16'd1), 1'b0} :
+                       (bg_iss == bg_n) ?
+                       q_avail[bg_q] + 64'd4 + {47'd0, (bg_pos + {12'd0, bg_n}) & (q_size[bg_q] - 16'd1),
+                                                1'b0} :
                        q_desc[bg_q] + {44'd0, bg_heads[bg_iss[2:0]*16 +: 16] & (q_size[bg_q] - 16'd1),
                                        4'd0};
     assign own_new   = !main_rd_v ? O_BG : (state == ST_EV_REQ) ? O_EV : O_MAIN;
@@ -598,7 +618,8 @@ module fabnic_virtq_split #(
     logic [4:0] pf_len;
     assign pf_len           = (pf_iss == rd_n) ? {pf_m, 1'b0} : 5'd16;
     logic [4:0] rq_len;
-    assign rq_len           = !main_rd_v ? ((bg_st == BG_HEAD) ? {bg_n, 1'b0} : 5'd16) :
+    assign rq_len           = !main_rd_v ? ((bg_st == BG_HEAD) ? {bg_n, 1'b0} :
+                                            bg_hrd ? {bg_m2, 1'b0} : 5'd16) :
                               (state != ST_PF) ? rd_len : pf_len;
     assign m_rd_desc_len    = LEN_W'(rq_len);
     assign m_rd_desc_tag    = '0;
@@ -703,8 +724,11 @@ module fabnic_virtq_split #(
             hn_buf <= '0;
             bg_st <= BG_IDLE; bg_x <= 1'b0; bg_kill <= 1'b0; bg_err <= 1'b0; bg_pref <= 1'b0;
             bg_q <= '0; bg_pos <= '0; bg_n <= '0; bg_iss <= '0; bg_dat <= '0; bg_cpl <= '0;
-            bg_beat <= '0; bg_heads <= '0;
-            for (int k = 0; k < 2; k++) begin hn_dd[k] <= '0; hn_dv[k] <= 1'b0; end
+            bg_beat <= '0; bg_heads <= '0; bg_h2 <= '0; bg_m2 <= '0;
+            for (int k = 0; k < 2; k++) begin
+                hn_dd[k] <= '0; hn_dv[k] <= 1'b0;
+                h2_d[k] <= '0; h2_n[k] <= '0; h2_pos[k] <= '0; h2_q[k] <= '0;
+            end
             el_valid <= 1'b0;
             el_rx    <= 1'b0;
             rx_lock  <= 1'b0;
@@ -794,6 +818,7 @@ module fabnic_virtq_split #(
                     for (int k = 0; k < 2; k++) begin
                         if (hc_q[k] == cfg_queue) hc_n[k] <= '0;
                         if (hn_q[k] == cfg_queue) begin hn_n[k] <= '0; hn_dv[k] <= 1'b0; end
+                        if (h2_q[k] == cfg_queue) h2_n[k] <= '0;
                     end
                 end
                 ae_done       <= 1'b0;
@@ -1072,6 +1097,7 @@ module fabnic_virtq_split #(
                         end
                         if (hc_q[!opx] == cq) hc_n[!opx] <= '0;
                         if (hn_q[!opx] == cq) begin hn_n[!opx] <= '0; hn_dv[!opx] <= 1'b0; end
+                        if (h2_q[!opx] == cq) h2_n[!opx] <= '0;
                         if (rd_u16 >= c_size) begin
                             cerr[E_BAD_HEAD] <= cerr[E_BAD_HEAD] + 1'b1;
                             q_nr[cq]    <= 1'b1;
@@ -1387,7 +1413,13 @@ module fabnic_virtq_split #(
                 bg_iss  <= '0; bg_dat <= '0; bg_cpl <= '0; bg_beat <= '0;
                 bg_err  <= 1'b0;
                 bg_kill <= 1'b0;
-                if (bg_gdesc) begin
+                bg_m2   <= bg_gm2;
+                if (bg_gh2) begin
+                    bg_heads      <= h2_d[bg_gx];
+                    h2_n[bg_gx]   <= '0;   // consumed
+                    hn_n[bg_gx]   <= '0;
+                    hn_dv[bg_gx]  <= 1'b0;
+                end else if (bg_gdesc) begin
                     bg_heads <= hn_d[bg_gx];
                 end else begin
                     hn_n[bg_gx]  <= '0;   // a stale group is replaced
@@ -1400,6 +1432,7 @@ module fabnic_virtq_split #(
                     for (int b = 0; b < CB; b++) begin
                         if (32'(bg_beat) == b) begin
                             if (bg_st == BG_HEAD) bg_heads[b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
+                            else if (bg_dat == bg_n) bg_h2[b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
                             else hn_dd[bg_x][32'(bg_dat[2:0])*128 + b*CW +: CW] <= s_rd_axis_tdata[CW-1:0];
                         end
                     end
@@ -1416,11 +1449,16 @@ module fabnic_virtq_split #(
                 end
                 if (bg_st == BG_HEAD && bg_dat == 4'd1 && bg_cpl == 4'd1) begin
                     bg_st  <= (bg_err || bg_kill || kill_now) ? BG_IDLE : BG_DESC;
+                    bg_m2  <= bg_m2h;
                     bg_iss <= '0; bg_dat <= '0; bg_cpl <= '0; bg_beat <= '0;
                 end
-                if (bg_st == BG_DESC && bg_dat == bg_n && bg_cpl == bg_n) begin
+                if (bg_st == BG_DESC && bg_dat == bg_tot && bg_cpl == bg_tot) begin
                     bg_st <= BG_IDLE;
                     if (!bg_err && !bg_kill && !kill_now) begin
+                        h2_d[bg_x]   <= bg_h2;
+                        h2_n[bg_x]   <= bg_m2;
+                        h2_pos[bg_x] <= bg_pos + {12'd0, bg_n};
+                        h2_q[bg_x]   <= bg_q;
                         hn_d[bg_x]   <= bg_heads;
                         hn_n[bg_x]   <= bg_n;
                         hn_pos[bg_x] <= bg_pos;

@@ -415,7 +415,7 @@ if cocotb is not None:
             c.pieces = rng.choice([1, 1, 1, 2, 3])
             c.indirect = rng.random() < 0.3
             cases.append(c)
-        seen = {"refill": 0, "queued": 0}
+        seen = {"refill": 0, "queued": 0, "h2": 0}
         irq_used: list[int] = []
 
         async def watch() -> None:
@@ -429,6 +429,9 @@ if cocotb is not None:
                     seen["refill"] += 1
                 if int(vq.pq_v.value):
                     seen["queued"] += 1
+                # a refill that starts from heads read behind the previous refill
+                if int(vq.bg_go.value) and int(vq.bg_gh2.value):
+                    seen["h2"] += 1
                 if int(dut.irq_valid.value) and int(dut.irq_queue.value) == 3:
                     irq_used.append(q3.used_idx())
 
@@ -437,9 +440,10 @@ if cocotb is not None:
         for _ in range(400):
             await RisingEdge(dut.clk)
         mon.cancel()
-        dut._log.info("refilled-group walks %d, cycles with a queued publish %d, irq at used idx %s",
-                      seen["refill"], seen["queued"], irq_used)
+        dut._log.info("refilled-group walks %d, refills without a head read %d, cycles with a queued "
+                      "publish %d, irq at used idx %s", seen["refill"], seen["h2"], seen["queued"], irq_used)
         assert seen["refill"] >= 3, f"refilled groups used {seen['refill']} times"
+        assert seen["h2"] >= 2, f"refills started from read-ahead heads {seen['h2']} times"
         assert seen["queued"] > 0, "no batch was published while the event read was out"
         assert env.irqs.count((3, 9)) == 1, f"interrupts {env.irqs}"
         assert len(irq_used) == 1 and need_event(ue, irq_used[0], 0), f"irq at used idx {irq_used}"
