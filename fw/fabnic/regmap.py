@@ -260,7 +260,7 @@ ROCE_CNT = Block(
         ("timeouts", "Retransmission timer expiries."),
         ("retry_exc", "QPs moved to ERR: retry count exceeded."),
         ("cqe", "CQEs written."),
-        ("cq_overflow", "CQEs dropped: CQ full (CQ overrun; the QP moves to ERR)."),
+        ("cq_overflow", "CQEs dropped: CQ full (CQ overrun; the QP state is not changed, the driver reports the missing completions)."),
         ("cqe_err", "CQEs written with an error status."),
         ("dma_err", "DMA transfers that returned an AXI error response."),
         ("lkey_err", "Local protection errors (lkey check failed on a WQE or RQE)."),

@@ -8,8 +8,11 @@
 // its BURST_BYTES-aligned block (never crossing 4 KB). WSTRB enables exactly
 // the bytes of [address, address+length) that the stream supplied. One fixed
 // AWID; B responses return in order; up to MAX_OUTSTANDING bursts are in
-// flight (AW issued, B not yet received). The W beats of a burst are only
-// sent once its AW handshake has happened.
+// flight (AW issued, B not yet received). The W beats of a burst are presented
+// no earlier than the cycle its AWVALID is raised (AXI4 lets WVALID lead AWREADY;
+// a slave may hold WREADY low until it has the AW). An idle splitter issues the
+// first AW of a descriptor in the cycle the descriptor is accepted, so a one-beat
+// write shows AWVALID one cycle and WVALID two cycles after its descriptor.
 //
 // Completion (tag, status) is given in descriptor order, only after every B
 // response of the descriptor arrived. status[0] = some BRESP was not OKAY,
@@ -143,14 +146,21 @@ module fabnic_dma_wr #(
   logic [OS_W-1:0]   outstanding_q;
 
   logic [BB_W:0]     chunk, take, beats;
-  logic              last_burst, issue, desc_fire, desc_zero, b_fire, aw_fire, take_desc;
+  logic              last_burst, issue, desc_fire, desc_zero, b_fire, take_desc;
+  logic              use_in;      // idle splitter: the incoming descriptor issues at once
+  logic [ADDR_W-1:0] cur_addr;
+  logic [LEN_W-1:0]  cur_rem;
+  logic [TAG_W-1:0]  cur_tag;
   logic [LEN_W:0]    end_bytes, len_m1;
 
   always_comb begin
-    chunk      = (BB_W+1)'(BURST_BYTES) - {1'b0, cur_addr_q[BB_W-1:0]};
-    last_burst = rem_q <= LEN_W'(chunk);
-    take       = last_burst ? rem_q[BB_W:0] : chunk;
-    beats      = (take + (BB_W+1)'(cur_addr_q[OFF_W-1:0]) + (BB_W+1)'(B - 1)) >> OFF_W;
+    cur_addr   = active_q ? cur_addr_q : s_desc_addr;
+    cur_rem    = active_q ? rem_q : s_desc_len;
+    cur_tag    = active_q ? tag_q : s_desc_tag;
+    chunk      = (BB_W+1)'(BURST_BYTES) - {1'b0, cur_addr[BB_W-1:0]};
+    last_burst = cur_rem <= LEN_W'(chunk);
+    take       = last_burst ? cur_rem[BB_W:0] : chunk;
+    beats      = (take + (BB_W+1)'(cur_addr[OFF_W-1:0]) + (BB_W+1)'(B - 1)) >> OFF_W;
 
     end_bytes          = {1'b0, s_desc_len} + (LEN_W+1)'(s_desc_addr[OFF_W-1:0]) - 1'b1;
     len_m1             = {1'b0, s_desc_len} - 1'b1;
@@ -164,31 +174,34 @@ module fabnic_dma_wr #(
   assign desc_zero      = s_desc_len == '0;
   // A zero-length descriptor needs a binfo slot and an idle splitter; any other one
   // needs a winfo slot and is also taken in the cycle the previous last burst issues.
-  assign issue          = active_q && (!m_axi_awvalid || m_axi_awready) && binfo_in_ready
-                          && (outstanding_q < OS_W'(MAX_OUTSTANDING));
+  assign use_in         = !active_q && s_desc_valid && !desc_zero && winfo_in_ready;
+  assign issue          = (active_q || use_in) && (!m_axi_awvalid || m_axi_awready)
+                          && binfo_in_ready && (outstanding_q < OS_W'(MAX_OUTSTANDING));
   assign take_desc      = !active_q || (issue && last_burst);
   assign s_desc_ready   = desc_zero ? (!active_q && binfo_in_ready)
                                     : (take_desc && winfo_in_ready);
   assign desc_fire      = s_desc_valid && s_desc_ready;
   assign winfo_in_valid = s_desc_valid && take_desc && !desc_zero;
   assign binfo_in_valid = issue || (s_desc_valid && !active_q && desc_zero);
-  assign binfo_in.tag   = issue ? tag_q : s_desc_tag;
+  assign binfo_in.tag   = issue ? cur_tag : s_desc_tag;
   assign binfo_in.last  = issue ? last_burst : 1'b1;
   assign binfo_in.zero  = !issue;
-  assign aw_fire        = m_axi_awvalid && m_axi_awready;
   assign b_fire         = m_axi_bvalid && m_axi_bready;
 
   always_ff @(posedge clk) begin
     if (m_axi_awready) m_axi_awvalid <= 1'b0;
     if (issue) begin
       m_axi_awvalid <= 1'b1;
-      m_axi_awaddr  <= {cur_addr_q[ADDR_W-1:OFF_W], OFF_W'(0)};
+      m_axi_awaddr  <= {cur_addr[ADDR_W-1:OFF_W], OFF_W'(0)};
       m_axi_awlen   <= 8'(beats - 1'b1);
-      cur_addr_q    <= cur_addr_q + ADDR_W'(take);
-      rem_q         <= rem_q - LEN_W'(take);
-      if (last_burst) active_q <= 1'b0;
+      cur_addr_q    <= cur_addr + ADDR_W'(take);
+      rem_q         <= cur_rem - LEN_W'(take);
+      tag_q         <= cur_tag;
+      active_q      <= !last_burst;
     end
-    if (desc_fire && !desc_zero) begin
+    // a descriptor taken behind the last burst of the previous one, or while idle but
+    // unable to issue this cycle (an idle splitter that issued used it above)
+    if (desc_fire && !desc_zero && !(issue && !active_q)) begin
       active_q   <= 1'b1;
       cur_addr_q <= s_desc_addr;
       rem_q      <= s_desc_len;
@@ -217,7 +230,7 @@ module fabnic_dma_wr #(
   logic [STRB_W-1:0]     prev_keep_q;
   logic [CNT_W-1:0]      j_q;
   logic                  ended_q, mism_q, drain_q;
-  logic [OS_W-1:0]       aw_credit_q;   // AW handshakes minus W bursts already emitted
+  logic [OS_W-1:0]       aw_credit_q;   // AWs issued (AWVALID raised) minus W bursts emitted
 
   logic w_slot, need_in, is_last_t, w_ok, w_fire, in_fire, wlast, ends_now;
   logic mism_now, drain_fire, drain_end;
@@ -270,7 +283,7 @@ module fabnic_dma_wr #(
       prev_data_q  <= s_axis_tdata;
       prev_keep_q  <= cur_keep;
     end
-    aw_credit_q <= aw_credit_q + OS_W'(aw_fire) - OS_W'(w_fire && wlast);
+    aw_credit_q <= aw_credit_q + OS_W'(issue) - OS_W'(w_fire && wlast);
     if (winfo_pop) begin
       j_q         <= '0;
       ended_q     <= 1'b0;

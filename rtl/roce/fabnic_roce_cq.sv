@@ -2,12 +2,17 @@
 //
 // fabnic_roce_cq: completion queue writer. NUM_CQ rings in host memory (32-byte CQEs,
 // fabnic_roce_pkg::cqe_encode). Per CQE request: read the CQ context, refuse when the
-// ring is full (producer - consumer = size: counted in cnt_overflow, the CQE is lost
-// and the caller is told through m_ovf_*), else one 32-byte DMA write at
+// ring is full (producer - consumer = size: counted in cnt_overflow and the CQE is
+// lost; the QP is not moved to ERR), else one 32-byte DMA write at
 // base + (pi mod size) * 32 with the owner/phase bit = 1 on even passes, then pi+1; if
 // the CQ is armed an interrupt request (vector) goes out and the arm is cleared.
 // Doorbells carry the host's consumer index and the arm bit. Requests from the
 // responder and the completer are served round-robin, one at a time.
+// Context cache: every change of a CQ context goes through this FSM and ends with the
+// register copy c_q written back for cqn_q, so c_q stays the current context of cqn_q
+// until another CQ is loaded; a CQE for that same CQ skips the RAM read (S_LOAD) and
+// goes from S_IDLE straight to the write (one cycle less per CQE and on the
+// last-byte-to-CQE path).
 `default_nettype none
 
 module fabnic_roce_cq #(
@@ -84,6 +89,8 @@ module fabnic_roce_cq #(
 
   logic        sel;       // CQE source chosen this cycle
   logic        rr_q;
+  logic        hot_q;     // c_q holds the current context of CQ cqn_q
+  logic        hot_hit;   // the CQE taken now is for that CQ
   cqe_req_t    cqe_q;
   logic [31:0] db_q;
   logic [63:0] ctl_base_q;
@@ -97,7 +104,8 @@ module fabnic_roce_cq #(
     take_db  = st_q == S_IDLE && !s_ctl_valid && s_db_valid;
     take_cqe = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && |s_cqe_valid;
     sel      = (s_cqe_valid == 2'b11) ? rr_q : s_cqe_valid[1];
-    rd_en    = take_ctl || take_db || take_cqe;
+    hot_hit  = hot_q && CQN_W'(s_cqe[sel].cqn) == cqn_q;
+    rd_en    = take_ctl || take_db || (take_cqe && !hot_hit);
     rd_addr  = take_ctl ? s_ctl_cqn : take_db ? s_db_cqn : CQN_W'(s_cqe[sel].cqn);
   end
   assign s_ctl_ready = take_ctl;
@@ -109,6 +117,8 @@ module fabnic_roce_cq #(
   assign mask  = (32'd1 << c_q.lg) - 1;
   logic ld_full;   // the same check on the context being loaded (S_LOAD)
   assign ld_full = (rd_data.pi - rd_data.ci) > ((32'd1 << rd_data.lg) - 1);
+  logic hot_full;  // ... and on the cached context (a CQE that skips S_LOAD)
+  assign hot_full = (c_q.pi - c_q.ci) > mask;
   assign phase = !c_q.pi[c_q.lg];
 
   assign m_wr_valid  = st_q == S_WD;
@@ -135,12 +145,21 @@ module fabnic_roce_cq #(
           ev_q <= E_CQE; cqn_q <= CQN_W'(s_cqe[sel].cqn); cqe_q <= s_cqe[sel];
           rr_q <= !sel;
           st_q <= S_LOAD;
+          if (hot_hit) begin            // context already in c_q: no RAM read
+            if (!c_q.en || hot_full) begin
+              cnt_overflow <= cnt_overflow + 1'b1;
+              st_q <= S_IDLE;
+            end else begin
+              st_q <= S_WD;
+            end
+          end
         end
       end
       S_LOAD: begin
         // a CQE goes straight to the write when its ring has room (full check on the
         // RAM output, saves the S_DO cycle); control and doorbells go through S_DO
         c_q  <= rd_data;
+        hot_q <= 1'b1;
         st_q <= S_DO;
         if (ev_q == E_CQE) begin
           if (!rd_data.en || ld_full) begin
@@ -189,6 +208,7 @@ module fabnic_roce_cq #(
     if (rst) begin
       st_q         <= S_IDLE;
       rr_q         <= 1'b0;
+      hot_q        <= 1'b0;
       m_irq_valid  <= 1'b0;
       cnt_cqe      <= '0;
       cnt_cqe_err  <= '0;

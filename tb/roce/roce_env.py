@@ -114,14 +114,14 @@ class PairEnv:
     async def connect(self, pd_access: verbs.Access, *, mtu: int = 1024, depth: int = 64,
                       timeout: int = 8, retry_cnt: int = 7, rnr_retry: int = 7,
                       sq_psn_a: int = 0x100, sq_psn_b: int = 0x200, dcqcn: bool = False,
-                      sr: bool = False):
+                      sr: bool = False, cq_depth: int = 256):
         """One RC QP on each NIC, connected to each other. Returns (qa, qb, cqa, cqb, pda, pdb).
         sr: both QPs in selective-repeat mode (docs/roce_sr.md)."""
         a, b = self.a.ctx, self.b.ctx
         assert a is not None and b is not None
         def setup(ctx):
             pd = ctx.alloc_pd()
-            cq = ctx.create_cq(256)
+            cq = ctx.create_cq(cq_depth)
             qp = ctx.create_qp(pd, cq, cq, sq_depth=depth, rq_depth=depth)
             return pd, cq, qp
         pda, cqa, qa = await run_driver(setup, a)

@@ -415,6 +415,57 @@ if cocotb is not None:
         dut._log.info("wire: %d frames re-parsed, opcodes %s", len(env.frames), seen)
 
     @cocotb.test()
+    async def cq_overflow(dut):
+        """A CQ of 4 entries and 6 signaled WRITEs before the host polls: the 4 CQEs that
+        fit are exact and in order, the other 2 are dropped and counted (cq_overflow),
+        every WRITE still lands; after the host consumes the entries (consumer-index
+        doorbell) new CQEs land in the next pass of the ring (phase flipped), and the
+        driver reports the lost completions instead of retiring the wrong WRs."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_cq_overflow.pcap")))
+        await env.start()
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, cq_depth=4)
+        a, b = env.a, env.b
+        rng = random.Random(5)
+        la, lb = a.mem.alloc(4096), b.mem.alloc(4096)
+        a.mem.write(la, rng.randbytes(4096))
+        mra = await run_driver(a.ctx.reg_mr, pda, la, 4096, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 4096, ACC)
+
+        def wr(i):
+            return SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + 64 * i, length=64,
+                          lkey=mra.lkey, remote_addr=lb + 64 * i, rkey=mrb.rkey)
+
+        c0 = await run_driver(a.ctx.counters)
+        await run_driver(a.ctx.post_send, qa, [wr(i) for i in range(1, 7)])
+        for _ in range(200):
+            await ClockCycles(dut.clk, 100)
+            c1 = await run_driver(a.ctx.counters)
+            if c1["cqe"] - c0["cqe"] + c1["cq_overflow"] - c0["cq_overflow"] >= 6:
+                break
+        assert (c1["cqe"] - c0["cqe"], c1["cq_overflow"] - c0["cq_overflow"]) == (4, 2), \
+            (c0, c1)
+        wcs = await run_driver(a.ctx.poll_cq, cqa, 16)
+        assert [(w.wr_id, w.status) for w in wcs] == [(i, "SUCCESS") for i in range(1, 5)], wcs
+        await run_driver(a.ctx.post_send, qa, [wr(7), wr(8)])
+        # the CQEs of 7 and 8 land in the next pass; the driver, still owing 5 and 6,
+        # reports each as a mismatch instead of retiring the wrong WRs silently
+        errors = []
+        for _ in range(200):
+            await ClockCycles(dut.clk, 100)
+            try:
+                if not await run_driver(a.ctx.poll_cq, cqa, 1):
+                    continue
+            except verbs.CompletionError as e:
+                errors.append(str(e))
+            if len(errors) == 2:
+                break
+        assert len(errors) == 2 and "wr_id 0x7, expected 0x5" in errors[0] \
+            and "wr_id 0x8, expected 0x6" in errors[1], errors
+        assert (await run_driver(a.ctx.counters))["cq_overflow"] - c0["cq_overflow"] == 2
+        for i in range(1, 9):
+            assert b.mem.read(lb + 64 * i, 64) == a.mem.read(la + 64 * i, 64), i
+
+    @cocotb.test()
     async def demo(dut):
         """`make demo`: NIC A and NIC B over links with a little loss (0.2% each way);
         RDMA WRITE, READ, SEND and atomics through the fw/ verbs API; goodput, latency and
@@ -613,7 +664,7 @@ if cocotb is not None:
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,dcqcn_loop").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,dcqcn_loop").split(","))
 
 
 def test_roce_pair_16k_qps():
