@@ -801,7 +801,9 @@ module fabnic_roce_cpl #(
           P_SACK: begin
             sk_mask_q <= sk_mask;
             if (sk_mask != '0 && psn_lt(a_q.rtx_hi, sk_hi)) a_q.rtx_hi <= sk_hi;
-            st_q <= (sk_mask != '0 && a_q.wqe_idx != pb_q.sq_hi) ? S_SREV : S_WB;
+            // resend while PSNs are outstanding - including inside a WQE still being
+            // sent (a message longer than the window: sq_hi has not moved past it yet)
+            st_q <= (sk_mask != '0 && psn_lt(una_n, pb_q.psn_hi)) ? S_SREV : S_WB;
           end
           default: begin
             if (pb_q.lerr && a_q.wqe_idx == pb_q.lerr_idx && !a_q.err) begin

@@ -10,11 +10,14 @@ mean burst of B frames (LOSS_GE_BURST, default 4), P(good -> bad) = p/(B (1 - p)
 the stationary bad-state probability, i.e. the mean loss rate, equal to p. Loss 0 is
 measured once (Bernoulli row).
 
-Modes (LOSS_MODES, default gbn,fec8.2.2+sr,fec16.1.1+sr,fec32.1.1+sr): go-back-N alone
-(shims off); FEC(K,R,D) with the reorder buffer (go-back-N for what FEC cannot repair;
-fec8.2.2 on request); FEC + the shims' selective retransmission (NAK after 1024
-cycles, only the missing frames resent; K=16/32,R=1 are the low-overhead "mostly
-selective repeat" points). LOSS_SKIP=mode:loss[:model],... leaves points out;
+Modes (LOSS_MODES, default gbn,esr,esr+fec32.1.1,fec16.1.1+sr,fec32.1.1+sr): go-back-N
+alone (shims off); "esr": selective repeat inside the engine (QPs with
+selective_repeat=True on both ends: SACKs, out-of-order WRITE placement, docs/roce_sr.md),
+shims off; "esr+fecK.R.D": engine selective repeat with FEC(K,R,D) in the port shims
+(repairs without a round trip; what FEC cannot rebuild is left to the engine's SACKs,
+the shims' NAKs are off); FEC(K,R,D) with the reorder buffer (go-back-N for what FEC
+cannot repair; fec8.2.2 on request); "fecK.R.D+sr": FEC + the shims' buffer-based
+selective retransmission (NAK after 1024 cycles, only the missing frames resent). LOSS_SKIP=mode:loss[:model],... leaves points out;
 LOSS_DEADLINE=<unix time> skips the points not started by then (the table and plot are
 still written).
 Per (mode, loss rate):
@@ -23,9 +26,7 @@ Per (mode, loss rate):
   32-cycle polling granularity);
 - retransmitted packets (requester counter), FEC repairs sent, frames repaired,
   sequences given up to go-back-N, FEC overhead (repair bytes / data bytes on the wire).
-Prints a table and writes build/bench/loss_goodput.png. Selective repeat inside the
-engine with direct placement (docs/roce_sr.md) is not built; "sr" here is the port
-shims' buffer-based selective retransmission."""
+Prints a table and writes build/bench/loss_goodput.png."""
 
 from __future__ import annotations
 
@@ -34,11 +35,17 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 LOSSES = [float(x) for x in os.environ.get("LOSS_RATES", "0,1e-4,1e-3,1e-2,5e-2").split(",")]
-# (name, (K, R, D) or None for the shims off, NAK delay: 0 = no selective retransmission)
-ALL_MODES = [("gbn", None, 0), ("fec8.2.2", (8, 2, 2), 0), ("fec8.2.2+sr", (8, 2, 2), 1024),
-             ("fec16.1.1+sr", (16, 1, 1), 1024), ("fec32.1.1+sr", (32, 1, 1), 1024)]
-_want = os.environ.get("LOSS_MODES", "gbn,fec8.2.2+sr,fec16.1.1+sr,fec32.1.1+sr").split(",")
+# (name, (K, R, D) or None for the shims off, shim NAK delay: 0 = no shim retransmission,
+#  engine selective repeat on the QPs)
+ALL_MODES = [("gbn", None, 0, False), ("fec8.2.2", (8, 2, 2), 0, False),
+             ("fec8.2.2+sr", (8, 2, 2), 1024, False), ("fec16.1.1+sr", (16, 1, 1), 1024, False),
+             ("fec32.1.1+sr", (32, 1, 1), 1024, False), ("esr", None, 0, True),
+             ("esr+fec32.1.1", (32, 1, 1), 0, True), ("esr+fec16.1.1", (16, 1, 1), 0, True),
+             ("esr+fec8.2.2", (8, 2, 2), 0, True)]
+_want = os.environ.get("LOSS_MODES", "gbn,esr,esr+fec32.1.1,fec16.1.1+sr,fec32.1.1+sr").split(",")
 MODES = [m for w in _want for m in ALL_MODES if m[0] == w]   # in LOSS_MODES order
+if len(MODES) != len(_want):
+    raise ValueError(f"LOSS_MODES: unknown mode in {_want}; known: {[m[0] for m in ALL_MODES]}")
 MODELS = os.environ.get("LOSS_MODEL", "bernoulli,ge").split(",")
 GE_BURST = float(os.environ.get("LOSS_GE_BURST", "4"))
 SKIP = {tuple(x.split(":")) for x in os.environ.get("LOSS_SKIP", "").split(",") if x}
@@ -80,7 +87,7 @@ if cocotb is not None:
         """Requester retransmitted packets (one register, not the whole counter block)."""
         return ctx.dev.read("roce_cnt", "tx_retx_pkts")
 
-    async def connect(bn: Bench, timeout: int, pds=None):
+    async def connect(bn: Bench, timeout: int, pds=None, sr: bool = False):
         a, b = bn.ctx["a"], bn.ctx["b"]
         cqa = await run_driver(a.create_cq, 4096)
         cqb = await run_driver(b.create_cq, 4096)
@@ -93,7 +100,7 @@ if cocotb is not None:
         pdb, qb = await run_driver(setup, b, cqb, pds[1] if pds else None)
 
         def up(ctx, qp, peer, mac, ip):
-            ctx.modify_qp(qp, verbs.QpState.INIT, access=ACC)
+            ctx.modify_qp(qp, verbs.QpState.INIT, access=ACC, selective_repeat=sr)
             ctx.modify_qp(qp, verbs.QpState.RTR, dest_qpn=peer.qpn, rq_psn=0, path_mtu=4096,
                           dest_mac=mac, dest_ip=ip)
             ctx.modify_qp(qp, verbs.QpState.RTS, sq_psn=0, timeout=timeout, retry_cnt=7,
@@ -102,9 +109,9 @@ if cocotb is not None:
         await run_driver(up, b, qb, qa, "02:00:00:00:00:0a", "10.0.0.1")
         return qa, qb, cqa, cqb, pda, pdb
 
-    async def connect_more(bn: Bench, pda, pdb):
+    async def connect_more(bn: Bench, pda, pdb, sr: bool = False):
         """A fresh QP pair in the same PDs (the MRs stay valid)."""
-        return await connect(bn, 4, (pda, pdb))
+        return await connect(bn, 4, (pda, pdb), sr)
 
     async def window_writes(bn: Bench, qa, cqa, mra, mrb, buf_a, buf_b, size: int, count: int,
                             window: int) -> tuple[int, list[int]]:
@@ -179,15 +186,17 @@ if cocotb is not None:
         qa, qb, cqa, cqb, pda, pdb = await connect(bn, timeout=4)
         mra = await run_driver(a.reg_mr, pda, buf_a, span, ACC)
         mrb = await run_driver(b.reg_mr, pdb, buf_b, span, ACC)
-        points = [(mode, krd, nak, loss, model) for mode, krd, nak in MODES for loss in LOSSES
+        qp_sr = False
+        points = [(mode, krd, nak, sr, loss, model) for mode, krd, nak, sr in MODES
+                  for loss in LOSSES
                   for model in MODELS if not (loss == 0 and model != MODELS[0])
                   and not skipped(mode, loss, model)]
         # the lossless go-back-N reference first (targets), the lossy go-back-N points last
-        points.sort(key=lambda pt: 0 if pt[0] == "gbn" and pt[3] == 0 else 2 if pt[0] == "gbn"
+        points.sort(key=lambda pt: 0 if pt[0] == "gbn" and pt[4] == 0 else 2 if pt[0] == "gbn"
                     else 1)
         late: list[tuple[str, float, str]] = []
         import time
-        for mode, krd, nak, loss, model in points:
+        for mode, krd, nak, sr, loss, model in points:
                 if DEADLINE and time.time() > DEADLINE:
                     late.append((mode, loss, model))
                     continue
@@ -195,6 +204,9 @@ if cocotb is not None:
                 # quiet links, idle NICs, FEC (re)configured for this point
                 bn.link(50 << 16)
                 await ClockCycles(dut.clk, 2000)
+                if sr != qp_sr:   # engine selective repeat is a QP attribute: a fresh pair
+                    qa, qb, cqa, cqb, _, _ = await connect_more(bn, pda, pdb, sr)
+                    qp_sr = sr
                 k, r, d = krd or (8, 2, 2)
                 for ctx in (a, b):
                     await run_driver(ctx.set_fec, "off" if krd is None else "all", k=k, r=r,
@@ -214,6 +226,7 @@ if cocotb is not None:
                 c0 = await run_driver(retx_count, a)
                 s0 = await run_driver(a.fec_counters)
                 r0 = await run_driver(b.fec_counters)
+                ta0, tb0 = await run_driver(a.counters), await run_driver(b.counters)
                 try:
                     cyc, _ = await window_writes(bn, qa, cqa, mra, mrb, buf_a, buf_b, 1 << 20,
                                                  big_n, 8)
@@ -260,12 +273,19 @@ if cocotb is not None:
                         dut._log.error("no internal access: %s", ex)
                     record(f"loss.{tag}.{loss:g}.failed", 1, "", None,
                            {"mode": mode, "loss": loss, "model": model, "error": str(e)})
-                    qa, qb, cqa, cqb, _, _ = await connect_more(bn, pda, pdb)
+                    qa, qb, cqa, cqb, _, _ = await connect_more(bn, pda, pdb, qp_sr)
                     continue
                 c1 = await run_driver(retx_count, a)
                 s1 = await run_driver(a.fec_counters)
                 r1 = await run_driver(b.fec_counters)
                 retx = c1 - c0
+                ta1, tb1 = await run_driver(a.counters), await run_driver(b.counters)
+                tr = {f"A.{k}": ta1[k] - ta0[k] for k in ("timeouts", "sr_sack_rx", "sr_retx",
+                                                         "rx_naks")}
+                tr |= {f"B.{k}": tb1[k] - tb0[k] for k in ("sr_sack_tx", "sr_drop", "rx_dup",
+                                                           "rx_seq_nak")}
+                tr["B->A drops"] = int(dut.lba_cnt_drops.value)
+                dut._log.info("%s loss %g transport: %s", mode, loss, tr)
                 reps = s1["tx_repairs"] - s0["tx_repairs"]
                 prot = s1["tx_prot"] - s0["tx_prot"]
                 fixed = r1["repaired"] - r0["repaired"]
@@ -281,13 +301,14 @@ if cocotb is not None:
                               "  retx %5d  repairs %5d  repaired %4d  given up %4d  overhead "
                               "%5.1f%%  A->B drops %5.2f%%", *rows[-1])
                 cfg = {"mode": mode, "loss": loss, "model": model, "mtu": 4096, "rto_us": 65.5,
+                       "engine_sr": sr, "transport": tr,
                        "big_n": big_n, "small_n": small_n}
                 if ge:
                     cfg["ge_burst"] = GE_BURST
-                tgt = None
-                if krd and loss == 1e-3:
+                tgt = None   # issue targets: selective repeat (+ FEC) at 0.1 % and 1 % loss
+                if (krd or sr) and loss == 1e-3 and base_goodput is not None:
                     tgt = round(0.95 * base_goodput, 2)
-                elif krd and loss == 1e-2:
+                elif (krd or sr) and loss == 1e-2 and base_goodput is not None:
                     tgt = round(0.85 * base_goodput, 2)
                 record(f"loss.{tag}.{loss:g}.goodput_1MB", round(g, 2), "Gb/s", tgt, cfg)
                 record(f"loss.{tag}.{loss:g}.p50_4KB", round(p50, 2), "us", None, cfg,
@@ -313,7 +334,7 @@ if cocotb is not None:
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
             fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-            for i, (m, _k, _n) in enumerate(MODES):
+            for i, (m, _k, _n, _s) in enumerate(MODES):
                 for model in MODELS:
                     ge = model == "ge"
                     pts = [(max(r[1], 1e-5), r[2], r[4]) for r in rows

@@ -2,7 +2,8 @@
 """Selective repeat (docs/roce_sr.md) between two fabnic RoCE NICs (tb_roce_pair, FEC
 off), QPs created with ``selective_repeat=True`` through the fw/ verbs API.
 
-- sr_drop_list: one WRITE stream, chosen data frames dropped by the link's drop list:
+- sr_drop_list: one WRITE stream (the last message longer than the window), chosen data
+  frames dropped by the link's drop list:
   every PSN goes on the wire exactly 1 + (times it was dropped) times (no go-back-N),
   the tail loss is recovered by one timeout resend, memory exact; every WRITE frame's
   RETH (VA of the packet's first byte, rkey, message length) and payload checked
@@ -98,15 +99,17 @@ if cocotb is not None:
                                                        sq_psn_a=psn0)
         a, b = env.a, env.b
         rng = random.Random(11)
-        size = 1 << 16
+        size = 1 << 18
         la, lb = a.mem.alloc(size), b.mem.alloc(size)
         src = bytes(rng.randrange(256) for _ in range(size))
         a.mem.write(la, src)
         b.mem.write(lb, bytes(size))
         mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
         mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
-        # four WRITEs (8 + 7 + 1 + 9 packets at MTU 1024), remote offsets apart
-        lens = [8192, 7000, 1000, 9000]
+        # five WRITEs (8 + 7 + 1 + 9 + 98 packets at MTU 1024), remote offsets apart; the
+        # last is longer than the 64-PSN window, so its holes are SACKed while the
+        # requester is still inside it
+        lens = [8192, 7000, 1000, 9000, 100000]
         wrs, segs = [], {}      # segs: PSN -> (remote VA, rkey, message length, source bytes)
         psn, off = psn0, 0
         for i, n in enumerate(lens):
@@ -118,7 +121,7 @@ if cocotb is not None:
                 psn += 1
             off += n + 512
         npk = psn - psn0
-        drops = [2, 5, 6, 12, 17, npk - 1]         # frame indices on the A -> B link
+        drops = [2, 5, 6, 17, 40, 70, 100, npk - 1]   # frame indices on A -> B (8 at most)
         fin = int(dut.lab_cnt_frames_in.value)
         mark = len(env.frames)
         env.link("lab", drop_list=sum((fin + d) << (32 * i) for i, d in enumerate(drops)),
