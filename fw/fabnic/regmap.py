@@ -222,6 +222,16 @@ ROCE = Block(
             "not resent; the other holes are resent when later SACKs (or the timer) show "
             "them. 1 = resend every hole below the highest marked PSN; 0 acts as 1.",
             width=6, reset=3),
+        Reg("sr_probe", 0x4C, "rw",
+            "Selective repeat probe, in retransmission-timer ticks (timer_tick cycles): "
+            "an SR QP whose requester is stalled (every posted WQE sent, or the 64-PSN "
+            "window full) and whose oldest unacknowledged PSN has not been acknowledged "
+            "for this long resends that PSN once, without spending its retry budget "
+            "(tail losses, lost resends and lost ACKs are repaired without waiting for "
+            "the timeout); the ordinary timeout follows if that does not help. 0 = off. "
+            "Keep it above the longest gap between two ACKs of a stalled sender (about "
+            "ack_cadence packet times) plus a tick, or probes fire spuriously.",
+            width=8, reset=4),
     ) + tuple(Reg(f"data{i}", 0x80 + 4 * i, "rw", f"Command operand word {i}.")
               for i in range(24)),
 )
@@ -277,6 +287,7 @@ ROCE_CNT = Block(
         ("sr_drop", "Selective repeat: request packets dropped by the receive window "
                     "(SEND/READ/atomic/WRITE-with-immediate ahead of the expected PSN, or "
                     "beyond the 64-PSN window)."),
+        ("sr_probe", "Selective repeat: probe resends (register roce.sr_probe)."),
     ]),
 )
 

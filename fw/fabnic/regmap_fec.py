@@ -63,6 +63,11 @@ FEC = Block(
             reset=1024),
         Reg("nak_retry", 0x20, "rw", "Cycles between two NAKs for the same missing frame.",
             width=16, reset=4096),
+        Reg("rx_bypass", 0x24, "rw",
+            "RX reorder buffer bypass, for QPs with selective repeat in the engine: "
+            "protected frames go to the transport as they arrive and rebuilt frames as "
+            "soon as the decoder has them (nothing is held in order, no shim NAKs, "
+            "rob_timeout unused). 0: in-order release (go-back-N peers).", width=1, reset=0),
         Reg("qp_en", 0x18, "pulse",
             "Per-QP table write (mode 2): [23:0] destination QPN (the peer's QPN), "
             "bit 24 value (1 = protect frames to it).", width=25),

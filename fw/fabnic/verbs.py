@@ -984,11 +984,14 @@ class Context:
     # ----------------------------------------------------------- FEC port shim
     def set_fec(self, mode: int | str, *, k: int = 8, r: int = 2, d: int = 2,
                 flush_cycles: int = 512, rob_timeout: int = 8192, nak_delay: int = 1024,
-                nak_retry: int = 4096) -> None:
+                nak_retry: int = 4096, rx_bypass: bool = False) -> None:
         """Configure the port's packet-level FEC (docs/fec.md): mode "off"/0, "all"/1
         (every RC data frame) or "qp"/2 (QPs created/modified with ``fec=True``).
         ``nak_delay`` > 0 turns on selective retransmission by the shims (a frame FEC
         did not rebuild within nak_delay cycles is NAKed to the peer's shim).
+        ``rx_bypass``: the receive side hands frames over as they arrive and rebuilt
+        frames as soon as they are decoded (no reorder buffer, no shim NAKs): for QPs
+        with selective repeat in the engine, which place out of order themselves.
         Both NICs of a connection need the same K/R/D; change only while idle."""
         if not self.caps & Cap.FEC:
             raise InvalidArgument("this build lacks caps FEC")
@@ -1009,6 +1012,7 @@ class Context:
         self.dev.write("fec", "rob_timeout", rob_timeout)
         self.dev.write("fec", "nak_delay", nak_delay)
         self.dev.write("fec", "nak_retry", nak_retry)
+        self.dev.write("fec", "rx_bypass", int(rx_bypass))
         self.dev.write("fec", "mode", m)
 
     def fec_counters(self) -> dict[str, int]:

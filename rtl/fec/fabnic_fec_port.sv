@@ -37,6 +37,7 @@ module fabnic_fec_port #(
     input  wire logic [7:0]        cfg_d,
     input  wire logic [15:0]       cfg_flush_cycles,
     input  wire logic [15:0]       cfg_rob_timeout,
+    input  wire logic              cfg_rx_bypass,     // RX: no reorder buffer (engine SR)
     input  wire logic [15:0]       cfg_nak_delay,
     input  wire logic [15:0]       cfg_nak_retry,
     input  wire logic              cfg_qp_we,
@@ -104,7 +105,8 @@ module fabnic_fec_port #(
         .MAX_LEN(MAX_LEN), .IN_DEPTH(IN_DEPTH), .NROB(NROB)
     ) u_rx (
         .clk, .rst,
-        .cfg_en(cfg_mode != 2'd0), .cfg_k, .cfg_rob_timeout, .cfg_nak_delay, .cfg_nak_retry,
+        .cfg_en(cfg_mode != 2'd0), .cfg_k, .cfg_rob_timeout, .cfg_rx_bypass, .cfg_nak_delay,
+        .cfg_nak_retry,
         .m_nak_valid(nak_valid), .m_nak_ready(nak_ready), .m_nak_seq(nak_seq),
         .m_nak_map(nak_map),
         .rtx_req_valid(rtx_valid), .rtx_req_seq(rtx_seq), .rtx_req_map(rtx_map),
@@ -138,7 +140,7 @@ module fabnic_fec_port #(
     assign stat          = '0;
     logic unused_cfg;
     assign unused_cfg = ^{cfg_mode, cfg_k, cfg_r, cfg_d, cfg_flush_cycles, cfg_rob_timeout,
-                          cfg_nak_delay, cfg_nak_retry,
+                          cfg_rx_bypass, cfg_nak_delay, cfg_nak_retry,
                           cfg_qp_we, cfg_qp_idx, cfg_qp_val};
   end
 

@@ -45,6 +45,7 @@ module fabnic_fec_rx #(
     input  wire logic              cfg_en,
     input  wire logic [7:0]        cfg_k,
     input  wire logic [15:0]       cfg_rob_timeout,   // cycles
+    input  wire logic              cfg_rx_bypass,     // no reorder buffer: deliver at once
     input  wire logic [15:0]       cfg_nak_delay,     // cycles before a NAK (0 = no NAKs)
     input  wire logic [15:0]       cfg_nak_retry,     // cycles between NAKs of one head
 
@@ -440,6 +441,11 @@ module fabnic_fec_rx #(
 
   // writer
   logic              w_busy_q, w_acc_q, w_over_q;
+  // bypass (engine selective repeat): data and rebuilt frames go to the output as they
+  // come; the buffer sees nothing, so it never holds, times out or NAKs
+  logic              wb_valid, wb_ready, bp_ready;
+  assign wb_valid = w_valid && !cfg_rx_bypass;
+  assign w_ready  = cfg_rx_bypass ? bp_ready : wb_ready;
   logic [15:0]       w_seq_q, w_seq;
   logic [SB_W:0]     w_beat_q;
   logic signed [15:0] w_diff;
@@ -456,10 +462,10 @@ module fabnic_fec_rx #(
   assign w_normal = w_diff >= 0 && w_diff < $signed(16'(NROB)) && !sv_q[w_slot];
   assign w_far    = !w_busy_q && w_user[0] && w_diff >= $signed(16'(NROB)) && rcnt_q != '0;
   // a frame too far ahead waits while the head is pushed on
-  assign w_stall    = w_valid && w_far;
+  assign w_stall    = wb_valid && w_far;
   assign force_skip = w_stall;
-  assign w_ready  = !w_stall;
-  assign w_fire   = w_valid && w_ready;
+  assign wb_ready = !w_stall;
+  assign w_fire   = wb_valid && wb_ready;
   assign w_accept = w_busy_q ? w_acc_q : (w_user[0] && (w_normal || w_resync));
   assign w_done   = w_fire && w_last;
 
@@ -569,21 +575,22 @@ module fabnic_fec_rx #(
   assign m_nak_map   = miss_map;
 
   // ================================================================ output
-  logic [2*DATA_W-1:0] oi_data;
-  logic [2*KEEP_W-1:0] oi_keep;
-  logic [1:0]          oi_valid, oi_ready, oi_last, oi_user;
-  logic                oi_sel_unused;
+  logic [3*DATA_W-1:0] oi_data;
+  logic [3*KEEP_W-1:0] oi_keep;
+  logic [2:0]          oi_valid, oi_ready, oi_last, oi_user;
+  logic [1:0]          oi_sel_unused;
 
-  assign oi_data  = {of_data, q_data};
-  assign oi_keep  = {of_keep, q_keep};
-  assign oi_valid = {of_valid, p_valid};
-  assign oi_last  = {of_last, q_last};
-  assign oi_user  = {of_user, q_user};
+  assign oi_data  = {w_data, of_data, q_data};
+  assign oi_keep  = {w_keep, of_keep, q_keep};
+  assign oi_valid = {w_valid && cfg_rx_bypass, of_valid, p_valid};
+  assign oi_last  = {w_last, of_last, q_last};
+  assign oi_user  = {!w_user[0], of_user, q_user};   // w_user[0]: frame good (and numbered)
   assign p_ready  = oi_ready[0];
   assign of_ready = oi_ready[1];
+  assign bp_ready = oi_ready[2];
 
-  fabnic_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1)) u_oarb (
-      .clk, .rst, .enable(2'b11),
+  fabnic_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1)) u_oarb (
+      .clk, .rst, .enable(3'b111),
       .s_axis_tdata(oi_data), .s_axis_tkeep(oi_keep), .s_axis_tvalid(oi_valid),
       .s_axis_tready(oi_ready), .s_axis_tlast(oi_last), .s_axis_tuser(oi_user),
       .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,

@@ -111,6 +111,7 @@ module fabnic_roce_core #(
     output logic [7:0]               fec_d,
     output logic [15:0]              fec_flush_cycles,
     output logic [15:0]              fec_rob_timeout,
+    output logic                     fec_rx_bypass,
     output logic [15:0]              fec_nak_delay,
     output logic [15:0]              fec_nak_retry,
     output logic                     fec_qp_we,
@@ -218,6 +219,7 @@ module fabnic_roce_core #(
   logic [15:0] cfg_roce_local_mac_hi, cfg_roce_ack_cadence;
   logic [23:0] cfg_roce_timer_tick;
   logic [5:0]  cfg_roce_sr_reorder;
+  logic [7:0]  cfg_roce_sr_probe;
   logic        cmd_roce_cmd;
   logic [31:0] cmd_roce_cmd_data;
   logic [31:0] sts_roce_cmd_status, sts_roce_result0, sts_roce_result1, sts_roce_result2;
@@ -255,7 +257,7 @@ module fabnic_roce_core #(
   logic [31:0] sts_cc_lim_deny;
   logic [31:0] sts_cc_lim_rate_set;
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq, c_tx_len_err;
-  logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop;
+  logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop, c_sr_probe;
 
   logic [24:0] fec_qp_en_data;
   assign fec_qp_idx = fec_qp_en_data[23:0];
@@ -281,6 +283,7 @@ module fabnic_roce_core #(
       .cfg_roce_ack_cadence(cfg_roce_ack_cadence),
       .cfg_roce_timer_tick(cfg_roce_timer_tick),
       .cfg_roce_sr_reorder(cfg_roce_sr_reorder),
+      .cfg_roce_sr_probe(cfg_roce_sr_probe),
       .cmd_roce_cmd(cmd_roce_cmd),
       .cmd_roce_cmd_data(cmd_roce_cmd_data),
       .sts_roce_cmd_status(sts_roce_cmd_status),
@@ -350,6 +353,7 @@ module fabnic_roce_core #(
       .sts_roce_cnt_sr_retx(c_sr_retx),
       .sts_roce_cnt_sr_ooo_placed(c_sr_ooo_placed),
       .sts_roce_cnt_sr_drop(c_sr_drop),
+      .sts_roce_cnt_sr_probe(c_sr_probe),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -387,6 +391,7 @@ module fabnic_roce_core #(
       .cfg_fec_d(fec_d),
       .cfg_fec_flush_cycles(fec_flush_cycles),
       .cfg_fec_rob_timeout(fec_rob_timeout),
+      .cfg_fec_rx_bypass(fec_rx_bypass),
       .cfg_fec_nak_delay(fec_nak_delay),
       .cfg_fec_nak_retry(fec_nak_retry),
       .cmd_fec_qp_en(fec_qp_we),
@@ -597,6 +602,7 @@ module fabnic_roce_core #(
   // read: one host-memory round trip per 32 WQEs instead of per 8 (small-message rate).
   // Each FIFO holds two fetches: the current batch and the next QP's prefetch.
   localparam int SQE_BATCH = 32;
+  localparam int SR_W      = 64;   // selective repeat window (PSNs), requester and completer
   logic [511:0] sq_tdata [2];
   logic [1:0]   sq_tvalid, sq_tready, sq_tlast, sq_tuser;
   for (genvar g = 0; g < 2; g++) begin : g_sqf
@@ -707,7 +713,8 @@ module fabnic_roce_core #(
   logic             kick_valid, kick_ready;
   logic [QPN_W-1:0] kick_qpn;
   logic [CNT_W-1:0] req_lkey_err;
-  fabnic_roce_req #(.NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W), .SQE_BATCH(SQE_BATCH)) u_req (
+  fabnic_roce_req #(.NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W), .SQE_BATCH(SQE_BATCH),
+                   .SR_W(SR_W)) u_req (
       .clk, .rst,
       .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
       .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
@@ -773,14 +780,14 @@ module fabnic_roce_core #(
   logic [1:0]       cqe_valid, cqe_ready;
   logic [CNT_W-1:0] cp_drop_psn;
   fabnic_roce_cpl #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W),
-                   .SQE_BATCH(SQE_BATCH)) u_cpl (
+                   .SQE_BATCH(SQE_BATCH), .SR_W(SR_W)) u_cpl (
       .clk, .rst,
       .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
       .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
       .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
       .pub_lerr_idx, .pub_lerr_status,
       .cfg_timer_tick(cfg_roce_timer_tick),
-      .cfg_sr_reorder(cfg_roce_sr_reorder),
+      .cfg_sr_reorder(cfg_roce_sr_reorder), .cfg_sr_probe(cfg_roce_sr_probe),
       .s_ctl_valid(cp_ctl_valid), .s_ctl_ready(cp_ctl_ready), .s_ctl_op(cp_ctl_op),
       .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.sq_psn), .m_ctl_done(cp_ctl_done),
       .m_ctl_una(cp_ctl_una), .m_ctl_err(cp_ctl_err), .m_ctl_err_status(cp_ctl_err_status),
@@ -800,7 +807,7 @@ module fabnic_roce_core #(
       .m_cqe(cqes[1]), .m_cqe_valid(cqe_valid[1]), .m_cqe_ready(cqe_ready[1]),
       .cnt_acks(c_rx_acks), .cnt_naks(c_rx_naks), .cnt_read_resp(c_rx_read_resp),
       .cnt_drop_psn(cp_drop_psn), .cnt_timeouts(c_timeouts), .cnt_retry_exc(c_retry_exc),
-      .cnt_sack_rx(c_sr_sack_rx),
+      .cnt_sack_rx(c_sr_sack_rx), .cnt_sr_probe(c_sr_probe),
       .una_wr_en, .una_wr_addr, .una_wr_data
   );
 

@@ -31,6 +31,14 @@
 // resends only una (type 2) instead of rewinding, and lowers rtx_hi to una + 1 so the
 // next SACK asks again for holes whose resends were lost. una is exported to the
 // requester (window cap) on every state write.
+// SR probe (cfg_sr_probe ticks, 0 = off): an SR QP whose requester is stalled (every
+// posted WQE sent, or SR_W PSNs in flight) and which has heard no response at all for
+// that long (packets still queued in the NIC or on the wire keep bringing SACKs; only
+// silence means nothing more will come) resends una once (type 2, rtx_hi lowered as for a timeout) without spending its
+// retry budget, then waits for the ordinary timeout; progress re-enables the probe.
+// A stalled requester sends nothing that could bring a SACK, so this recovers tail
+// losses (fewer than sr_reorder packets after the hole), lost resends and lost ACKs in
+// a few microseconds instead of an RTO.
 //
 // SQE look-ahead (PREFETCH=1): with many QPs, each response usually belongs to another
 // QP than the last, and re-reading that QP's oldest SQE cost a host-memory round trip
@@ -52,6 +60,7 @@ module fabnic_roce_cpl #(
     parameter int NUM_QP = 1024,
     parameter int NUM_MR = 1024,
     parameter int SQE_BATCH = 32,   // SQEs per read at most
+    parameter int SR_W   = 64,      // selective repeat: the requester's window (PSNs)
     parameter bit PREFETCH = 1'b1,  // SQE look-ahead for the next response's QP (the core's
                                     // SQE FIFO then holds 2 * SQE_BATCH beats)
     parameter int CNT_W  = 32,
@@ -78,6 +87,8 @@ module fabnic_roce_cpl #(
     input  wire logic [23:0]                  cfg_timer_tick,
     // SR: resend a SACK hole only when a PSN at least this far above it is marked
     input  wire logic [5:0]                   cfg_sr_reorder,
+    // SR: ticks without progress before one probe resend of una (0 = off)
+    input  wire logic [7:0]                   cfg_sr_probe,
 
     // control: op 0 = init (psn), 1 = query (una, error)
     input  wire logic                         s_ctl_valid,
@@ -149,6 +160,7 @@ module fabnic_roce_cpl #(
     output logic      [CNT_W-1:0]             cnt_timeouts,
     output logic      [CNT_W-1:0]             cnt_retry_exc,
     output logic      [CNT_W-1:0]             cnt_sack_rx,
+    output logic      [CNT_W-1:0]             cnt_sr_probe,
 
     // una of every state write (the requester's SR window cap)
     output logic                              una_wr_en,
@@ -176,6 +188,8 @@ module fabnic_roce_cpl #(
     logic        err;
     logic [7:0]  err_status;
     logic [23:0] rtx_hi;     // SR: PSNs below this were already resent from SACKs
+    logic        probed;     // SR: the probe of this no-progress period was sent
+    logic [15:0] fb_t;       // SR: tick of the last response (ACK/SACK/NAK) for the QP
   } astate_t;
 
   typedef struct packed {
@@ -283,7 +297,8 @@ module fabnic_roce_cpl #(
   logic        placing_atomic_q;
   logic [7:0]  post_q;             // 0 none, else: what to do after the advance
   localparam logic [7:0] P_NONE = 8'd0, P_READ = 8'd1, P_ATOMIC = 8'd2, P_SEQ = 8'd3,
-                         P_RNR = 8'd4, P_ERRNAK = 8'd5, P_TMO = 8'd6, P_SACK = 8'd7;
+                         P_RNR = 8'd4, P_ERRNAK = 8'd5, P_TMO = 8'd6, P_SACK = 8'd7,
+                         P_PROBE = 8'd8;
   logic [7:0]  nak_status_q;
 
   logic [3:0]  lg;
@@ -650,10 +665,17 @@ module fabnic_roce_cpl #(
             end else if (!a_q.armed) begin
               a_q.armed   <= 1'b1;
               a_q.t_start <= now_q;
+              a_q.probed  <= 1'b0;
+              a_q.fb_t    <= now_q;
               st_q <= S_WB;
             end else if (32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)) begin
               cnt_timeouts <= cnt_timeouts + 1'b1;
               post_q <= P_TMO;
+              st_q   <= S_ADV;
+            end else if (qc_q.sr && cfg_sr_probe != '0 && !a_q.probed && !a_q.rnr_wait
+                         && (pb_q.sq_hi == pb_q.sq_pi || (pb_q.psn_hi - a_q.una) >= 24'(SR_W))
+                         && 16'(now_q - a_q.fb_t) >= 16'(cfg_sr_probe)) begin
+              post_q <= P_PROBE;
               st_q   <= S_ADV;
             end else begin
               st_q <= S_IDLE;
@@ -722,12 +744,14 @@ module fabnic_roce_cpl #(
       // ------------------------------------------------ after the advance
       S_POST: begin
         a_q.una <= una_n;
+        if (src_q == SRC_PKT) a_q.fb_t <= now_q;    // a response: the peer is talking
         // progress against una as loaded: S_ADV may already have moved a_q.una over
         // the WQEs it completed (an ACK ending on a WQE boundary)
         if (psn_lt(una0_q, una_n)) begin
           a_q.t_start    <= now_q;            // progress
           a_q.retry_left <= qc_q.retry_cnt;
           a_q.rnr_wait   <= 1'b0;
+          a_q.probed     <= 1'b0;
         end
         case (post_q)
           P_READ: begin
@@ -797,6 +821,21 @@ module fabnic_roce_cpl #(
           P_ERRNAK: begin
             cqe_status_q <= nak_status_q;
             st_q <= S_ERR;
+          end
+          P_PROBE: begin
+            if (psn_lt(una_n, pb_q.psn_hi) && !a_q.err) begin
+              // resend una once; the ordinary timeout counts from here
+              cnt_sr_probe <= cnt_sr_probe + 1'b1;
+              a_q.probed  <= 1'b1;
+              a_q.t_start <= now_q;
+              a_q.rtx_hi  <= una_n + 24'd1;
+              ev_type_q   <= 2'd2;
+              ev_psn_q    <= una_n;
+              ev_ret_q    <= S_WB;
+              st_q <= S_EV;
+            end else begin
+              st_q <= S_WB;
+            end
           end
           P_SACK: begin
             sk_mask_q <= sk_mask;
@@ -923,6 +962,7 @@ module fabnic_roce_cpl #(
       cnt_timeouts  <= '0;
       cnt_retry_exc <= '0;
       cnt_sack_rx   <= '0;
+      cnt_sr_probe  <= '0;
     end
   end
 

@@ -302,6 +302,7 @@ module fabnic_nic #(
       .m_irq_valid, .m_irq_vector,
       // no FEC shim on this port: settings unused, counters read 0
       .fec_mode(), .fec_k(), .fec_r(), .fec_d(), .fec_flush_cycles(), .fec_rob_timeout(),
+      .fec_rx_bypass(),
       .fec_nak_delay(), .fec_nak_retry(), .fec_qp_we(), .fec_qp_idx(), .fec_qp_val(),
       .fec_stat('0)
   );

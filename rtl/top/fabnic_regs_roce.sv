@@ -37,6 +37,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_result2,
     input  wire logic [31:0] sts_roce_result3,
     output logic [5:0] cfg_roce_sr_reorder,
+    output logic [7:0] cfg_roce_sr_probe,
     output logic [31:0] cfg_roce_data0,
     output logic [31:0] cfg_roce_data1,
     output logic [31:0] cfg_roce_data2,
@@ -99,6 +100,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_sr_retx,
     input  wire logic [31:0] sts_roce_cnt_sr_ooo_placed,
     input  wire logic [31:0] sts_roce_cnt_sr_drop,
+    input  wire logic [31:0] sts_roce_cnt_sr_probe,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -138,6 +140,7 @@ module fabnic_regs_roce #(
     output logic [15:0] cfg_fec_rob_timeout,
     output logic [15:0] cfg_fec_nak_delay,
     output logic [15:0] cfg_fec_nak_retry,
+    output logic [0:0] cfg_fec_rx_bypass,
     output logic cmd_fec_qp_en,
     output logic [24:0] cmd_fec_qp_en_data,
     input  wire logic [31:0] sts_fec_cnt_tx_prot,
@@ -246,6 +249,10 @@ module fabnic_regs_roce #(
         ADDR_W'('h448): begin
           if (req_write) cfg_roce_sr_reorder <= 6'(apply_strb(32'(cfg_roce_sr_reorder), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_roce_sr_reorder);
+        end
+        ADDR_W'('h44c): begin
+          if (req_write) cfg_roce_sr_probe <= 8'(apply_strb(32'(cfg_roce_sr_probe), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_roce_sr_probe);
         end
         ADDR_W'('h480): begin
           if (req_write) cfg_roce_data0 <= 32'(apply_strb(32'(cfg_roce_data0), req_wdata, req_wstrb));
@@ -419,6 +426,8 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('h894): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_drop);
                 else ack_err <= 1'b1;
+        ADDR_W'('h898): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_probe);
+                else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;
         ADDR_W'('hc04): begin
@@ -543,6 +552,10 @@ module fabnic_regs_roce #(
           if (req_write) cfg_fec_nak_retry <= 16'(apply_strb(32'(cfg_fec_nak_retry), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_fec_nak_retry);
         end
+        ADDR_W'('hd24): begin
+          if (req_write) cfg_fec_rx_bypass <= 1'(apply_strb(32'(cfg_fec_rx_bypass), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_fec_rx_bypass);
+        end
         ADDR_W'('hd18): if (req_write) begin
           cmd_fec_qp_en      <= 1'b1;
           cmd_fec_qp_en_data <= 25'(req_wdata);
@@ -606,6 +619,7 @@ module fabnic_regs_roce #(
       cmd_roce_cmd <= 1'b0;
       cmd_roce_cmd_data <= '0;
       cfg_roce_sr_reorder <= 6'('h3);
+      cfg_roce_sr_probe <= 8'('h4);
       cfg_roce_data0 <= 32'('h0);
       cfg_roce_data1 <= 32'('h0);
       cfg_roce_data2 <= 32'('h0);
@@ -654,6 +668,7 @@ module fabnic_regs_roce #(
       cfg_fec_rob_timeout <= 16'('h2000);
       cfg_fec_nak_delay <= 16'('h400);
       cfg_fec_nak_retry <= 16'('h1000);
+      cfg_fec_rx_bypass <= 1'('h0);
       cmd_fec_qp_en <= 1'b0;
       cmd_fec_qp_en_data <= '0;
     end

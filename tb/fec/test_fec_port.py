@@ -74,6 +74,7 @@ if cocotb is not None:
         dut.cfg_rob_timeout.value = 3000
         dut.cfg_nak_delay.value = 0
         dut.cfg_nak_retry.value = 0
+        dut.cfg_rx_bypass.value = 0
         dut.cfg_qp_we.value = 0
         core_tx = axis_source(dut, "s_core", seed=1)
         wire_tx = axis_sink(dut, "m_wire", seed=2)
@@ -125,6 +126,7 @@ if cocotb is not None:
         dut.cfg_rob_timeout.value = 2000
         dut.cfg_nak_delay.value = 0
         dut.cfg_nak_retry.value = 0
+        dut.cfg_rx_bypass.value = 0
         dut.cfg_qp_we.value = 0
         wire_rx = axis_source(dut, "s_wire", seed=5)
         core_rx = axis_sink(dut, "m_core", seed=6)

@@ -188,7 +188,7 @@ def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
     assert cnt["tx_frames"] == 0x5000 + 0x800 + 4 * 18
     assert cnt["irq"] == 0x5000 + 0x800 + 4 * 31
     assert cnt["tx_len_err"] == 0x5000 + 0x800 + 4 * 32
-    assert len(cnt) == 38
+    assert len(cnt) == 39
 
 
 def test_command_timeout_and_refusal(nic: FakeNic, mem: FakeMemory) -> None:
@@ -1005,7 +1005,8 @@ def test_driver_replays_scenario_on_soft_nic(seed: int, loopback: bool,
 
 def test_fec_controls(mem: FakeMemory) -> None:
     """set_fec writes the fec block (base 0x0D00: mode 0x00, k 0x04, r 0x08, d 0x0C,
-    flush 0x10, rob timeout 0x14, NAK delay 0x1C, NAK retry 0x20; mode last) and the per-QP table (qp_en 0x18: QPN |
+    flush 0x10, rob timeout 0x14, NAK delay 0x1C, NAK retry 0x20, RX bypass 0x24; mode
+    last) and the per-QP table (qp_en 0x18: QPN |
     value << 24) follows the QP's fec flag; bad arguments are refused."""
     fec = 0x0D00
     nic = FakeNic(caps=0x1BF)
@@ -1015,7 +1016,10 @@ def test_fec_controls(mem: FakeMemory) -> None:
                 nak_retry=900)
     assert nic.writes == [(fec + 0x04, 4), (fec + 0x08, 2), (fec + 0x0C, 2), (fec + 0x10, 300),
                           (fec + 0x14, 5000), (fec + 0x1C, 700), (fec + 0x20, 900),
-                          (fec + 0x00, 2)]
+                          (fec + 0x24, 0), (fec + 0x00, 2)]
+    nic.writes.clear()
+    ctx.set_fec("all", nak_delay=0, rx_bypass=True)
+    assert (fec + 0x24, 1) in nic.writes and nic.writes[-1] == (fec + 0x00, 1), nic.writes
     for bad in ({"k": 0}, {"r": 5}, {"rob_timeout": 1 << 16}):
         with pytest.raises(v.InvalidArgument):
             ctx.set_fec("all", **bad)

@@ -13,9 +13,11 @@ measured once (Bernoulli row).
 Modes (LOSS_MODES, default gbn,esr,esr+fec32.1.1,fec16.1.1+sr,fec32.1.1+sr): go-back-N
 alone (shims off); "esr": selective repeat inside the engine (QPs with
 selective_repeat=True on both ends: SACKs, out-of-order WRITE placement, docs/roce_sr.md),
-shims off; "esr+fecK.R.D": engine selective repeat with FEC(K,R,D) in the port shims
-(repairs without a round trip; what FEC cannot rebuild is left to the engine's SACKs,
-the shims' NAKs are off); FEC(K,R,D) with the reorder buffer (go-back-N for what FEC
+shims off; "esr+fecK.R.D": engine selective repeat with FEC(K,R,D) in the port shims,
+the receive shims' reorder buffer bypassed (frames and rebuilt frames go to the engine as
+they come) and the engine's reorder tolerance sr_reorder = (K+R)D + 4, so FEC repairs
+before a SACK asks; what FEC cannot rebuild is left to the engine's SACKs and probe
+(the shims' NAKs are off); FEC(K,R,D) with the reorder buffer (go-back-N for what FEC
 cannot repair; fec8.2.2 on request); "fecK.R.D+sr": FEC + the shims' buffer-based
 selective retransmission (NAK after 1024 cycles, only the missing frames resent). LOSS_SKIP=mode:loss[:model],... leaves points out;
 LOSS_DEADLINE=<unix time> skips the points not started by then (the table and plot are
@@ -208,10 +210,14 @@ if cocotb is not None:
                     qa, qb, cqa, cqb, _, _ = await connect_more(bn, pda, pdb, sr)
                     qp_sr = sr
                 k, r, d = krd or (8, 2, 2)
+                # engine SR with FEC: the shims hand frames over at once (rx_bypass) and the
+                # reorder tolerance spans a block, so FEC repairs before a SACK asks
+                reorder = min(63, (k + r) * d + 4) if (sr and krd) else 3
                 for ctx in (a, b):
                     await run_driver(ctx.set_fec, "off" if krd is None else "all", k=k, r=r,
                                      d=d, flush_cycles=512, rob_timeout=8192, nak_delay=nak,
-                                     nak_retry=4096)
+                                     nak_retry=4096, rx_bypass=bool(sr and krd))
+                    await run_driver(ctx.dev.write, "roce", "sr_reorder", reorder)
                 ge = model == "ge" and loss > 0
                 gb, bg, gl = ge_params(loss, GE_BURST) if ge else (0, 0, 0)
                 for L, seed in (("lab", 101), ("lba", 202)):

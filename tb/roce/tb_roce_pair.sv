@@ -205,6 +205,7 @@ module tb_roce_pair #(
   logic [1:0]   f_mode [2];
   logic [7:0]   f_k [2], f_r [2], f_d [2];
   logic [15:0]  f_flush [2], f_rob [2], f_nd [2], f_nr [2];
+  logic         f_byp [2];
   logic [1:0]   f_qp_we, f_qp_val;
   logic [23:0]  f_qp_idx [2];
   logic [63:0]  tx_k [2], crx_k [2];
@@ -269,7 +270,7 @@ module tb_roce_pair #(
       .m_irq_valid(a_m_irq_valid),
       .m_irq_vector(a_m_irq_vector),
       .fec_mode(f_mode[0]), .fec_k(f_k[0]), .fec_r(f_r[0]), .fec_d(f_d[0]),
-      .fec_flush_cycles(f_flush[0]), .fec_rob_timeout(f_rob[0]),
+      .fec_flush_cycles(f_flush[0]), .fec_rob_timeout(f_rob[0]), .fec_rx_bypass(f_byp[0]),
       .fec_nak_delay(f_nd[0]), .fec_nak_retry(f_nr[0]), .fec_qp_we(f_qp_we[0]),
       .fec_qp_idx(f_qp_idx[0]), .fec_qp_val(f_qp_val[0]), .fec_stat(fst[0]),
       .m_axis_tx_tdata(a_ctx_tdata), .m_axis_tx_tkeep(a_ctx_tkeep), .m_axis_tx_tvalid(a_ctx_tvalid),
@@ -336,7 +337,7 @@ module tb_roce_pair #(
       .m_irq_valid(b_m_irq_valid),
       .m_irq_vector(b_m_irq_vector),
       .fec_mode(f_mode[1]), .fec_k(f_k[1]), .fec_r(f_r[1]), .fec_d(f_d[1]),
-      .fec_flush_cycles(f_flush[1]), .fec_rob_timeout(f_rob[1]),
+      .fec_flush_cycles(f_flush[1]), .fec_rob_timeout(f_rob[1]), .fec_rx_bypass(f_byp[1]),
       .fec_nak_delay(f_nd[1]), .fec_nak_retry(f_nr[1]), .fec_qp_we(f_qp_we[1]),
       .fec_qp_idx(f_qp_idx[1]), .fec_qp_val(f_qp_val[1]), .fec_stat(fst[1]),
       .m_axis_tx_tdata(b_ctx_tdata), .m_axis_tx_tkeep(b_ctx_tkeep), .m_axis_tx_tvalid(b_ctx_tvalid),
@@ -351,7 +352,7 @@ module tb_roce_pair #(
     fabnic_fec_port #(.ENABLE(FEC), .NUM_QP(NUM_QP), .MAX_K(FEC_MAX_K), .NROB(FEC_NROB)) u_port (
         .clk, .rst,
         .cfg_mode(f_mode[n]), .cfg_k(f_k[n]), .cfg_r(f_r[n]), .cfg_d(f_d[n]),
-        .cfg_flush_cycles(f_flush[n]), .cfg_rob_timeout(f_rob[n]),
+        .cfg_flush_cycles(f_flush[n]), .cfg_rob_timeout(f_rob[n]), .cfg_rx_bypass(f_byp[n]),
         .cfg_nak_delay(f_nd[n]), .cfg_nak_retry(f_nr[n]),
         .cfg_qp_we(f_qp_we[n]), .cfg_qp_idx(f_qp_idx[n][$clog2(NUM_QP)-1:0]),
         .cfg_qp_val(f_qp_val[n]),

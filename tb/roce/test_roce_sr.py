@@ -5,7 +5,7 @@ off), QPs created with ``selective_repeat=True`` through the fw/ verbs API.
 - sr_drop_list: one WRITE stream (the last message longer than the window), chosen data
   frames dropped by the link's drop list:
   every PSN goes on the wire exactly 1 + (times it was dropped) times (no go-back-N),
-  the tail loss is recovered by one timeout resend, memory exact; every WRITE frame's
+  the tail loss is recovered by one probe resend (sr_probe, no timeout), memory exact; every WRITE frame's
   RETH (VA of the packet's first byte, rkey, message length) and payload checked
   against the segmentation computed here from the work requests; SACK frames parsed
   with a scapy layer defined here (base = PSN + 1, bit 0 clear, one block, marked PSNs
@@ -181,7 +181,9 @@ if cocotb is not None:
         dut._log.info("A %s", ca)
         dut._log.info("B %s", cb)
         assert ca["sr_retx"] == len(drops) and ca["tx_retx_pkts"] == len(drops), ca
-        assert ca["timeouts"] == 1, ca          # the tail loss only
+        # the tail loss (no later packet whose SACK would ask for it): one probe resend
+        # (register sr_probe), no timeout
+        assert ca["sr_probe"] == 1 and ca["timeouts"] == 0, ca
         assert ca["rx_naks"] == 0 and cb["rx_seq_nak"] == 0
         assert cb["sr_sack_tx"] == nsack and nsack > 0, (cb, nsack)
         assert ca["sr_sack_rx"] == nsack, ca    # the B -> A link loses nothing here
