@@ -510,7 +510,8 @@ module fabnic_fec_rx #(
   assign hslot     = head_q[RS_W-1:0];
   assign h_here    = sv_q[hslot] && sseq_q[hslot] == head_q;
   assign h_writing = w_busy_q && w_acc_q && w_seq_q == head_q;
-  assign h_skip    = !rd_busy_q && !h_here && !h_writing &&
+  // (bypass: the buffer holds nothing and its head stays put, nothing is given up)
+  assign h_skip    = !cfg_rx_bypass && !rd_busy_q && !h_here && !h_writing &&
                      (force_skip ||
                       (su_v_q && $signed(head_q - su_q) <= 0) ||
                       (rcnt_q != '0 && cfg_rob_timeout != 16'd0 && wait_q >= cfg_rob_timeout));
