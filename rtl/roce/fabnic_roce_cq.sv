@@ -115,10 +115,15 @@ module fabnic_roce_cq #(
   logic [31:0] mask;
   logic        phase;
   assign mask  = (32'd1 << c_q.lg) - 1;
-  logic ld_full;   // the same check on the context being loaded (S_LOAD)
-  assign ld_full = (rd_data.pi - rd_data.ci) > ((32'd1 << rd_data.lg) - 1);
-  logic hot_full;  // ... and on the cached context (a CQE that skips S_LOAD)
-  assign hot_full = (c_q.pi - c_q.ci) > mask;
+  // a CQE for this context is dropped (counted): CQ disabled or ring full; checked on
+  // the cached copy (S_IDLE, hot hit) or on the RAM output (S_LOAD)
+  function automatic logic refused(input logic en, input logic [31:0] pi,
+                                   input logic [31:0] ci, input logic [4:0] lg);
+    return !en || (pi - ci) > ((32'd1 << lg) - 1);
+  endfunction
+  logic hot_refused, ld_refused;
+  assign hot_refused = refused(c_q.en, c_q.pi, c_q.ci, c_q.lg);
+  assign ld_refused  = refused(rd_data.en, rd_data.pi, rd_data.ci, rd_data.lg);
   assign phase = !c_q.pi[c_q.lg];
 
   assign m_wr_valid  = st_q == S_WD;
@@ -146,12 +151,8 @@ module fabnic_roce_cq #(
           rr_q <= !sel;
           st_q <= S_LOAD;
           if (hot_hit) begin            // context already in c_q: no RAM read
-            if (!c_q.en || hot_full) begin
-              cnt_overflow <= cnt_overflow + 1'b1;
-              st_q <= S_IDLE;
-            end else begin
-              st_q <= S_WD;
-            end
+            cnt_overflow <= cnt_overflow + CNT_W'(hot_refused);
+            st_q <= hot_refused ? S_IDLE : S_WD;
           end
         end
       end
@@ -162,12 +163,8 @@ module fabnic_roce_cq #(
         hot_q <= 1'b1;
         st_q <= S_DO;
         if (ev_q == E_CQE) begin
-          if (!rd_data.en || ld_full) begin
-            cnt_overflow <= cnt_overflow + 1'b1;
-            st_q <= S_IDLE;
-          end else begin
-            st_q <= S_WD;
-          end
+          cnt_overflow <= cnt_overflow + CNT_W'(ld_refused);
+          st_q <= ld_refused ? S_IDLE : S_WD;
         end
       end
       S_DO: begin
