@@ -34,8 +34,9 @@
 // SR probe (cfg_sr_probe ticks, 0 = off): an SR QP whose requester is stalled (every
 // posted WQE sent, or SR_W PSNs in flight) and which has heard no response at all for
 // that long (packets still queued in the NIC or on the wire keep bringing SACKs; only
-// silence means nothing more will come) resends una once (type 2, rtx_hi lowered as for a timeout) without spending its
-// retry budget, then waits for the ordinary timeout; progress re-enables the probe.
+// silence means nothing more will come) resends una once (type 2, rtx_hi lowered as
+// for a timeout) without spending its retry budget, then waits for the ordinary
+// timeout; progress re-enables the probe.
 // A stalled requester sends nothing that could bring a SACK, so this recovers tail
 // losses (fewer than sr_reorder packets after the hole), lost resends and lost ACKs in
 // a few microseconds instead of an RTO.
