@@ -2,7 +2,7 @@
 """FEC port-shim register block (docs/fec.md, "Port shim"), part of the "roce" map.
 fabnic_roce_core holds the registers and exports them (fec_* ports); the port's
 fabnic_fec_port (fabnic_fec_tx + fabnic_fec_rx) takes the settings and returns its
-twenty counters. Both NICs of a connection must use the same K/R/D; change them
+twenty-one counters. Both NICs of a connection must use the same K/R/D; change them
 only while no FEC traffic flows."""
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ FEC_COUNTERS = (
                  "requests dropped with the request FIFO full)."),
     ("naks_sent", "RX: NAK frames (opcode 0xF1) asked for."),
     ("naks_rcvd", "RX: NAK frames received from the peer."),
+    ("rx_src_full", "RX: frames of an FEC sender the source table had no room for (NSRC "
+                    "build parameter): data frames passed unprotected, repair frames "
+                    "dropped."),
 )
 
 FEC = Block(

@@ -24,12 +24,18 @@
 // stat_complete) or READY -> DECODING -> DONE. A group is released when it
 // completes, is decoded, its slot is needed by a newer group (an OPEN group is
 // then reported unrepairable: unrep_valid with the missing bitmap), or on
-// flush (all OPEN groups reported). Packets of DONE/closing groups or of groups
+// flush (all OPEN groups reported), or by a source clear (below). Packets of DONE/closing groups or of groups
 // older than the slot's are dropped (stat_stale); a data index or repair row
 // seen twice is dropped (stat_dup); out-of-range indices are dropped
 // (stat_malformed). A packet with tuser[0]=1 on its last beat or longer than
 // MAX_LEN poisons its group (its syndromes are untrustworthy): the group is
 // reported unrepairable when it closes.
+//
+// Source spaces (NSRC > 1, fabnic_fec_rx): the slot index is {source, gid low bits},
+// so each source owns NGROUP/NSRC slots. clr_valid with clr_src frees that source's
+// OPEN and DONE slots without a report (the caller gives the source space to a new
+// sender, whose group ids are unrelated to the old owner's); slots in the middle of a
+// decode are left alone (a source is only reassigned after a long idle time).
 //
 // Back-pressure (s_axis_tready low, only at the first beat of a packet): while
 // the packet's slot holds an older group that is closing/ready/decoding, during
@@ -44,6 +50,7 @@ module fabnic_fec_dec #(
     parameter int MAX_K     = 32,
     parameter int MAX_R     = 4,
     parameter int NGROUP    = 8,     // group slots, power of two (>= 2*D recommended)
+    parameter int NSRC      = 1,     // source spaces (power of two, < NGROUP): clr_src
     parameter int MAX_LEN   = 4096,  // power of two, >= 2*KEEP_W
     parameter int OUT_DEPTH = 16,
     parameter int USER_W    = fabnic_fec_pkg::META_W + 1
@@ -53,6 +60,8 @@ module fabnic_fec_dec #(
 
     input  wire logic [7:0]        cfg_k,   // K of groups until a repair tells its cnt
     input  wire logic              flush,   // pulse: release all OPEN groups
+    input  wire logic              clr_valid,  // pulse: free the slots of source clr_src
+    input  wire logic [7:0]        clr_src,
 
     input  wire logic [DATA_W-1:0] s_axis_tdata,
     input  wire logic [KEEP_W-1:0] s_axis_tkeep,
@@ -102,6 +111,10 @@ module fabnic_fec_dec #(
   if (MAX_R < 1 || MAX_R > 4 || MAX_K < 2 || MAX_K > 252 || NGROUP < 2 ||
       (1 << SL_W) != NGROUP) begin : g_chk
     $error("fabnic_fec_dec: need 1<=MAX_R<=4, 2<=MAX_K<=252, NGROUP a power of two >= 2");
+  end
+  localparam int SRC_W = (NSRC > 1) ? $clog2(NSRC) : 0;
+  if (NSRC < 1 || (1 << SRC_W) != NSRC || NSRC >= NGROUP) begin : g_chk_src
+    $error("fabnic_fec_dec: NSRC must be a power of two below NGROUP");
   end
   if (USER_W != fabnic_fec_pkg::META_W + 1) begin : g_chk_user
     $error("fabnic_fec_dec: USER_W is fixed by fec_meta_t");
@@ -462,6 +475,16 @@ module fabnic_fec_dec #(
     fwd_hit_q <= 1'b0;
     fwd_q     <= s1_new;
     o1_v_q    <= 1'b0;
+
+    // -------- source clear (lowest priority: every later write to a slot wins)
+    if (clr_valid && NSRC > 1) begin
+      for (int n = 0; n < NGROUP; n++) begin
+        if (32'(n >> (SL_W - SRC_W)) == 32'(clr_src) &&
+            (st_q[n] == S_OPEN || st_q[n] == S_DONE)) begin
+          st_q[n] <= S_FREE;
+        end
+      end
+    end
 
     // -------- report register
     unrep_valid <= 1'b0;

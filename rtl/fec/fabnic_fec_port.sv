@@ -6,7 +6,7 @@
 // wires (no logic, counters read 0).
 // The receiver's NAKs leave through this port's transmitter, the peer's NAKs
 // drive this port's retransmit buffer (selective retransmission).
-// stat packs NSTAT = 20 32-bit counters, counter i at stat[32*i +: 32]:
+// stat packs NSTAT = 21 32-bit counters, counter i at stat[32*i +: 32]:
 //   0 tx protected  1 tx bypass  2 tx repairs  3 tx idle flushes
 //   4 rx data  5 rx repair  6 rx plain  7 rx malformed  8 rx oversize
 //   9 repaired  10 unrepairable groups  11 given up  12 late  13 dup  14 resync  15 noseq
@@ -26,6 +26,7 @@ module fabnic_fec_port #(
     parameter int IN_DEPTH = 256,
     parameter int NROB     = 64,
     parameter int NRTX     = 64,
+    parameter int NSRC     = 1,     // FEC senders the receive side tells apart (fabnic_fec_rx)
     parameter int QPN_W    = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic              clk,
@@ -72,11 +73,11 @@ module fabnic_fec_port #(
     output logic                   m_core_tlast,
     output logic                   m_core_tuser,
 
-    output logic [20*32-1:0]       stat
+    output logic [21*32-1:0]       stat
 );
 
   if (ENABLE) begin : g_fec
-    logic [31:0] st [20];
+    logic [31:0] st [21];
     logic [31:0] tx_over_unused, tx_stall_unused;
     logic        nak_valid, nak_ready, rtx_valid;
     logic [15:0] nak_seq, rtx_seq;
@@ -102,7 +103,7 @@ module fabnic_fec_port #(
 
     fabnic_fec_rx #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .MAX_K(MAX_K), .MAX_R(MAX_R), .NGROUP(NGROUP),
-        .MAX_LEN(MAX_LEN), .IN_DEPTH(IN_DEPTH), .NROB(NROB)
+        .MAX_LEN(MAX_LEN), .IN_DEPTH(IN_DEPTH), .NROB(NROB), .NSRC(NSRC)
     ) u_rx (
         .clk, .rst,
         .cfg_en(cfg_mode != 2'd0), .cfg_k, .cfg_rob_timeout, .cfg_rx_bypass, .cfg_nak_delay,
@@ -118,10 +119,10 @@ module fabnic_fec_port #(
         .stat_drop_malformed(st[7]), .stat_drop_oversize(st[8]), .stat_repaired(st[9]),
         .stat_unrepairable(st[10]), .stat_rob_given_up(st[11]), .stat_rob_late(st[12]),
         .stat_rob_dup(st[13]), .stat_rob_resync(st[14]), .stat_rob_noseq(st[15]),
-        .stat_naks_sent(st[18]), .stat_naks_rcvd(st[19])
+        .stat_naks_sent(st[18]), .stat_naks_rcvd(st[19]), .stat_src_full(st[20])
     );
 
-    for (genvar i = 0; i < 20; i++) begin : g_st
+    for (genvar i = 0; i < 21; i++) begin : g_st
       assign stat[32*i +: 32] = st[i];
     end
   end else begin : g_wire

@@ -25,6 +25,18 @@
 // Frames older than the head (late originals, recoveries of given-up frames)
 // and duplicates are dropped and counted. If the buffer is empty and a frame
 // far ahead arrives, the head jumps to it (resync after reset/peer restart).
+// Source spaces (NSRC > 1, for a receiver that several FEC senders talk to, e.g. an
+// incast): group ids and sequence numbers are per sending port, so two senders'
+// groups must never meet in one decoder slot. A source table of NSRC entries, keyed
+// by the IPv4 source address, gives every DATA/REPAIR frame a source index s; the
+// decoder sees gid' = {gid[15-S:G-S], s, gid[G-S-1:0]} (G = log2 NGROUP,
+// S = log2 NSRC): each source owns NGROUP/NSRC slots (>= 2D needed) and a 2^(16-S)
+// group-id wrap. A new address takes a free entry (its decoder slots are cleared);
+// an entry that saw no frame for a whole AGE_CYCLES period is freed. With the
+// table full, a new source's DATA frames go to the core unprotected (trailer cut)
+// and its REPAIR frames are dropped, both counted in stat_src_full. The reorder
+// buffer and the NAK path keep one sequence space: with several sources use the
+// bypass (cfg_rx_bypass, engine selective repeat). NSRC = 1: no table, as before.
 // Throughput: one beat per cycle in; out of the buffer one beat per cycle.
 // DATA_W must be 512.
 `default_nettype none
@@ -37,7 +49,9 @@ module fabnic_fec_rx #(
     parameter int NGROUP    = 16,     // decoder group slots (>= 2 * D)
     parameter int MAX_LEN   = 8192,   // frame bytes, power of two
     parameter int IN_DEPTH  = 512,    // input FIFO beats (>= 2 * MAX_LEN / KEEP_W)
-    parameter int NROB      = 32      // reorder buffer slots, power of two
+    parameter int NROB      = 32,     // reorder buffer slots, power of two
+    parameter int NSRC      = 1,      // FEC source spaces (power of two, NGROUP >= 2*NSRC)
+    parameter int AGE_CYCLES = 16384  // a source entry idle this long is freed
 ) (
     input  wire logic              clk,
     input  wire logic              rst,
@@ -86,7 +100,8 @@ module fabnic_fec_rx #(
     output logic [31:0]            stat_rob_resync,
     output logic [31:0]            stat_rob_noseq,      // recovered, group not numbered
     output logic [31:0]            stat_naks_sent,
-    output logic [31:0]            stat_naks_rcvd
+    output logic [31:0]            stat_naks_rcvd,
+    output logic [31:0]            stat_src_full        // frames of a source with no entry
 );
 
   typedef fabnic_fec_pkg::fec_meta_t meta_t;
@@ -106,6 +121,11 @@ module fabnic_fec_rx #(
   if ((1 << SB_W) != SB || (1 << RS_W) != NROB || (1 << NG_W) != NGROUP) begin : g_chk_p2
     $error("fabnic_fec_rx: MAX_LEN, NROB and NGROUP must be powers of two");
   end
+  localparam int SRC_W = (NSRC > 1) ? $clog2(NSRC) : 0;
+  localparam int SI_W  = (NSRC > 1) ? SRC_W : 1;
+  if (NSRC < 1 || NSRC > 128 || (1 << SRC_W) != NSRC || NGROUP < 2 * NSRC) begin : g_chk_src
+    $error("fabnic_fec_rx: NSRC must be a power of two <= 128 and NGROUP >= 2 * NSRC");
+  end
   if (IN_DEPTH < 2 * SB) begin : g_chk_depth
     $error("fabnic_fec_rx: IN_DEPTH must hold two frames of MAX_LEN");
   end
@@ -121,6 +141,7 @@ module fabnic_fec_rx #(
     logic [15:0] clen;
     logic [15:0] seq;    // DATA: seq; REPAIR: fseq
     logic [7:0]  d;
+    logic [7:0]  src;    // source space (0 when NSRC = 1)
   } fmeta_t;
   localparam int FM_W = $bits(fmeta_t);
 
@@ -131,6 +152,7 @@ module fabnic_fec_rx #(
   logic [SB_W:0] ibeat_q;
   logic        idrop_q;            // cutting an oversize frame
   logic        f_roce4_q, f_roce4, f_rep_q, f_rep, f_nak_q, f_nak, is_nak;
+  logic [31:0] f_sip_q, f_sip;     // IPv4 source address
   logic [15:0] f_olen, f_iplen_q, f_iplen;
   logic [1:0]  f_pad_q, f_pad;
   logic        first;
@@ -141,6 +163,41 @@ module fabnic_fec_rx #(
   logic        fifo_in_ready, mf_in_ready, in_fire, in_wr;
 
   assign first = ibeat_q == '0;
+
+  // ---------------------------------------------------------------- source table
+  assign f_sip = first ? s_axis_tdata[8*26 +: 32] : f_sip_q;   // byte order kept as on the wire
+  logic [31:0]     st_ip_q [NSRC];
+  logic [NSRC-1:0] st_v_q, st_used_q;
+  logic [SI_W-1:0] src_idx, hit_idx, free_idx;
+  logic            src_hit, src_free, src_ok, src_miss, src_alloc;
+  logic [31:0]     age_q;
+  logic            clr_q;
+  logic [7:0]      clr_src_q;
+  always_comb begin
+    src_hit  = 1'b0;
+    src_free = 1'b0;
+    hit_idx  = '0;
+    free_idx = '0;
+    for (int i = NSRC - 1; i >= 0; i--) begin
+      if (st_v_q[i] && st_ip_q[i] == f_sip) begin
+        src_hit = 1'b1;
+        hit_idx = SI_W'(i);
+      end
+      if (!st_v_q[i]) begin
+        src_free = 1'b1;
+        free_idx = SI_W'(i);
+      end
+    end
+    if (NSRC == 1) begin
+      src_ok    = 1'b1;
+      src_idx   = '0;
+      src_alloc = 1'b0;
+    end else begin
+      src_ok    = src_hit || src_free;
+      src_idx   = src_hit ? hit_idx : free_idx;
+      src_alloc = !src_hit && src_free;
+    end
+  end
 
   always_comb begin
     for (int i = 0; i < HDR_B; i++) b[i] = s_axis_tdata[8*i +: 8];
@@ -189,6 +246,12 @@ module fabnic_fec_rx #(
     end
     is_nak = cfg_en && f_roce4 && !in_bad && f_nak && tr[0] == 8'hFE && tr[1] == 8'h03 &&
              flen == f_olen + 16'd12;
+    // source space: a frame of a source without a table entry is not decoded
+    fm.src   = 8'(src_idx);
+    src_miss = (fm.kind == K_DATA || fm.kind == K_REP) && !src_ok;
+    if (src_miss) begin
+      fm.kind = (fm.kind == K_DATA) ? K_PLAIN : K_DROP;   // DATA keeps lim: trailer cut
+    end
   end
 
   assign rtx_req_valid = in_fire && in_wr && in_last && is_nak;
@@ -292,15 +355,25 @@ module fabnic_fec_rx #(
   logic [META_W-1:0] repm_raw;
   logic [4:0]  repm_cnt_unused;
 
+  // decoder group id in the frame's source space (see the header)
+  function automatic logic [15:0] sgid(input logic [15:0] g, input logic [7:0] sx);
+    logic [15:0] lo;
+    if (NSRC == 1) return g;
+    lo = (16'd1 << (NG_W - SRC_W)) - 16'd1;
+    return ((g & ~lo) << SRC_W) | (16'(sx) << (NG_W - SRC_W)) | (g & lo);
+  endfunction
+  logic [15:0] mh_sgid;
+  assign mh_sgid = sgid(mh.gid, mh.src);
+
   always_comb begin
     rep_meta           = '0;
     rep_meta.is_repair = 1'b1;
-    rep_meta.gid       = mh.gid;
+    rep_meta.gid       = mh_sgid;
     rep_meta.idx       = mh.idx;
     rep_meta.cnt       = mh.cnt;
     rep_meta.len       = mh.clen;
     dat_meta           = '0;
-    dat_meta.gid       = mh.gid;
+    dat_meta.gid       = mh_sgid;
     dat_meta.idx       = mh.idx;
     dat_meta.cnt       = mh.cnt;
   end
@@ -373,9 +446,10 @@ module fabnic_fec_rx #(
 
   fabnic_fec_dec #(
       .DATA_W(DATA_W), .KEEP_W(KEEP_W), .MAX_K(MAX_K), .MAX_R(MAX_R), .NGROUP(NGROUP),
-      .MAX_LEN(MAX_LEN)
+      .NSRC(NSRC), .MAX_LEN(MAX_LEN)
   ) u_dec (
       .clk, .rst, .cfg_k, .flush(1'b0),
+      .clr_valid(clr_q), .clr_src(clr_src_q),
       .s_axis_tdata(dec_data), .s_axis_tkeep(dec_keep), .s_axis_tvalid(dec_valid),
       .s_axis_tready(dec_ready), .s_axis_tlast(dec_last), .s_axis_tuser(dec_user),
       .m_axis_tdata(rc_data), .m_axis_tkeep(rc_keep), .m_axis_tvalid(rc_valid),
@@ -582,9 +656,10 @@ module fabnic_fec_rx #(
   logic [1:0]          oi_sel_unused;
 
   assign oi_data  = {w_data, of_data, q_data};
-  assign oi_keep  = {w_keep, of_keep, q_keep};
+  // plain frames: rkeep/rlast (a source-table miss cuts the data trailer at mh.lim)
+  assign oi_keep  = {w_keep, of_keep, rkeep};
   assign oi_valid = {w_valid && cfg_rx_bypass, of_valid, p_valid};
-  assign oi_last  = {w_last, of_last, q_last};
+  assign oi_last  = {w_last, of_last, rlast};
   assign oi_user  = {!w_user[0], of_user, q_user};   // w_user[0]: frame good (and numbered)
   assign p_ready  = oi_ready[0];
   assign of_ready = oi_ready[1];
@@ -600,9 +675,32 @@ module fabnic_fec_rx #(
 
   // ================================================================ state
   always_ff @(posedge clk) begin
+    // ---- source table: aging (an entry unused for a whole period is freed), then
+    // lookups and allocations of this cycle's frame end (they win over aging)
+    clr_q <= 1'b0;
+    if (NSRC > 1) begin
+      age_q <= age_q + 32'd1;
+      if (age_q >= 32'(AGE_CYCLES - 1)) begin
+        age_q     <= '0;
+        st_v_q    <= st_v_q & st_used_q;
+        st_used_q <= '0;
+      end
+      if (in_fire && in_wr && in_last && (fm.kind == K_DATA || fm.kind == K_REP)) begin
+        st_used_q[src_idx] <= 1'b1;
+        if (src_alloc) begin
+          st_v_q[src_idx]  <= 1'b1;
+          st_ip_q[src_idx] <= f_sip;
+          clr_q            <= 1'b1;      // the decoder forgets the old owner's groups
+          clr_src_q        <= 8'(src_idx);
+        end
+      end
+    end
+    if (in_fire && in_wr && in_last && src_miss) stat_src_full <= stat_src_full + 1;
+
     // ---- input
     if (in_fire) begin
       if (first) begin
+        f_sip_q   <= f_sip;
         f_roce4_q <= f_roce4;
         f_iplen_q <= f_iplen;
         f_rep_q   <= f_rep;
@@ -622,8 +720,8 @@ module fabnic_fec_rx #(
         case (fm.kind)
           K_DATA:  stat_data_frames    <= stat_data_frames + 1;
           K_REP:   stat_repair_frames  <= stat_repair_frames + 1;
-          K_DROP:  if (is_nak) stat_naks_rcvd <= stat_naks_rcvd + 1;
-                   else        stat_drop_malformed <= stat_drop_malformed + 1;
+          K_DROP:  if (is_nak)         stat_naks_rcvd <= stat_naks_rcvd + 1;
+                   else if (!src_miss) stat_drop_malformed <= stat_drop_malformed + 1;
           default: stat_plain_frames   <= stat_plain_frames + 1;
         endcase
       end
@@ -646,10 +744,10 @@ module fabnic_fec_rx #(
       end
     end
     if (h_valid && h_ready && roff_q == 16'd0) begin
-      ft_v_q[mh.gid[NG_W-1:0]]    <= 1'b1;
-      ft_gid_q[mh.gid[NG_W-1:0]]  <= mh.gid;
-      ft_fseq_q[mh.gid[NG_W-1:0]] <= mh.seq;
-      ft_d_q[mh.gid[NG_W-1:0]]    <= mh.d;
+      ft_v_q[mh_sgid[NG_W-1:0]]    <= 1'b1;
+      ft_gid_q[mh_sgid[NG_W-1:0]]  <= mh_sgid;
+      ft_fseq_q[mh_sgid[NG_W-1:0]] <= mh.seq;
+      ft_d_q[mh_sgid[NG_W-1:0]]    <= mh.d;
     end
 
     // ---- ROB writer
@@ -747,6 +845,12 @@ module fabnic_fec_rx #(
       nak_head_q <= '0;
       nak_age_q  <= '0;
       stat_naks_sent <= '0;
+      stat_src_full  <= '0;
+      st_v_q     <= '0;
+      st_used_q  <= '0;
+      age_q      <= '0;
+      clr_q      <= 1'b0;
+      clr_src_q  <= '0;
       stat_naks_rcvd <= '0;
       for (int i = 0; i < NROB; i++) sv_q[i] <= 1'b0;
       for (int i = 0; i < NGROUP; i++) ft_v_q[i] <= 1'b0;

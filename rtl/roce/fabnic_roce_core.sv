@@ -104,7 +104,7 @@ module fabnic_roce_core #(
     output logic [15:0]              m_irq_vector,
 
     // settings of the port's FEC shim (register block "fec", docs/fec.md) and its
-    // twenty 32-bit counters (fabnic_fec_port stat layout)
+    // twenty-one 32-bit counters (fabnic_fec_port stat layout)
     output logic [1:0]               fec_mode,
     output logic [7:0]               fec_k,
     output logic [7:0]               fec_r,
@@ -117,7 +117,7 @@ module fabnic_roce_core #(
     output logic                     fec_qp_we,
     output logic [23:0]              fec_qp_idx,
     output logic                     fec_qp_val,
-    input  wire logic [639:0]        fec_stat
+    input  wire logic [671:0]        fec_stat
 );
   import fabnic_roce_pkg::*;
 
@@ -415,7 +415,8 @@ module fabnic_roce_core #(
       .sts_fec_cnt_rtx_frames(fec_stat[543:512]),
       .sts_fec_cnt_rtx_miss(fec_stat[575:544]),
       .sts_fec_cnt_naks_sent(fec_stat[607:576]),
-      .sts_fec_cnt_naks_rcvd(fec_stat[639:608])
+      .sts_fec_cnt_naks_rcvd(fec_stat[639:608]),
+      .sts_fec_cnt_rx_src_full(fec_stat[671:640])
   );
 
   logic [47:0]  local_mac;

@@ -162,7 +162,8 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_fec_cnt_rtx_frames,
     input  wire logic [31:0] sts_fec_cnt_rtx_miss,
     input  wire logic [31:0] sts_fec_cnt_naks_sent,
-    input  wire logic [31:0] sts_fec_cnt_naks_rcvd
+    input  wire logic [31:0] sts_fec_cnt_naks_rcvd,
+    input  wire logic [31:0] sts_fec_cnt_rx_src_full
 );
 
   function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
@@ -599,6 +600,8 @@ module fabnic_regs_roce #(
         ADDR_W'('hd88): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_naks_sent);
                 else ack_err <= 1'b1;
         ADDR_W'('hd8c): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_naks_rcvd);
+                else ack_err <= 1'b1;
+        ADDR_W'('hd90): if (!req_write) ack_rdata <= 32'(sts_fec_cnt_rx_src_full);
                 else ack_err <= 1'b1;
         default: ack_err <= 1'b1;
       endcase

@@ -152,6 +152,8 @@ if cocotb is not None:
         from fabnic_tb.bench import gbps, record
         await start_clock_reset(dut)
         dut.flush.value = 0
+        dut.clr_valid.value = 0
+        dut.clr_src.value = 0
         rng = random.Random(2)
         drv = Driver(dut, ["m_axis"])
 

@@ -187,6 +187,8 @@ if cocotb is not None:
 
     async def setup(dut, cfg_k: int):
         dut.flush.value = 0
+        dut.clr_valid.value = 0
+        dut.clr_src.value = 0
         dut.cfg_k.value = cfg_k
         await start_clock_reset(dut)
         return (int(dut.MAX_LEN.value), int(dut.MAX_K.value), int(dut.MAX_R.value),

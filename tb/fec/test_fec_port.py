@@ -4,7 +4,11 @@ the wire checked with the independent checker (repairs recomputed with the numpy
 model), then the captured wire looped into the receive side with frames dropped:
 the core side must get every frame back exactly, protected frames in order, the
 lost ones rebuilt. Malformed input (bad repair trailers, a repair with a bad FCS,
-oversize frames, garbage, a NAK) is counted and never hangs the port."""
+oversize frames, garbage, a NAK) is counted and never hangs the port. Source spaces
+(NSRC = 2): three senders whose group ids collide, into one receive side in bypass
+mode: the two with a table entry get their losses rebuilt, the third passes
+unprotected (counted); after an idle AGE_CYCLES period its entry is free and its
+losses are rebuilt too."""
 
 from __future__ import annotations
 
@@ -174,7 +178,113 @@ if cocotb is not None:
         assert len(cut) == 1 and tu, "oversize frame cut at MAX_LEN and flagged bad"
 
 
+    async def pulse_reset(dut) -> None:
+        dut.rst.value = 1
+        await ClockCycles(dut.clk, 8)
+        dut.rst.value = 0
+        await RisingEdge(dut.clk)
+
+    def cfg(dut, bypass: int) -> None:
+        dut.cfg_mode.value = 1
+        dut.cfg_k.value, dut.cfg_r.value, dut.cfg_d.value = K, R, D
+        dut.cfg_flush_cycles.value = 200
+        dut.cfg_rob_timeout.value = 3000
+        dut.cfg_nak_delay.value = 0
+        dut.cfg_nak_retry.value = 0
+        dut.cfg_rx_bypass.value = bypass
+        dut.cfg_qp_we.value = 0
+
+    @cocotb.test(timeout_time=2000, timeout_unit="us")
+    async def source_spaces(dut):
+        """Three FEC senders (the port's own TX, reset between them, so their group ids
+        and seqs collide) into one RX in bypass mode with NSRC = 2."""
+        await start_clock_reset(dut)
+        cfg(dut, 0)
+        core_tx = axis_source(dut, "s_core", seed=11)
+        wire_tx = axis_sink(dut, "m_wire", seed=12)
+        wire_rx = axis_source(dut, "s_wire", seed=13)
+        core_rx = axis_sink(dut, "m_core", seed=14)
+        rng = random.Random(21)
+        ips = ["10.0.1.11", "10.0.1.12", "10.0.1.13"]
+        sent: dict[int, list[bytes]] = {}
+        wires: dict[int, list[bytes]] = {}
+        for n, ip in enumerate(ips):
+            await pulse_reset(dut)
+            cnt = 16 if n < 2 else 8
+            sent[n] = [bytes(rl.roce_frame(rl.WRITE_MIDDLE,
+                                           bytes(rng.getrandbits(8) for _ in range(
+                                               rng.choice([64, 1024, 4096]))),
+                                           src_ip=ip, dqpn=0x30 + n, psn=i))
+                       for i in range(cnt)]
+            for f in sent[n]:
+                await core_tx.send(f)
+            await core_tx.wait()
+            await settle(dut, 1500)            # the idle flush closes the last block
+            w = []
+            while not wire_tx.empty():
+                w.append(bytes(wire_tx.recv_nowait().tdata))
+            data, st = check_fec_wire([("s", f) for f in w], R, D)
+            assert [f for _, f in data] == sent[n] and st["s"].repairs > 0
+            wires[n] = w
+            dut._log.info("source %d: %d frames on the wire", n, len(w))
+        # every sender starts at group id 0: without source spaces these would mix
+        await pulse_reset(dut)
+        cfg(dut, 1)
+
+        def data_idx(w: list[bytes]) -> list[int]:
+            return [i for i, f in enumerate(w) if f[42] != 0xF0]
+
+        # at most R losses per group (D = 2 interleaves groups: data i -> group i % D)
+        lost = {0: {data_idx(wires[0])[j] for j in (0, 2, 9)},
+                1: {data_idx(wires[1])[j] for j in (1, 3, 4, 14)},
+                2: {data_idx(wires[2])[j] for j in (5,)}}
+        a = [f for i, f in enumerate(wires[0]) if i not in lost[0]]
+        b = [f for i, f in enumerate(wires[1]) if i not in lost[1]]
+        for i in range(max(len(a), len(b))):          # A and B interleaved
+            for lst in (a, b):
+                if i < len(lst):
+                    await wire_rx.send(lst[i])
+        c = [f for i, f in enumerate(wires[2]) if i not in lost[2]]
+        for f in c:                                   # C: the table is full
+            await wire_rx.send(f)
+        await wire_rx.wait()
+        want = sent[0] + sent[1] + [f for j, f in enumerate(sent[2]) if j != 5]
+        got = []
+        while len(got) < len(want):
+            await settle(dut, 200)
+            if core_rx.empty():
+                break
+            while not core_rx.empty():
+                got.append(bytes(core_rx.recv_nowait().tdata))
+        dut._log.info("got %d of %d frames: %s", len(got), len(want), stats(dut))
+        await settle(dut)
+        assert core_rx.empty(), "extra frames (a rebuilt frame from mixed groups?)"
+        def tag(f: bytes) -> str:
+            return f"src .{f[29]} psn {int.from_bytes(f[50:53], 'big')} len {len(f)}"
+        miss = [tag(f) for f in want if f not in got]
+        extra = [tag(f) for f in got if f not in want]
+        assert not miss and not extra, f"missing {miss}, unexpected {extra}"
+        s = stats(dut)
+        dut._log.info("source spaces: %s", s)
+        n_c = len(c)
+        assert s["repaired"] == len(lost[0]) + len(lost[1]), s
+        assert s["rx_src_full"] == n_c and s["rx_malformed"] == 0, s
+        # C's frames as seen after the losses: data frames unprotected, repairs dropped
+        # after a whole idle aging period A's and B's entries are free: C gets one
+        await ClockCycles(dut.clk, 2 * 16384 + 10)   # fabnic_fec_rx AGE_CYCLES default
+        for f in c:
+            await wire_rx.send(f)
+        await wire_rx.wait()
+        got = [bytes((await core_rx.recv()).tdata) for _ in range(len(sent[2]))]
+        await settle(dut)
+        assert core_rx.empty()
+        assert sorted(got) == sorted(sent[2]), "C after aging: loss rebuilt"
+        s2 = stats(dut)
+        assert s2["repaired"] == s["repaired"] + 1 and s2["rx_src_full"] == n_c, s2
+
+
 def test_fec_port():
     run(toplevel="fabnic_fec_port", module="test_fec_port", test_dir=HERE,
         parameters={"ENABLE": 1, "MAX_K": 8, "MAX_R": 2, "MAX_D": 2, "MAX_LEN": 8192,
-                    "NUM_QP": 64, "NGROUP": 8, "IN_DEPTH": 256, "NROB": 32, "NRTX": 16})
+                    "NUM_QP": 64, "NGROUP": 8, "IN_DEPTH": 256, "NROB": 32, "NRTX": 16,
+                    "NSRC": 2})

@@ -200,7 +200,7 @@ module tb_roce_pair #(
   logic         b_crx_tvalid, b_crx_tready, b_crx_tlast, b_crx_tuser;
 
   logic [511:0] tx_d [2], crx_d [2];
-  logic [639:0] fst [2];
+  logic [671:0] fst [2];
   // FEC settings come from each core's register block "fec"; counters go back to it
   logic [1:0]   f_mode [2];
   logic [7:0]   f_k [2], f_r [2], f_d [2];
