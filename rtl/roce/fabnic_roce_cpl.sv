@@ -34,9 +34,11 @@
 // SR probe (cfg_sr_probe ticks, 0 = off): an SR QP whose requester is stalled (every
 // posted WQE sent, or SR_W PSNs in flight) and which has heard no response at all for
 // that long (packets still queued in the NIC or on the wire keep bringing SACKs; only
-// silence means nothing more will come) resends una once (type 2, rtx_hi lowered as
-// for a timeout) without spending its retry budget, then waits for the ordinary
-// timeout; progress re-enables the probe.
+// silence means nothing more will come) resends, if every posted WQE was sent (a
+// tail), every PSN of [una, psn_hi) once, else (window stall) una only (type 3 events,
+// as for a SACK; rtx_hi set past the resent PSNs) without spending its retry budget,
+// then waits for the ordinary timeout; progress re-enables the probe. (Resending only
+// una recovered an incast's tail drops one packet per probe period.)
 // A stalled requester sends nothing that could bring a SACK, so this recovers tail
 // losses (fewer than sr_reorder packets after the hole), lost resends and lost ACKs in
 // a few microseconds instead of an RTO.
@@ -518,6 +520,14 @@ module fabnic_roce_cpl #(
     for (int i = 63; i >= 0; i--) if (sk_mask_q[i]) sk_low = 6'(i);
   end
 
+  // SR probe: PSNs [una, psn_hi) as a mask over base una (at most 64)
+  logic [63:0] probe_mask;
+  always_comb begin
+    logic [23:0] n_out;
+    n_out = pb_q.psn_hi - una_n;
+    probe_mask = (n_out >= 24'd64) ? '1 : ((64'd1 << n_out[5:0]) - 64'd1);
+  end
+
   // ACK of PSN p moves the target to p+1 when p is inside [una, psn_hi)
   function automatic logic in_window(input logic [23:0] p, input logic [23:0] lo,
                                      input logic [23:0] hi);
@@ -825,15 +835,20 @@ module fabnic_roce_cpl #(
           end
           P_PROBE: begin
             if (psn_lt(una_n, pb_q.psn_hi) && !a_q.err) begin
-              // resend una once; the ordinary timeout counts from here
+              // tail-loss probe: silence while stalled means that nothing more is on
+              // its way; after the last posted WQE every PSN not acknowledged was lost
+              // (or its ACK was): resend all of [una, psn_hi) (the window caps it at
+              // SR_W <= 64) through the SACK resend path; in a window stall resend
+              // una only. The ordinary timeout counts from here
               cnt_sr_probe <= cnt_sr_probe + 1'b1;
               a_q.probed  <= 1'b1;
               a_q.t_start <= now_q;
-              a_q.rtx_hi  <= una_n + 24'd1;
-              ev_type_q   <= 2'd2;
-              ev_psn_q    <= una_n;
-              ev_ret_q    <= S_WB;
-              st_q <= S_EV;
+              a_q.rtx_hi  <= (pb_q.sq_hi == pb_q.sq_pi) ? pb_q.psn_hi : una_n + 24'd1;
+              sk_base_q   <= una_n;
+              // at the end of the posted work (a true tail) everything after the last
+              // acknowledgement is missing; in a window stall only una is known to be
+              sk_mask_q   <= (pb_q.sq_hi == pb_q.sq_pi) ? probe_mask : 64'd1;
+              st_q <= S_SREV;
             end else begin
               st_q <= S_WB;
             end

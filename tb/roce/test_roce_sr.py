@@ -5,8 +5,8 @@ off), QPs created with ``selective_repeat=True`` through the fw/ verbs API.
 - sr_drop_list: one WRITE stream (the last message longer than the window), chosen data
   frames dropped by the link's drop list:
   every PSN goes on the wire exactly 1 + (times it was dropped) times (no go-back-N),
-  the tail loss is recovered by one probe resend (sr_probe, no timeout), memory exact; every WRITE frame's
-  RETH (VA of the packet's first byte, rkey, message length) and payload checked
+  a tail burst of three is recovered by one probe (sr_probe resends all of them, no
+  timeout), memory exact; every WRITE frame's RETH (VA of the packet's first byte, rkey, message length) and payload checked
   against the segmentation computed here from the work requests; SACK frames parsed
   with a scapy layer defined here (base = PSN + 1, bit 0 clear, one block, marked PSNs
   were delivered before); ICRC of every frame (zlib reference in fabnic_tb.roce_layers).
@@ -121,7 +121,8 @@ if cocotb is not None:
                 psn += 1
             off += n + 512
         npk = psn - psn0
-        drops = [2, 5, 6, 17, 40, 70, 100, npk - 1]   # frame indices on A -> B (8 at most)
+        # frame indices on A -> B (8 at most); the last three are a tail burst
+        drops = [2, 5, 6, 17, 40, npk - 3, npk - 2, npk - 1]
         fin = int(dut.lab_cnt_frames_in.value)
         mark = len(env.frames)
         env.link("lab", drop_list=sum((fin + d) << (32 * i) for i, d in enumerate(drops)),
@@ -181,8 +182,8 @@ if cocotb is not None:
         dut._log.info("A %s", ca)
         dut._log.info("B %s", cb)
         assert ca["sr_retx"] == len(drops) and ca["tx_retx_pkts"] == len(drops), ca
-        # the tail loss (no later packet whose SACK would ask for it): one probe resend
-        # (register sr_probe), no timeout
+        # the tail burst (no later packet whose SACK would ask for it): one probe
+        # (register sr_probe) resends all three, no timeout
         assert ca["sr_probe"] == 1 and ca["timeouts"] == 0, ca
         assert ca["rx_naks"] == 0 and cb["rx_seq_nak"] == 0
         assert cb["sr_sack_tx"] == nsack and nsack > 0, (cb, nsack)
