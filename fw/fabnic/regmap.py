@@ -225,8 +225,9 @@ ROCE = Block(
         Reg("sr_probe", 0x4C, "rw",
             "Selective repeat probe, in retransmission-timer ticks (timer_tick cycles): "
             "an SR QP whose requester is stalled (every posted WQE sent, or the 64-PSN "
-            "window full) and whose oldest unacknowledged PSN has not been acknowledged "
-            "for this long resends that PSN once, without spending its retry budget "
+            "window full) and that has heard no ACK/SACK/NAK for this long resends, after "
+            "the last posted WQE, every unacknowledged PSN (a tail loss), in a window "
+            "stall the oldest one, without spending its retry budget "
             "(tail losses, lost resends and lost ACKs are repaired without waiting for "
             "the timeout); the ordinary timeout follows if that does not help. 0 = off. "
             "Keep it above the longest gap between two ACKs of a stalled sender (about "
