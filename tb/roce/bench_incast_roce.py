@@ -9,7 +9,7 @@ docs/roce_sr.md) to its own QP on the receiver. A round: every sender posts one 
 WRITE of INCAST_SIZE bytes (default 128 KiB) into its own region of the receiver's
 buffer, back to back (random order, a few cycles apart); a message's completion time is
 the cycle its CQE was seen (CQs polled every 32 cycles) minus the cycle before its
-doorbell. INCAST_ROUNDS rounds (default 16) with INCAST_GAP idle cycles (default 4000)
+doorbell. INCAST_ROUNDS rounds (default 4) with INCAST_GAP idle cycles (default 4000)
 between them; a fresh random payload per round, and the receiver's buffer is checked
 byte for byte after every round (host-memory backdoor), every completion must succeed.
 
@@ -39,7 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 N = 8
 SIZE = int(os.environ.get("INCAST_SIZE", str(128 * 1024)))
-ROUNDS = int(os.environ.get("INCAST_ROUNDS", "16"))
+ROUNDS = int(os.environ.get("INCAST_ROUNDS", "4"))
 GAP = int(os.environ.get("INCAST_GAP", "4000"))
 BUF = int(os.environ.get("INCAST_BUF", "600000"))
 DELAY = int(os.environ.get("INCAST_DELAY", "100"))
