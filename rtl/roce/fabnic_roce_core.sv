@@ -710,7 +710,7 @@ module fabnic_roce_core #(
   logic [23:0]      una_wr_data;
   logic [QPN_W-1:0] ev_qpn;
   logic [15:0]      ev_wqe_idx;
-  logic [23:0]      ev_wqe_psn, ev_psn;
+  logic [23:0]      ev_wqe_psn, ev_psn, ev_wqe_ssn;
   logic             kick_valid, kick_ready;
   logic [QPN_W-1:0] kick_qpn;
   logic [CNT_W-1:0] req_lkey_err;
@@ -727,6 +727,7 @@ module fabnic_roce_core #(
       .s_db_pi(sqdb_data[15:0]),
       .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev_type(ev_type), .s_ev_qpn(ev_qpn),
       .s_ev_wqe_idx(ev_wqe_idx), .s_ev_wqe_psn(ev_wqe_psn), .s_ev_psn(ev_psn),
+      .s_ev_wqe_ssn(ev_wqe_ssn),
       .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
       .una_wr_en, .una_wr_addr, .una_wr_data,
       .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
@@ -799,6 +800,7 @@ module fabnic_roce_core #(
       .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
       .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev_type(ev_type), .m_ev_qpn(ev_qpn),
       .m_ev_wqe_idx(ev_wqe_idx), .m_ev_wqe_psn(ev_wqe_psn), .m_ev_psn(ev_psn),
+      .m_ev_wqe_ssn(ev_wqe_ssn),
       .m_rd_addr(rd_desc_addr[1]), .m_rd_len(rd_desc_len[1]), .m_rd_valid(rd_desc_valid[1]),
       .m_rd_ready(rd_desc_ready[1]), .s_rd_tdata(sq_tdata[1]), .s_rd_tvalid(sq_tvalid[1]),
       .s_rd_tready(sq_tready[1]), .s_rd_tlast(sq_tlast[1]), .s_rd_tuser(sq_tuser[1]),

@@ -129,6 +129,7 @@ module fabnic_roce_cpl #(
     output logic      [15:0]                  m_ev_wqe_idx,
     output logic      [23:0]                  m_ev_wqe_psn,
     output logic      [23:0]                  m_ev_psn,
+    output logic      [23:0]                  m_ev_wqe_ssn,   // SSN of the oldest WQE (SR)
 
     // SQE re-reads
     output logic      [63:0]                  m_rd_addr,
@@ -177,6 +178,7 @@ module fabnic_roce_cpl #(
     logic [23:0] una;
     logic [15:0] wqe_idx;
     logic [23:0] wqe_psn;
+    logic [23:0] wqe_ssn;    // SR: SSN of that WQE (receive-WQE-consuming messages before it)
     logic        loaded;
     logic [7:0]  w_opcode;
     logic [7:0]  w_flags;
@@ -454,6 +456,7 @@ module fabnic_roce_cpl #(
   assign m_ev_wqe_idx = a_q.wqe_idx;
   assign m_ev_wqe_psn = a_q.wqe_psn;
   assign m_ev_psn     = ev_psn_q;
+  assign m_ev_wqe_ssn = a_q.wqe_ssn;
 
   // placement
   logic [31:0] rd_off;
@@ -747,6 +750,8 @@ module fabnic_roce_cpl #(
         if (!m_cqe_valid || m_cqe_ready) begin
           a_q.wqe_idx <= a_q.wqe_idx + 16'd1;
           a_q.wqe_psn <= w_end;
+          a_q.wqe_ssn <= a_q.wqe_ssn + 24'(a_q.w_opcode == WR_SEND || a_q.w_opcode == WR_SEND_IMM
+                                          || a_q.w_opcode == WR_WRITE_IMM);
           a_q.loaded  <= 1'b0;
           if (cqe_status_q == WS_SUCCESS && psn_lt(a_q.una, w_end)) a_q.una <= w_end;
           st_q <= cqe_ret_q;

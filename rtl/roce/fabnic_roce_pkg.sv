@@ -81,21 +81,25 @@ package fabnic_roce_pkg;
 
   // ---------------------------------------------------------------- selective repeat
   // Layout of an opcode on a QP with selective repeat (docs/roce_sr.md): WRITE MIDDLE /
-  // LAST carry a RETH when sr_reth is set, and the vendor SACK opcode 0xC0 is known
+  // LAST carry a RETH and SENDs a SOFFETH (decoded into the reth field) when sr_reth is
+  // set, and the vendor SACK opcode 0xC0 is known
   // (AETH + SACKETH). With sr_reth = 0 and sack_ok = 0 this is op_layout().
   localparam logic [7:0] OP_SR_SACK  = 8'hC0;
   localparam int         SACKETH_BYTES = 24;
 
-  function automatic logic op_write_mid_last(input logic [7:0] op);
+  // Opcodes that carry a 16-byte RETH-sized header on an SR QP and not on a standard
+  // one: WRITE MIDDLE / LAST (a RETH: VA of the packet's first byte) and every SEND
+  // (a SOFFETH in the same slot: message offset, SSN, message length).
+  function automatic logic op_sr_ext(input logic [7:0] op);
     return op == fabnic_pkt_pkg::OP_WRITE_MIDDLE || op == fabnic_pkt_pkg::OP_WRITE_LAST
-           || op == fabnic_pkt_pkg::OP_WRITE_LAST_IMM;
+           || op == fabnic_pkt_pkg::OP_WRITE_LAST_IMM || op <= fabnic_pkt_pkg::OP_SEND_ONLY_IMM;
   endfunction
 
   function automatic op_layout_t op_layout_sr(input logic [7:0] op, input logic sr_reth,
                                               input logic sack_ok);
     op_layout_t l;
     l = op_layout(op);
-    if (sr_reth && op_write_mid_last(op)) l.reth = 1'b1;
+    if (sr_reth && op_sr_ext(op)) l.reth = 1'b1;
     if (sack_ok && op == OP_SR_SACK) begin
       l.known = 1'b1;
       l.aeth  = 1'b1;

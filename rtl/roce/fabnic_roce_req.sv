@@ -43,6 +43,12 @@
 // PSN: the SQEs are re-read from the given oldest WQE, walked to the WQE holding the
 // PSN, and that one packet is rebuilt (AckReq set) and sent; the QP's send position
 // is then restored.
+// SR SENDs carry a SOFFETH (docs/roce_sr.md) in the RETH slot of the job: the packet's
+// byte offset in the message, the message's SSN (per-QP count of the messages before it
+// that consume a receive WQE: SEND and WRITE with immediate, from 0 at init) and the
+// message length. The SSN of the WQE at the send position is kept in the state; a
+// resend walk starts from the completer's SSN of the oldest uncompleted WQE (event
+// field) and counts the WQEs it walks past.
 // Events are taken one at a time in this priority: control (init/query), completer
 // (rewind/error), doorbell, active FIFO. A local protection error (lkey check) stops
 // the QP: the failing SQ index and status are published for the completer, which
@@ -101,6 +107,7 @@ module fabnic_roce_req #(
     input  wire logic [15:0]                  s_ev_wqe_idx,
     input  wire logic [23:0]                  s_ev_wqe_psn,
     input  wire logic [23:0]                  s_ev_psn,
+    input  wire logic [23:0]                  s_ev_wqe_ssn,   // SSN of that WQE (SR)
 
     // kick to the completer: the QP needs a look (local error, doorbell while in error)
     output logic                              m_kick_valid,
@@ -171,6 +178,7 @@ module fabnic_roce_req #(
     logic [31:0] off;
     logic [23:0] next_psn;
     logic [23:0] psn_hi;
+    logic [23:0] ssn;        // SR: SSN of the WQE at sq_ci
     logic        in_sched;
     logic        err;
     logic        lerr;
@@ -250,6 +258,8 @@ module fabnic_roce_req #(
   logic [31:0]      sv_off;
   logic [23:0]      sv_next_psn;
   logic [23:0]      wpsn_q;         // first PSN of the WQE being walked in a resend
+  logic [23:0]      wssn_q;         // its SSN
+  logic [23:0]      ev_ssn_q;
   logic [QPN_W-1:0] qpn_q;
   logic [23:0]      ev_psn_q, ev_wqe_psn_q;
   logic [15:0]      ev_idx_q;
@@ -267,7 +277,7 @@ module fabnic_roce_req #(
 
   logic [3:0]  lg;
   logic [31:0] pmtu_bytes, rem, seg;
-  logic        first, last, is_send, is_write, is_read, is_atomic, has_imm;
+  logic        first, last, is_send, is_write, is_read, is_atomic, has_imm, uses_rqe;
   logic [15:0] sq_mask;
 
   always_comb begin
@@ -282,6 +292,7 @@ module fabnic_roce_req #(
     is_read    = sqe_q.opcode == WR_READ;
     is_atomic  = sqe_q.opcode == WR_CMP_SWAP || sqe_q.opcode == WR_FETCH_ADD;
     has_imm    = sqe_q.opcode == WR_SEND_IMM || sqe_q.opcode == WR_WRITE_IMM;
+    uses_rqe   = is_send || sqe_q.opcode == WR_WRITE_IMM;
     sq_mask    = 16'((32'd1 << qc_q.sq_log) - 1);
   end
 
@@ -324,7 +335,12 @@ module fabnic_roce_req #(
       job.hdr.reth.va      = qc_q.sr ? sqe_q.raddr + 64'(rs_q.off) : sqe_q.raddr;
       job.hdr.reth.rkey    = sqe_q.rkey;
       job.hdr.reth.dma_len = sqe_q.len;
-      job.hdr.has_reth     = qc_q.sr && is_write;
+      if (is_send) begin
+        // SR: SOFFETH {message offset, rsvd, SSN, message length} in the RETH slot
+        job.hdr.reth.va   = 64'(rs_q.off);
+        job.hdr.reth.rkey = {8'd0, resend_q ? wssn_q : rs_q.ssn};
+      end
+      job.hdr.has_reth     = qc_q.sr;
       job.hdr.immdt.imm    = bswap32(sqe_q.imm);
       if (resend_q) job.hdr.bth.ack_req = 1'b1;
     end else if (is_read) begin
@@ -352,11 +368,13 @@ module fabnic_roce_req #(
   end
   // SR resend walk: PSNs of the SQE arriving on the read stream
   logic [23:0] rs_span;
+  logic        rs_rqe;     // that SQE's message consumes a receive WQE (SSN + 1)
   always_comb begin
     logic [7:0] e_op;
     e_op    = s_rd_tdata[8*8 +: 8];                 // sqe_decode(): opcode, len
     rs_span = (e_op == WR_CMP_SWAP || e_op == WR_FETCH_ADD) ? 24'd1
             : npkts(s_rd_tdata[12*8 +: 32], lg);
+    rs_rqe  = e_op == WR_SEND || e_op == WR_SEND_IMM || e_op == WR_WRITE_IMM;
   end
   logic pkt_done_wqe;   // this packet finishes the WQE
   assign pkt_done_wqe = is_read || is_atomic || last;
@@ -530,7 +548,7 @@ module fabnic_roce_req #(
         end else if (take_ev) begin
           ev_q <= E_EV; ev_op_q <= s_ev_type[0]; qpn_q <= s_ev_qpn; ev_psn_q <= s_ev_psn;
           resend_q <= s_ev_type[1];
-          ev_wqe_psn_q <= s_ev_wqe_psn; ev_idx_q <= s_ev_wqe_idx;
+          ev_wqe_psn_q <= s_ev_wqe_psn; ev_idx_q <= s_ev_wqe_idx; ev_ssn_q <= s_ev_wqe_ssn;
           st_q <= S_LOAD;
         end else if (take_db) begin
           ev_q <= E_DB; qpn_q <= s_db_qpn; ev_idx_q <= s_db_pi;
@@ -579,6 +597,7 @@ module fabnic_roce_req #(
                 sv_next_psn <= rs_q.next_psn;
                 rs_q.sq_ci  <= ev_idx_q;
                 wpsn_q      <= ev_wqe_psn_q;
+                wssn_q      <= ev_ssn_q;
                 st_q <= S_FETCH;
               end
             end else if (ev_op_q) begin
@@ -586,6 +605,7 @@ module fabnic_roce_req #(
               st_q <= S_WB;
             end else if (!rs_q.err) begin
               rs_q.sq_ci    <= ev_idx_q;
+              rs_q.ssn      <= ev_ssn_q;
               rs_q.next_psn <= ev_psn_q;
               rs_q.off      <= 32'(ev_psn_q - ev_wqe_psn_q) << pmtu_log(qc_q.pmtu);
               if (!rs_q.in_sched) begin
@@ -641,6 +661,7 @@ module fabnic_roce_req #(
             // the PSN is beyond this WQE: next SQE
             rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
             wpsn_q     <= wpsn_q + rs_span;
+            wssn_q     <= wssn_q + 24'(rs_rqe);
             if (rs_q.sq_ci + 16'd1 == rs_q.sq_hi) begin
               rs_q.sq_ci <= sv_sq_ci;      // not a sent PSN: nothing to do
               st_q <= s_rd_tlast ? S_WB : S_SKIP;
@@ -738,6 +759,7 @@ module fabnic_roce_req #(
           if (pkt_done_wqe) begin
             rs_q.off   <= '0;
             rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
+            rs_q.ssn   <= rs_q.ssn + 24'(uses_rqe);
             if (rs_q.sq_ci == rs_q.sq_hi) rs_q.sq_hi <= rs_q.sq_hi + 16'd1;
             // go on with the next WQE (a new fetch only if no prefetch is out)
             if ((quantum_q > 1 || !others) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi

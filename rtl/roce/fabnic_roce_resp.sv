@@ -22,12 +22,19 @@
 // Selective repeat (QP context bit sr, docs/roce_sr.md): every request packet is
 // classified by fabnic_roce_sr_window (one request in flight, 3-cycle round trip);
 // WRITE packets without immediate are placed out of order (per-packet RETH: rkey, PD,
-// rights and bounds checked for [va, va+payload)), SEND / WRITE-with-immediate /
-// READ / atomic only at the expected PSN (ORDERED_EARLY: dropped, not marked); the
-// MSN advances (and receive CQEs are written) only when the expected PSN passes a
-// message's last packet (per-QP end-of-message map); a SACK (0xC0) replaces the
-// sequence NAK, a plain ACK is sent when the window has no holes. The expected PSN
-// of the state word mirrors the window's.
+// rights and bounds checked for [va, va+payload)), and so are SEND packets (per-packet
+// SOFFETH: message offset, SSN, message length; the receive WQE is rq_ci + (SSN -
+// rq_ci) mod 2^16, fetched into a one-entry side register when it is not the next one,
+// checked before the window sees the packet so that a packet that cannot be placed is
+// dropped unmarked and comes back); the last packet of WRITE-with-immediate, READ and
+// atomics only at the expected PSN (ORDERED_EARLY: dropped, not marked). The MSN
+// advances and receive CQEs are written only when the expected PSN passes a message's
+// last packet (per-QP end-of-message maps): the CQE fields of a SEND whose LAST came out
+// of order (byte_len, immediate) wait in a small shared stash (SR_STASH entries, keyed
+// by QP and PSN; a full stash makes such a LAST wait for its in-order resend) and are
+// written, oldest first, after the packet that moved the expected PSN past them. A SACK
+// (0xC0) replaces the sequence NAK, a plain ACK is sent when the window has no holes.
+// The expected PSN of the state word mirrors the window's.
 // Placement is synchronous: payload is streamed into the DMA write engine before the
 // CQE request is issued, so (same AXI ID, in order) the data lands before the CQE.
 // RQE prefetch (RQE_PREFETCH=1): the next receive WQE is fetched and its lkey checked
@@ -46,6 +53,7 @@ module fabnic_roce_resp #(
     parameter int NUM_MR = 1024,
     parameter int CNT_W  = 32,
     parameter bit RQE_PREFETCH = 1'b1,
+    parameter int SR_STASH = 16,    // SR: receive CQEs of out-of-order SEND LASTs parked
     parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic                         clk,
@@ -166,6 +174,7 @@ module fabnic_roce_resp #(
     logic [23:0] atom_psn;
     logic [63:0] atom_orig;
     logic [63:0] eom;        // SR: bit i = PSN epsn+i is a message's last packet (placed)
+    logic [63:0] reom;       // SR: bit i = that LAST is a SEND placed out of order (stashed CQE)
   } rstate_t;
 
   qpc_t             st_rd, qc_q;
@@ -215,7 +224,7 @@ module fabnic_roce_resp #(
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
     S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
-    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI
+    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI, S_SCHK, S_CMP, S_CMPQ
   } st_e;
   st_e st_q, after_rqe_q;
 
@@ -262,6 +271,75 @@ module fabnic_roce_resp #(
   logic [3:0] lg;
   assign lg = pmtu_log(qc_q.pmtu);
 
+  // ---------------------------------------------------------------- SR SEND (SOFFETH)
+  // SOFFETH in the reth field: va = message offset, rkey[23:0] = SSN, dma_len = length
+  logic        sr_send;
+  logic [15:0] sk, posted;        // receive WQE distance from rq_ci; WQEs posted
+  logic [31:0] send_off;          // byte offset of the packet in the message
+  logic        soff_bad;          // SOFFETH inconsistent with the opcode / payload
+  logic        side_q;            // the RQE in use is the side one (sk != 0)
+  assign sr_send  = qc_q.sr && is_send;
+  assign sk       = h_q.reth.rkey[15:0] - r_q.rq_ci;
+  assign posted   = r_q.rq_pi - r_q.rq_ci;
+  assign send_off = qc_q.sr ? h_q.reth.va[31:0] : r_q.msg_off;
+  always_comb begin
+    logic [32:0] e;
+    e        = 33'(h_q.reth.va[31:0]) + 33'(plen_q);
+    soff_bad = h_q.reth.va[63:32] != 0 || e > 33'(h_q.reth.dma_len) || h_q.reth.rkey[31:24] != 0
+               || (is_first && h_q.reth.va[31:0] != 0)
+               || (is_last && e != 33'(h_q.reth.dma_len))
+               || (!is_last && 32'(plen_q) != (32'd1 << lg));
+  end
+  // side RQE: the receive WQE of an out-of-order SEND that is not the next one
+  logic             oq_valid, oq_ok;
+  logic [QPN_W-1:0] oq_qpn;
+  logic [15:0]      oq_idx, oq_epoch;
+  logic [63:0]      oq_haddr;
+  logic [31:0]      oq_len;
+  logic             oq_hit;
+  assign oq_hit = oq_valid && oq_qpn == qpn_q && oq_idx == r_q.rq_ci + sk
+                  && oq_epoch == mr_epoch_q;
+  // the RQE a SEND packet uses
+  logic        u_ok;
+  logic [63:0] u_haddr;
+  logic [31:0] u_len;
+  assign u_ok    = side_q ? oq_ok : r_q.rqe_ok;
+  assign u_haddr = side_q ? oq_haddr : r_q.rqe_haddr;
+  assign u_len   = side_q ? oq_len : r_q.rqe_len;
+
+  // CQE stash of out-of-order SEND LASTs: {QP, PSN of the LAST, byte_len, immediate}
+  localparam int STI_W = (SR_STASH > 1) ? $clog2(SR_STASH) : 1;
+  logic [SR_STASH-1:0] stv, stimm;
+  logic [QPN_W-1:0]    stq [SR_STASH];
+  logic [23:0]         stp [SR_STASH];
+  logic [31:0]         stl [SR_STASH];
+  logic [31:0]         sti [SR_STASH];
+  logic                st_free_any, st_hit;
+  logic [STI_W-1:0]    st_free_idx, st_hit_idx;
+  // completions the last advance passed: bit i = PSN cmp_base_q + i
+  logic [63:0]         cmp_map_q;
+  logic [23:0]         cmp_base_q, cmp_psn;
+  logic [5:0]          cmp_low;
+  always_comb begin
+    cmp_low = '0;
+    for (int i = 63; i >= 0; i--) if (cmp_map_q[i]) cmp_low = 6'(i);
+    cmp_psn     = cmp_base_q + 24'(cmp_low);
+    st_free_any = 1'b0;
+    st_free_idx = '0;
+    st_hit      = 1'b0;
+    st_hit_idx  = '0;
+    for (int i = SR_STASH - 1; i >= 0; i--) begin
+      if (!stv[i]) begin
+        st_free_any = 1'b1;
+        st_free_idx = STI_W'(i);
+      end
+      if (stv[i] && stq[i] == qpn_q && stp[i] == cmp_psn) begin
+        st_hit     = 1'b1;
+        st_hit_idx = STI_W'(i);
+      end
+    end
+  end
+
   // ---------------------------------------------------------------- SR receive window
   localparam int SRW = 64;
   logic              sw_init_ready, sw_req_ready, sw_rsp_valid;
@@ -278,7 +356,7 @@ module fabnic_roce_resp #(
       .s_req_valid(st_q == S_SRQ), .s_req_ready(sw_req_ready), .s_req_qpn(qpn_q),
       .s_req_psn(h_q.bth.psn),
       .s_req_span(is_read ? npkts(h_q.reth.dma_len, lg) : 24'd1),
-      .s_req_ordered(!(is_write && !has_imm)), .s_req_user(1'b0),
+      .s_req_ordered(!(is_write && !has_imm) && !is_send), .s_req_user(1'b0),
       .m_rsp_valid(sw_rsp_valid), .m_rsp_ready(st_q == S_SRW), .m_rsp_qpn(unused_sw_qpn),
       .m_rsp_psn(unused_sw_psn), .m_rsp_user(unused_sw_user), .m_rsp_class(sw_class),
       .m_rsp_epsn(sw_epsn), .m_rsp_adv(sw_adv), .m_rsp_bitmap(sw_bmp),
@@ -323,7 +401,7 @@ module fabnic_roce_resp #(
   assign rq_mask     = 16'((32'd1 << qc_q.rq_log) - 1);
   assign m_rd_valid  = st_q == S_RQE_RD || st_q == S_ATOM_RD;
   assign m_rd_addr   = (st_q == S_ATOM_RD) ? r_q.wr_haddr
-                     : qc_q.rq_base + {43'd0, (r_q.rq_ci & rq_mask), 5'd0};
+                     : qc_q.rq_base + {43'd0, ((r_q.rq_ci + (side_q ? sk : 16'd0)) & rq_mask), 5'd0};
   assign m_rd_len    = (st_q == S_ATOM_RD) ? 32'd8 : 32'd32;
   assign s_rd_tready = st_q == S_RQE_WAIT || st_q == S_ATOM_WAIT;
 
@@ -331,8 +409,8 @@ module fabnic_roce_resp #(
   always_comb begin
     if (st_q == S_RQE_CHK) begin
       chk_key = rqe_lkey_q;
-      chk_va  = r_q.rqe_haddr;
-      chk_len = r_q.rqe_len;
+      chk_va  = u_haddr;
+      chk_len = u_len;
       chk_acc = 4'(1 << MR_ACC_LOCAL_WRITE);
     end else if (is_atomic) begin
       chk_key = h_q.atomic_eth.rkey;
@@ -353,7 +431,7 @@ module fabnic_roce_resp #(
   assign place_send = is_send;
   assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD;
   assign m_wr_addr  = (st_q == S_ATOM_WD) ? r_q.wr_haddr
-                    : place_send ? r_q.rqe_haddr + 64'(r_q.msg_off) : r_q.wr_haddr;
+                    : place_send ? u_haddr + 64'(send_off) : r_q.wr_haddr;
   assign m_wr_len   = (st_q == S_ATOM_WD) ? 32'd8 : 32'(plen_q);
   always_comb begin
     if (st_q == S_ATOM_W) begin
@@ -419,7 +497,7 @@ module fabnic_roce_resp #(
   assign m_rjob_valid = st_q == S_RJOB;
 
   assign m_cqe       = cqe_q;
-  assign m_cqe_valid = st_q == S_FIN && cqe_pend_q;
+  assign m_cqe_valid = (st_q == S_FIN && cqe_pend_q) || st_q == S_CMPQ;
   // S_FIN: the CQE and the ACK go out in parallel; the state is written back in the
   // cycle both are done
   logic fin_done;
@@ -458,6 +536,8 @@ module fabnic_roce_resp #(
         drain_q    <= 1'b1;
         accept_q   <= 1'b0;
         sr_ack_q   <= 1'b0;
+        side_q     <= 1'b0;
+        cmp_map_q  <= '0;
         if (take_ctl) begin
           src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
           st_q <= S_LOAD;
@@ -486,6 +566,8 @@ module fabnic_roce_resp #(
             if (!ctl_op_q) begin
               r_q      <= '0;
               r_q.epsn <= ctl_psn_q;
+              oq_valid <= 1'b0;
+              for (int i = 0; i < SR_STASH; i++) if (stq[i] == qpn_q) stv[i] <= 1'b0;
               st_q <= S_SRI;    // window of the QP too (used when sr is set)
             end else begin
               st_q <= S_IDLE;
@@ -517,8 +599,33 @@ module fabnic_roce_resp #(
               cnt_drop_qp_state <= cnt_drop_qp_state + CNT_W'(is_req);
               cnt_inv_req       <= cnt_inv_req + CNT_W'(!is_req);
               st_q <= S_DRAIN;
+            end else if (sr_send && pd_diff >= 0 && pd_diff < 24'sd64) begin
+              // SR SEND inside the window: its receive WQE first (SSN), then the window
+              if (sk >= posted) begin
+                if (pd_diff == 0) begin
+                  ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
+                  cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
+                end else begin
+                  cnt_sr_drop <= cnt_sr_drop + 1'b1;   // not posted yet: comes back
+                end
+                st_q <= S_DRAIN;
+              end else if (pd_diff != 0 && is_last && !st_free_any) begin
+                cnt_sr_drop <= cnt_sr_drop + 1'b1;     // no stash entry: in order later
+                st_q <= S_DRAIN;
+              end else begin
+                side_q <= sk != 0;
+                if (sk != 0 ? oq_hit
+                            : (r_q.rqe_valid && !(r_q.rqe_pf && r_q.rqe_epoch != mr_epoch_q))) begin
+                  st_q <= S_SCHK;
+                end else begin
+                  rqe_pf_q    <= 1'b0;
+                  after_rqe_q <= S_SCHK;
+                  st_q <= S_RQE_RD;
+                end
+              end
             end else if (qc_q.sr) begin
-              if (pd_diff == 0 && needs_rqe && !r_q.rqe_valid && r_q.rq_ci == r_q.rq_pi) begin
+              if (pd_diff == 0 && needs_rqe && !is_send && !r_q.rqe_valid
+                  && r_q.rq_ci == r_q.rq_pi) begin
                 // RNR before the window sees the packet: it stays unreceived
                 ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
                 cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
@@ -562,19 +669,20 @@ module fabnic_roce_resp #(
       end
       // ------------------------------------------------ a new request at the expected PSN
       S_NEW: begin
-        if ((is_send && (is_first == r_q.in_send))
+        if ((is_send && !qc_q.sr && (is_first == r_q.in_send))
             || (is_write && !qc_q.sr && (is_first == r_q.in_write))
             || ((is_read || is_atomic) && (r_q.in_send || r_q.in_write))) begin
           // opcode out of sequence
           ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
           cnt_inv_req <= cnt_inv_req + 1'b1;
           st_q <= S_DRAIN;
-        end else if (needs_rqe && r_q.rqe_valid && r_q.rqe_pf && r_q.rqe_epoch != mr_epoch_q) begin
+        end else if (needs_rqe && !sr_send && r_q.rqe_valid && r_q.rqe_pf
+                     && r_q.rqe_epoch != mr_epoch_q) begin
           // prefetched before an MR-table write: fetch and check it again
           rqe_pf_q    <= 1'b0;
           after_rqe_q <= is_send ? S_EXEC : S_NEW;
           st_q <= S_RQE_RD;
-        end else if (needs_rqe && !r_q.rqe_valid) begin
+        end else if (needs_rqe && !sr_send && !r_q.rqe_valid) begin
           rqe_pf_q <= 1'b0;
           if (r_q.rq_ci == r_q.rq_pi) begin
             ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
@@ -607,9 +715,14 @@ module fabnic_roce_resp #(
       S_RQE_RD: if (m_rd_ready) st_q <= S_RQE_WAIT;
       S_RQE_WAIT: begin
         if (s_rd_tvalid && s_rd_tlast) begin
-          r_q.rqe_wrid  <= rqe_decode(s_rd_tdata[255:0]).wr_id;
-          r_q.rqe_haddr <= rqe_decode(s_rd_tdata[255:0]).addr;
-          r_q.rqe_len   <= rqe_decode(s_rd_tdata[255:0]).len;
+          if (side_q) begin
+            oq_haddr <= rqe_decode(s_rd_tdata[255:0]).addr;
+            oq_len   <= rqe_decode(s_rd_tdata[255:0]).len;
+          end else begin
+            r_q.rqe_wrid  <= rqe_decode(s_rd_tdata[255:0]).wr_id;
+            r_q.rqe_haddr <= rqe_decode(s_rd_tdata[255:0]).addr;
+            r_q.rqe_len   <= rqe_decode(s_rd_tdata[255:0]).len;
+          end
           rqe_lkey_q    <= rqe_decode(s_rd_tdata[255:0]).lkey;
           st_q <= S_RQE_CHK;
         end
@@ -619,7 +732,15 @@ module fabnic_roce_resp #(
         st_q <= S_RQE_CHKW;
       end
       S_RQE_CHKW: begin
-        if (chk_res_valid) begin
+        if (chk_res_valid && side_q) begin
+          oq_valid <= 1'b1;
+          oq_ok    <= chk_ok;
+          oq_qpn   <= qpn_q;
+          oq_idx   <= r_q.rq_ci + sk;
+          oq_epoch <= rqe_ep_q;
+          if (chk_ok) oq_haddr <= chk_addr;
+          st_q <= after_rqe_q;
+        end else if (chk_res_valid) begin
           r_q.rqe_valid <= 1'b1;
           // WRITE_IMM places nothing in it; a prefetched one keeps the verdict for the
           // SEND that will use it
@@ -628,7 +749,8 @@ module fabnic_roce_resp #(
           r_q.rqe_epoch <= rqe_ep_q;
           r_q.msg_off   <= '0;
           if (chk_ok) r_q.rqe_haddr <= chk_addr;
-          cnt_lkey_err <= cnt_lkey_err + CNT_W'(!chk_ok && is_send && !rqe_pf_q);
+          cnt_lkey_err <= cnt_lkey_err + CNT_W'(!chk_ok && is_send && !rqe_pf_q
+                                                && after_rqe_q != S_CMP);
           st_q <= after_rqe_q;
         end
       end
@@ -655,19 +777,19 @@ module fabnic_roce_resp #(
         end else if (is_atomic) begin
           st_q <= S_ATOM_RD;
         end else if (is_send) begin
-          r_q.rqe_pf <= 1'b0;
-          if (!r_q.rqe_ok) begin
+          if (!side_q) r_q.rqe_pf <= 1'b0;
+          if (!u_ok) begin
             cnt_lkey_err <= cnt_lkey_err + CNT_W'(r_q.rqe_pf);
             // receive buffer not accessible: local protection error, nothing placed
             ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
-            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_PROT_ERR, WC_RECV, r_q.msg_off, 32'd0, 1'b0, qpn_q);
+            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_PROT_ERR, WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
-          end else if (r_q.msg_off + 32'(plen_q) > r_q.rqe_len) begin
+          end else if (send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad)) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
-            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_LEN_ERR, WC_RECV, r_q.msg_off, 32'd0, 1'b0, qpn_q);
+            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_LEN_ERR, WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
@@ -702,23 +824,26 @@ module fabnic_roce_resp #(
           // commit the state of an accepted SEND/WRITE
           if (accept_q) begin
             if (!qc_q.sr) r_q.epsn <= r_q.epsn + 24'd1;
-            if (is_send) begin
+            if (is_send && !qc_q.sr) begin
               r_q.msg_off <= r_q.msg_off + 32'(plen_q);
               r_q.in_send <= !is_last;
-            end else if (!qc_q.sr) begin
+            end else if (!is_send && !qc_q.sr) begin
               r_q.wr_haddr <= r_q.wr_haddr + 64'(plen_q);
               r_q.wr_rem   <= r_q.wr_rem - 32'(plen_q);
               r_q.in_write <= !is_last;
             end
             if (is_last && !qc_q.sr) r_q.msn <= r_q.msn + 24'd1;
-            if (is_last && needs_rqe) begin
+            // (an SR SEND LAST placed out of order completes from the stash later)
+            if (is_last && needs_rqe
+                && !(qc_q.sr && sr_cls_q == fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER)) begin
               cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_SUCCESS,
                                 is_send ? WC_RECV : WC_RECV_RDMA_IMM,
-                                is_send ? r_q.msg_off + 32'(plen_q) : r_q.wr_len,
+                                is_send ? send_off + 32'(plen_q) : r_q.wr_len,
                                 h_q.immdt.imm, has_imm, qpn_q);
               cqe_pend_q    <= 1'b1;
               r_q.rqe_valid <= 1'b0;
               r_q.rq_ci     <= r_q.rq_ci + 16'd1;
+              if (oq_qpn == qpn_q) oq_valid <= 1'b0;
             end
             if (h_q.bth.ack_req) begin
               ack_q <= A_ACK; syn_q <= SYN_ACK;
@@ -785,7 +910,9 @@ module fabnic_roce_resp #(
         end
         if (fin_done) begin
           st_q <= S_IDLE;
-          if (RQE_PREFETCH && src_q == SRC_PKT && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi
+          if (cmp_map_q != '0) begin
+            st_q <= S_CMP;            // stashed SEND completions the advance passed
+          end else if (RQE_PREFETCH && src_q == SRC_PKT && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi
               && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
             rqe_pf_q    <= 1'b1;      // the packet used the RQE up: load the next one
             after_rqe_q <= S_WB;
@@ -795,6 +922,51 @@ module fabnic_roce_resp #(
       end
       // ------------------------------------------------ selective repeat
       S_SRI: if (sw_init_ready) st_q <= S_WB;
+      // SR SEND: is the packet placeable with its RQE? An out-of-order one that is not is
+      // dropped unmarked (its in-order resend gets the error CQE and NAK)
+      S_SCHK: begin
+        if (pd_diff != 0 && (!u_ok || soff_bad || send_off + 32'(plen_q) > u_len)) begin
+          cnt_sr_drop <= cnt_sr_drop + 1'b1;
+          st_q <= S_DRAIN;
+        end else if (pd_diff == 0 && sk != 0) begin
+          ack_q <= A_NAK; syn_q <= SYN_NAK_INV;   // in order but not the next RQE: bad SSN
+          cnt_inv_req <= cnt_inv_req + 1'b1;
+          st_q <= S_DRAIN;
+        end else begin
+          st_q <= S_SRQ;
+        end
+      end
+      // completions of stashed SEND LASTs, oldest first: RQE rq_ci, CQE from the stash
+      S_CMP: begin
+        side_q <= 1'b0;
+        if (cmp_map_q == '0) begin
+          if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi
+              && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+            rqe_pf_q    <= 1'b1;
+            after_rqe_q <= S_WB;
+            st_q <= S_RQE_RD;
+          end else begin
+            st_q <= S_WB;
+          end
+        end else if (r_q.rq_ci == r_q.rq_pi) begin
+          cmp_map_q <= '0;                        // cannot happen: accepted with an RQE
+          cnt_inv_req <= cnt_inv_req + 1'b1;
+        end else if (!r_q.rqe_valid) begin
+          rqe_pf_q    <= 1'b0;
+          after_rqe_q <= S_CMP;
+          st_q <= S_RQE_RD;
+        end else begin
+          cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, st_hit ? WS_SUCCESS : WS_LOC_LEN_ERR, WC_RECV,
+                            stl[st_hit_idx], sti[st_hit_idx], stimm[st_hit_idx], qpn_q);
+          if (st_hit) stv[st_hit_idx] <= 1'b0;
+          cmp_map_q[cmp_low] <= 1'b0;
+          r_q.rqe_valid <= 1'b0;
+          r_q.rq_ci     <= r_q.rq_ci + 16'd1;
+          if (oq_qpn == qpn_q) oq_valid <= 1'b0;
+          st_q <= S_CMPQ;
+        end
+      end
+      S_CMPQ: if (m_cqe_ready) st_q <= S_CMP;
       S_SRQ: if (sw_req_ready) st_q <= S_SRW;
       S_SRW: begin
         if (sw_rsp_valid) begin
@@ -811,11 +983,24 @@ module fabnic_roce_resp #(
               r_q.msn <= r_q.msn + 24'(sr_eom_cnt)
                          + 24'(is_last || is_read || is_atomic);
               r_q.eom <= (sw_adv >= 24'(SRW)) ? '0 : r_q.eom >> sw_adv[5:0];
+              r_q.reom   <= (sw_adv >= 24'(SRW)) ? '0 : r_q.reom >> sw_adv[5:0];
+              cmp_map_q  <= r_q.reom & sr_adv_mask;
+              cmp_base_q <= r_q.epsn;
               sr_ack_q <= is_send || is_write;
               st_q <= S_NEW;
             end
             fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER: begin
               if (is_last) r_q.eom[sr_d] <= 1'b1;
+              if (is_last && is_send) begin
+                // its CQE waits for the in-order advance (entry checked free at dispatch)
+                r_q.reom[sr_d]   <= 1'b1;
+                stv[st_free_idx] <= 1'b1;
+                stq[st_free_idx] <= qpn_q;
+                stp[st_free_idx] <= h_q.bth.psn;
+                stl[st_free_idx] <= send_off + 32'(plen_q);
+                sti[st_free_idx] <= h_q.immdt.imm;
+                stimm[st_free_idx] <= has_imm;
+              end
               cnt_ooo_placed <= cnt_ooo_placed + 1'b1;
               sr_ack_q <= 1'b1;
               st_q <= S_NEW;
@@ -848,6 +1033,8 @@ module fabnic_roce_resp #(
     if (rst) begin
       st_q              <= S_IDLE;
       m_ctl_done        <= 1'b0;
+      oq_valid          <= 1'b0;
+      stv               <= '0;
       cnt_drop_qp_state <= '0;
       cnt_drop_psn      <= '0;
       cnt_dup           <= '0;

@@ -38,7 +38,7 @@ try:
     from scapy.fields import ByteField, X3BytesField, XLongField
     from scapy.packet import Packet
 
-    from fabnic.verbs import Access, SendWR, WrOpcode
+    from fabnic.verbs import Access, RecvWR, SendWR, WrOpcode
     from fabnic_tb.fw_bus import run_driver
 except ImportError:  # collected by pytest outside the simulator
     cocotb = None
@@ -189,6 +189,139 @@ if cocotb is not None:
         assert cb["sr_sack_tx"] == nsack and nsack > 0, (cb, nsack)
         assert ca["sr_sack_rx"] == nsack, ca    # the B -> A link loses nothing here
         assert cb["sr_ooo_placed"] > 0 and cb["sr_drop"] == 0, cb
+        check_wire(env.frames)
+
+    def sr_send_fields(f: dict) -> tuple[int, int, int, int, bytes]:
+        """SOFFETH (offset, reserved byte, SSN, message length) and payload of a SEND
+        packet of an SR QP (docs/roce_sr.md)."""
+        off, ssnw, mlen = struct.unpack(">QII", f["rest"][:16])
+        hl = 16 + (4 if f["op"] in (0x03, 0x05) else 0)
+        body = f["rest"][hl:]
+        return off, ssnw >> 24, ssnw & 0xFFFFFF, mlen, body[:len(body) - f["pad"]]
+
+    async def send_stream(env, dut, qa, qb, cqa, cqb, mra, mrb, la, lb, msgs, drops,
+                          rng, seq: list[int]) -> tuple[dict, dict, dict]:
+        """Post msgs ((opcode, length) with SEND / SEND_WITH_IMM / RDMA_WRITE_WITH_IMM)
+        A -> B over an SR QP pair, one receive WQE each, with frame indices `drops` of the
+        A -> B link dropped; check A's and B's completions (order, status, byte_len,
+        immediate), B's memory, and every A -> B frame's SOFFETH / RETH and payload
+        against the segmentation computed here. seq = [next PSN, next SSN], updated.
+        Returns (transmissions per PSN, drops per PSN, counters delta of B)."""
+        a, b = env.a, env.b
+        wrs, recvs, expect, segs = [], [], [], {}
+        off, roff = 0, 0
+        psn, ssn = seq
+        for i, (op, n) in enumerate(msgs):
+            src = rng.randbytes(n)
+            a.mem.write(la + off, src)
+            rbuf = lb + roff
+            b.mem.write(rbuf, bytes([0xA5]) * (n + 64))
+            recvs.append(RecvWR(wr_id=500 + i, addr=rbuf, length=n + 64, lkey=mrb.lkey))
+            imm = rng.randrange(1 << 32)
+            wr = SendWR(op, wr_id=i, local_addr=la + off, length=n, lkey=mra.lkey, imm=imm)
+            if op == WrOpcode.RDMA_WRITE_WITH_IMM:
+                wr = SendWR(op, wr_id=i, local_addr=la + off, length=n, lkey=mra.lkey, imm=imm,
+                            remote_addr=rbuf, rkey=mrb.rkey)
+            wrs.append(wr)
+            expect.append((500 + i, n, imm if op != WrOpcode.SEND else None, src, rbuf))
+            for k in range(max(1, (n + MTU - 1) // MTU)):
+                segs[psn] = (op, k * MTU, ssn, n, src[k * MTU:(k + 1) * MTU], rbuf)
+                psn = (psn + 1) & 0xFFFFFF
+            ssn += 1
+            off += n + 64
+            roff += n + 128
+        cb0 = await run_driver(b.ctx.counters)
+        await run_driver(b.ctx.post_recv, qb, recvs)
+        fin = int(dut.lab_cnt_frames_in.value)
+        mark = len(env.frames)
+        env.link("lab", drop_list=sum((fin + d) << (32 * i) for i, d in enumerate(drops)),
+                 drop_list_en=(1 << len(drops)) - 1)
+        await run_driver(a.ctx.post_send, qa, wrs)
+        try:
+            wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 40000)
+            rwcs = await run_driver(b.ctx.wait_cq, cqb, len(recvs), 40000)
+        except Exception:
+            dut._log.error("A %s", await run_driver(a.ctx.counters))
+            dut._log.error("B %s", await run_driver(b.ctx.counters))
+            raise
+        env.link("lab", drop_list_en=0)
+        assert [w.wr_id for w in wcs] == list(range(len(wrs))) and all(w.ok for w in wcs), wcs
+        # B: receive completions in message order, exact byte_len and immediate
+        got = [(w.wr_id, w.byte_len, w.imm, w.status) for w in rwcs]
+        assert got == [(e[0], e[1], e[2], "SUCCESS") for e in expect], got
+        for (_, n, _, src, rbuf), w in zip(expect, rwcs, strict=True):
+            assert b.mem.read(rbuf, n + 64) == src + bytes([0xA5]) * 64, f"receive {w.wr_id}"
+        # the wire
+        sent: dict[int, int] = {}
+        dropped: dict[int, int] = {}
+        idx = 0
+        for side, fr in env.frames[mark:]:
+            if side != "a":
+                continue
+            f = roce_fields(fr)
+            op, moff, mssn, mlen, body, rbuf = segs[f["psn"]]
+            if op == WrOpcode.RDMA_WRITE_WITH_IMM:
+                assert f["op"] in (0x06, 0x07, 0x09, 0x0B), f
+                va, rkey, dlen, pay = sr_write_fields(f)
+                assert (va, rkey, dlen, pay) == (rbuf + moff, mrb.rkey, mlen, body), f["psn"]
+            else:
+                assert f["op"] <= 0x05, f
+                assert sr_send_fields(f) == (moff, 0, mssn, mlen, body), (
+                    f["psn"], sr_send_fields(f)[:4], (moff, mssn, mlen))
+            sent[f["psn"]] = sent.get(f["psn"], 0) + 1
+            if idx in drops:
+                dropped[f["psn"]] = dropped.get(f["psn"], 0) + 1
+            idx += 1
+        assert sorted(sent) == sorted(segs), "every PSN on the wire"
+        cb = await run_driver(b.ctx.counters)
+        seq[:] = [psn, ssn]
+        return sent, dropped, {k: cb[k] - cb0[k] for k in cb}
+
+    @cocotb.test()
+    async def sr_send_ooo(dut):
+        """SENDs of an SR QP are placed out of order (SOFFETH: message offset and SSN):
+        with drops inside and between multi-packet SENDs, every dropped PSN is resent once
+        and nothing else (no ORDERED_EARLY drops), receive CQEs come in order with exact
+        byte_len / immediate, memory exact; then more out-of-order SEND LASTs than the
+        CQE stash holds: the overflow waits for its in-order resend, still exact."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_sr_send.pcap")))
+        await env.start()
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=MTU, timeout=3, sr=True,
+                                                       sq_psn_a=0xFFFFF8)
+        a, b = env.a, env.b
+        rng = random.Random(29)
+        size = 1 << 18
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+        S, SI, WI = WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE_WITH_IMM
+        # frames: WI 0-1 | S3000 2-4 | S1024 5 | S0 6 | SI5000 7-11 | S700 12 | SI2048 13-14
+        #         | S4100 15-19 | S100 20 | SI100 21 | S9000 22-30
+        msgs = [(WI, 1500), (S, 3000), (S, 1024), (S, 0), (SI, 5000), (S, 700), (SI, 2048),
+                (S, 4100), (S, 100), (SI, 100), (S, 9000)]
+        # a FIRST (its MIDDLE and LAST land first), a SEND ONLY (later messages use RQEs
+        # beyond the next one), a MIDDLE, a LAST with immediate, the tail burst of three
+        drops = [2, 5, 9, 14, 20, 28, 29, 30]
+        seq = [0xFFFFF8, 0]       # A's next PSN (wraps 2^24 here) and SSN
+        sent, dropped, db = await send_stream(env, dut, qa, qb, cqa, cqb, mra, mrb, la, lb,
+                                              msgs, drops, rng, seq)
+        dut._log.info("dropped %s; B %s", dropped, {k: v for k, v in db.items() if v})
+        assert len(dropped) == len(drops)
+        bad = {p: n for p, n in sent.items() if n != 1 + dropped.get(p, 0)}
+        assert not bad, f"PSNs sent a wrong number of times: {bad}"
+        assert db["sr_drop"] == 0 and db["sr_ooo_placed"] >= 10, db
+        assert db["rx_seq_nak"] == 0 and db["rx_rnr_nak"] == 0, db
+
+        # stash overflow: the first SEND lost, 24 single-packet SENDs behind it
+        msgs = [(S, 256)] * 25
+        sent, dropped, db = await send_stream(env, dut, qa, qb, cqa, cqb, mra, mrb, la, lb,
+                                              msgs, [0], rng, seq)
+        dut._log.info("overflow: resends %s; B %s",
+                      {p: n for p, n in sent.items() if n > 1}, {k: v for k, v in db.items() if v})
+        # 24 out-of-order SEND ONLYs: the first 16 (SR_STASH, the resp default) are
+        # placed and parked, the other 8 dropped unmarked and resent once each
+        assert db["sr_ooo_placed"] == 16 and db["sr_drop"] == 8, db
+        assert sorted(n for n in sent.values() if n > 1) == [2] * 9, sent
         check_wire(env.frames)
 
     @cocotb.test()
@@ -354,4 +487,5 @@ if cocotb is not None:
 def test_roce_sr():
     run(toplevel="tb_roce_pair", module="test_roce_sr", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
-        testcase=os.environ.get("ROCE_SR_TESTS", "sr_drop_list,sr_lossy_mix,sr_reorder").split(","))
+        testcase=os.environ.get("ROCE_SR_TESTS",
+                               "sr_drop_list,sr_send_ooo,sr_lossy_mix,sr_reorder").split(","))
