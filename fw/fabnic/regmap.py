@@ -283,12 +283,15 @@ ROCE_CNT = Block(
         ("sr_sack_tx", "Selective repeat: SACKs (opcode 0xC0) sent by the responder."),
         ("sr_sack_rx", "Selective repeat: SACKs received by the completer (on SR QPs)."),
         ("sr_retx", "Selective repeat: single packets resent (SACK holes and timeouts)."),
-        ("sr_ooo_placed", "Selective repeat: WRITE packets accepted out of order (placed "
-                          "before the packets ahead of them)."),
-        ("sr_drop", "Selective repeat: request packets dropped by the receive window "
-                    "(SEND/READ/atomic/WRITE-with-immediate ahead of the expected PSN, or "
-                    "beyond the 64-PSN window)."),
+        ("sr_ooo_placed", "Selective repeat: WRITE and SEND packets accepted out of order "
+                          "(placed before the packets ahead of them)."),
+        ("sr_drop", "Selective repeat: request packets dropped unmarked ahead of the "
+                    "expected PSN (READ/atomic/WRITE-with-immediate LAST; SEND whose "
+                    "receive WQE is not posted, fails its checks, or finds the CQE stash "
+                    "full) or beyond the 64-PSN window; they are resent."),
         ("sr_probe", "Selective repeat: probe resends (register roce.sr_probe)."),
+        ("sr_rresp_ooo", "Selective repeat: READ response packets placed out of order "
+                         "(also counted in rx_read_resp)."),
     ]),
 )
 

@@ -258,6 +258,7 @@ module fabnic_roce_core #(
   logic [31:0] sts_cc_lim_rate_set;
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq, c_tx_len_err;
   logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop, c_sr_probe;
+  logic [31:0] c_sr_rresp_ooo;
 
   logic [24:0] fec_qp_en_data;
   assign fec_qp_idx = fec_qp_en_data[23:0];
@@ -354,6 +355,7 @@ module fabnic_roce_core #(
       .sts_roce_cnt_sr_ooo_placed(c_sr_ooo_placed),
       .sts_roce_cnt_sr_drop(c_sr_drop),
       .sts_roce_cnt_sr_probe(c_sr_probe),
+      .sts_roce_cnt_sr_rresp_ooo(c_sr_rresp_ooo),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -711,6 +713,7 @@ module fabnic_roce_core #(
   logic [QPN_W-1:0] ev_qpn;
   logic [15:0]      ev_wqe_idx;
   logic [23:0]      ev_wqe_psn, ev_psn, ev_wqe_ssn;
+  logic             ev_one;
   logic             kick_valid, kick_ready;
   logic [QPN_W-1:0] kick_qpn;
   logic [CNT_W-1:0] req_lkey_err;
@@ -727,7 +730,7 @@ module fabnic_roce_core #(
       .s_db_pi(sqdb_data[15:0]),
       .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev_type(ev_type), .s_ev_qpn(ev_qpn),
       .s_ev_wqe_idx(ev_wqe_idx), .s_ev_wqe_psn(ev_wqe_psn), .s_ev_psn(ev_psn),
-      .s_ev_wqe_ssn(ev_wqe_ssn),
+      .s_ev_wqe_ssn(ev_wqe_ssn), .s_ev_one(ev_one),
       .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
       .una_wr_en, .una_wr_addr, .una_wr_data,
       .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
@@ -800,7 +803,7 @@ module fabnic_roce_core #(
       .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
       .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev_type(ev_type), .m_ev_qpn(ev_qpn),
       .m_ev_wqe_idx(ev_wqe_idx), .m_ev_wqe_psn(ev_wqe_psn), .m_ev_psn(ev_psn),
-      .m_ev_wqe_ssn(ev_wqe_ssn),
+      .m_ev_wqe_ssn(ev_wqe_ssn), .m_ev_one(ev_one),
       .m_rd_addr(rd_desc_addr[1]), .m_rd_len(rd_desc_len[1]), .m_rd_valid(rd_desc_valid[1]),
       .m_rd_ready(rd_desc_ready[1]), .s_rd_tdata(sq_tdata[1]), .s_rd_tvalid(sq_tvalid[1]),
       .s_rd_tready(sq_tready[1]), .s_rd_tlast(sq_tlast[1]), .s_rd_tuser(sq_tuser[1]),
@@ -810,7 +813,7 @@ module fabnic_roce_core #(
       .m_cqe(cqes[1]), .m_cqe_valid(cqe_valid[1]), .m_cqe_ready(cqe_ready[1]),
       .cnt_acks(c_rx_acks), .cnt_naks(c_rx_naks), .cnt_read_resp(c_rx_read_resp),
       .cnt_drop_psn(cp_drop_psn), .cnt_timeouts(c_timeouts), .cnt_retry_exc(c_retry_exc),
-      .cnt_sack_rx(c_sr_sack_rx), .cnt_sr_probe(c_sr_probe),
+      .cnt_sack_rx(c_sr_sack_rx), .cnt_sr_probe(c_sr_probe), .cnt_rr_ooo(c_sr_rresp_ooo),
       .una_wr_en, .una_wr_addr, .una_wr_data
   );
 

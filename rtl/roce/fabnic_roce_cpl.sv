@@ -39,6 +39,14 @@
 // as for a SACK; rtx_hi set past the resent PSNs) without spending its retry budget,
 // then waits for the ordinary timeout; progress re-enables the probe. (Resending only
 // una recovered an incast's tail drops one packet per probe period.)
+// READ responses of an SR QP are placed out of order too: a response for a PSN above
+// una inside the oldest WQE (a READ whose request was executed) and less than SR_W
+// above una is placed at its offset and marked in a per-QP bitmap (rr_bmp, bit i = PSN
+// una + i); an in-order response moves una over the marked run after it. Holes at least
+// cfg_sr_reorder below the highest marked response are asked for once each (rtx_hi),
+// as SACK holes are, with events that carry `one`: the requester re-requests exactly
+// that response packet (a READ request of one PMTU at its PSN, which the responder
+// re-executes as a duplicate READ), not the rest of the READ.
 // A stalled requester sends nothing that could bring a SACK, so this recovers tail
 // losses (fewer than sr_reorder packets after the hole), lost resends and lost ACKs in
 // a few microseconds instead of an RTO.
@@ -130,6 +138,7 @@ module fabnic_roce_cpl #(
     output logic      [23:0]                  m_ev_wqe_psn,
     output logic      [23:0]                  m_ev_psn,
     output logic      [23:0]                  m_ev_wqe_ssn,   // SSN of the oldest WQE (SR)
+    output logic                              m_ev_one,       // type 3: one READ response
 
     // SQE re-reads
     output logic      [63:0]                  m_rd_addr,
@@ -160,6 +169,7 @@ module fabnic_roce_cpl #(
     output logic      [CNT_W-1:0]             cnt_acks,
     output logic      [CNT_W-1:0]             cnt_naks,
     output logic      [CNT_W-1:0]             cnt_read_resp,
+    output logic      [CNT_W-1:0]             cnt_rr_ooo,     // SR: READ responses out of order
     output logic      [CNT_W-1:0]             cnt_drop_psn,
     output logic      [CNT_W-1:0]             cnt_timeouts,
     output logic      [CNT_W-1:0]             cnt_retry_exc,
@@ -195,6 +205,7 @@ module fabnic_roce_cpl #(
     logic [23:0] rtx_hi;     // SR: PSNs below this were already resent from SACKs
     logic        probed;     // SR: the probe of this no-progress period was sent
     logic [15:0] fb_t;       // SR: tick of the last response (ACK/SACK/NAK) for the QP
+    logic [63:0] rr_bmp;     // SR: READ responses placed out of order, bit i = PSN una+i
   } astate_t;
 
   typedef struct packed {
@@ -272,7 +283,7 @@ module fabnic_roce_cpl #(
   // ---------------------------------------------------------------- FSM
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_CQE,
-    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV
+    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV, S_RRH
   } st_e;
   st_e st_q, cqe_ret_q, load_ret_q, ev_ret_q;
   logic drop_q;
@@ -296,6 +307,9 @@ module fabnic_roce_cpl #(
   logic        flushing_q;
   logic [7:0]  cqe_status_q;
   logic [1:0]  ev_type_q;
+  logic        ev_one_q;           // resend events of a READ-response hole (one packet)
+  logic        rr_ooo_q;           // placing a READ response out of order
+  logic [5:0]  rr_d;               // its distance from una
   logic [23:0] sk_base_q;          // SR: SACK base PSN and bitmap
   logic [63:0] sk_bmp_q, sk_mask_q;
   logic [23:0] ev_psn_q;
@@ -457,6 +471,16 @@ module fabnic_roce_cpl #(
   assign m_ev_wqe_psn = a_q.wqe_psn;
   assign m_ev_psn     = ev_psn_q;
   assign m_ev_wqe_ssn = a_q.wqe_ssn;
+  assign m_ev_one     = ev_one_q;
+  assign rr_d         = 6'(h_q.bth.psn - a_q.una);   // (in S_PLACE: una already una_n)
+  // una after an in-order READ response: past it and the marked run that follows
+  logic [23:0] rr_una;
+  logic [6:0]  rr_run;
+  always_comb begin
+    rr_run = 7'd1;
+    for (int i = 1; i < 64; i++) if (a_q.rr_bmp[i] && rr_run == 7'(i)) rr_run = 7'(i + 1);
+    rr_una = a_q.una + 24'(rr_run);
+  end
 
   // placement
   logic [31:0] rd_off;
@@ -549,6 +573,8 @@ module fabnic_roce_cpl #(
         post_q           <= P_NONE;
         drop_q           <= 1'b0;
         ev_ret_q         <= S_WB;
+        ev_one_q         <= 1'b0;
+        rr_ooo_q         <= 1'b0;
         if (take_ctl) begin
           src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
           st_q <= S_LOAD;
@@ -752,6 +778,7 @@ module fabnic_roce_cpl #(
           a_q.wqe_psn <= w_end;
           a_q.wqe_ssn <= a_q.wqe_ssn + 24'(a_q.w_opcode == WR_SEND || a_q.w_opcode == WR_SEND_IMM
                                           || a_q.w_opcode == WR_WRITE_IMM);
+          a_q.rr_bmp  <= '0;
           a_q.loaded  <= 1'b0;
           if (cqe_status_q == WS_SUCCESS && psn_lt(a_q.una, w_end)) a_q.una <= w_end;
           st_q <= cqe_ret_q;
@@ -775,6 +802,15 @@ module fabnic_roce_cpl #(
                 && h_q.bth.psn == una_n && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
                 && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0) begin
               st_q <= (s_axis_plen_q == 0) ? S_PLACE : S_PLACE_D;   // nothing to write
+            end else if (qc_q.sr && a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
+                         && a_q.w_opcode == WR_READ
+                         && psn_lt(una_n, h_q.bth.psn) && (h_q.bth.psn - una_n) < 24'(SR_W)
+                         && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
+                         && !a_q.rr_bmp[6'(h_q.bth.psn - una_n)]
+                         && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0) begin
+              // SR: a later response of the READ (its request was executed): place now
+              rr_ooo_q <= 1'b1;
+              st_q <= (s_axis_plen_q == 0) ? S_PLACE : S_PLACE_D;
             end else begin
               cnt_drop_psn <= cnt_drop_psn + 1'b1;
               st_q <= S_DRAIN;
@@ -848,12 +884,22 @@ module fabnic_roce_cpl #(
               cnt_sr_probe <= cnt_sr_probe + 1'b1;
               a_q.probed  <= 1'b1;
               a_q.t_start <= now_q;
-              a_q.rtx_hi  <= (pb_q.sq_hi == pb_q.sq_pi) ? pb_q.psn_hi : una_n + 24'd1;
-              sk_base_q   <= una_n;
-              // at the end of the posted work (a true tail) everything after the last
-              // acknowledgement is missing; in a window stall only una is known to be
-              sk_mask_q   <= (pb_q.sq_hi == pb_q.sq_pi) ? probe_mask : 64'd1;
-              st_q <= S_SREV;
+              if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
+                  && (una_n != a_q.wqe_psn || a_q.rr_bmp != '0) && psn_lt(una_n, w_end)) begin
+                // the tail of an executed READ's responses: re-issue it from una for the
+                // rest (type 2), as the timer would
+                ev_type_q <= 2'd2;
+                ev_psn_q  <= una_n;
+                ev_ret_q  <= S_WB;
+                st_q <= S_EV;
+              end else begin
+                a_q.rtx_hi  <= (pb_q.sq_hi == pb_q.sq_pi) ? pb_q.psn_hi : una_n + 24'd1;
+                sk_base_q   <= una_n;
+                // at the end of the posted work (a true tail) everything after the last
+                // acknowledgement is missing; in a window stall only una is known to be
+                sk_mask_q   <= (pb_q.sq_hi == pb_q.sq_pi) ? probe_mask : 64'd1;
+                st_q <= S_SREV;
+              end
             end else begin
               st_q <= S_WB;
             end
@@ -888,12 +934,21 @@ module fabnic_roce_cpl #(
             cqe_ret_q <= S_WB;
             st_q <= S_CQE;
           end
+        end else if (s_axis_tvalid && s_axis_tready && s_axis_tlast && rr_ooo_q) begin
+          // out of order: mark it; holes far enough below the highest mark are asked for
+          cnt_read_resp    <= cnt_read_resp + 1'b1;
+          cnt_rr_ooo       <= cnt_rr_ooo + 1'b1;
+          a_q.rr_bmp[rr_d] <= 1'b1;
+          sk_base_q        <= a_q.una;
+          sk_bmp_q         <= a_q.rr_bmp | (64'd1 << rr_d);
+          st_q <= S_RRH;
         end else if (s_axis_tvalid && s_axis_tready && s_axis_tlast) begin
           cnt_read_resp <= cnt_read_resp + 1'b1;
-          a_q.una     <= a_q.una + 24'd1;
+          a_q.una     <= rr_una;                   // (rr_bmp is 0 on a standard QP)
+          a_q.rr_bmp  <= a_q.rr_bmp >> rr_run;
           a_q.t_start <= now_q;
           a_q.retry_left <= qc_q.retry_cnt;
-          if (h_q.bth.psn + 24'd1 == w_end) begin
+          if (!psn_lt(rr_una, w_end)) begin
             cqe_status_q <= WS_SUCCESS;
             cqe_ret_q <= S_WB;
             st_q <= S_CQE;
@@ -908,6 +963,13 @@ module fabnic_roce_cpl #(
         end
       end
       S_EV: if (m_ev_ready) st_q <= ev_ret_q;
+      // SR READ-response holes: as a SACK's, with one-packet re-requests
+      S_RRH: begin
+        sk_mask_q <= sk_mask;
+        if (sk_mask != '0 && psn_lt(a_q.rtx_hi, sk_hi)) a_q.rtx_hi <= sk_hi;
+        ev_one_q <= 1'b1;
+        st_q <= (sk_mask != '0) ? S_SREV : S_WB;
+      end
       // SR: one resend event per PSN of the SACK's mask, lowest first
       S_SREV: begin
         if (sk_mask_q == '0) begin
@@ -979,6 +1041,7 @@ module fabnic_roce_cpl #(
       cnt_acks      <= '0;
       cnt_naks      <= '0;
       cnt_read_resp <= '0;
+      cnt_rr_ooo    <= '0;
       cnt_drop_psn  <= '0;
       cnt_timeouts  <= '0;
       cnt_retry_exc <= '0;

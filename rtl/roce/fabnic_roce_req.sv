@@ -99,7 +99,8 @@ module fabnic_roce_req #(
 
     // completer events: type 0 = rewind, 1 = error (stop the QP), 2 = resend one PSN
     // (timer: a PSN inside a READ re-issues the READ for the rest), 3 = resend one PSN
-    // (SACK hole: a PSN inside a READ other than its first is skipped)
+    // (SACK hole: a PSN inside a READ other than its first is skipped; with s_ev_one, a
+    // missing response of an executed READ: a READ of one PMTU at that PSN)
     input  wire logic                         s_ev_valid,
     output logic                              s_ev_ready,
     input  wire logic [1:0]                   s_ev_type,
@@ -108,6 +109,8 @@ module fabnic_roce_req #(
     input  wire logic [23:0]                  s_ev_wqe_psn,
     input  wire logic [23:0]                  s_ev_psn,
     input  wire logic [23:0]                  s_ev_wqe_ssn,   // SSN of that WQE (SR)
+    input  wire logic                         s_ev_one,       // type 3: re-request one READ
+                                                              // response (one-PMTU READ)
 
     // kick to the completer: the QP needs a look (local error, doorbell while in error)
     output logic                              m_kick_valid,
@@ -260,6 +263,7 @@ module fabnic_roce_req #(
   logic [23:0]      wpsn_q;         // first PSN of the WQE being walked in a resend
   logic [23:0]      wssn_q;         // its SSN
   logic [23:0]      ev_ssn_q;
+  logic             ev_one_q;
   logic [QPN_W-1:0] qpn_q;
   logic [23:0]      ev_psn_q, ev_wqe_psn_q;
   logic [15:0]      ev_idx_q;
@@ -349,6 +353,9 @@ module fabnic_roce_req #(
       job.hdr.reth.va      = sqe_q.raddr + 64'(rs_q.off);
       job.hdr.reth.rkey    = sqe_q.rkey;
       job.hdr.reth.dma_len = sqe_q.len - rs_q.off;
+      // SR: one missing response of an executed READ is asked for on its own
+      if (resend_q && ev_one_q && sqe_q.len - rs_q.off > pmtu_bytes)
+        job.hdr.reth.dma_len = pmtu_bytes;
     end else begin
       job.hdr.bth.opcode = (sqe_q.opcode == WR_CMP_SWAP) ? OP_COMPARE_SWAP : OP_FETCH_ADD;
       job.hdr.bth.ack_req = 1'b1;
@@ -549,6 +556,7 @@ module fabnic_roce_req #(
           ev_q <= E_EV; ev_op_q <= s_ev_type[0]; qpn_q <= s_ev_qpn; ev_psn_q <= s_ev_psn;
           resend_q <= s_ev_type[1];
           ev_wqe_psn_q <= s_ev_wqe_psn; ev_idx_q <= s_ev_wqe_idx; ev_ssn_q <= s_ev_wqe_ssn;
+          ev_one_q <= s_ev_one;
           st_q <= S_LOAD;
         end else if (take_db) begin
           ev_q <= E_DB; qpn_q <= s_db_qpn; ev_idx_q <= s_db_pi;
@@ -668,7 +676,7 @@ module fabnic_roce_req #(
             end else begin
               st_q <= s_rd_tlast ? S_FETCH : S_WAIT;
             end
-          end else if (resend_q && ev_op_q && ev_psn_q != wpsn_q
+          end else if (resend_q && ev_op_q && !ev_one_q && ev_psn_q != wpsn_q
                        && s_rd_tdata[8*8 +: 8] == WR_READ) begin
             rs_q.sq_ci <= sv_sq_ci;        // SACK hole inside a READ: the READ's first PSN
             st_q <= s_rd_tlast ? S_WB : S_SKIP;   // is resent (or executed) on its own
