@@ -233,6 +233,13 @@ ROCE = Block(
             "Keep it above the longest gap between two ACKs of a stalled sender (about "
             "ack_cadence packet times) plus a tick, or probes fire spuriously.",
             width=8, reset=4),
+        Reg("sr_max_inflight", 0x50, "rw",
+            "Selective repeat: packets (PSNs) a QP keeps in flight at most, i.e. the "
+            "bandwidth-delay product the sender allows itself (new packets wait while "
+            "next PSN - oldest unacknowledged PSN >= this). The receive window (64) is the "
+            "upper limit: 0 or values above 64 act as 64. A value near the path's BDP "
+            "in packets keeps queues short (e.g. an incast).",
+            width=7, reset=64),
     ) + tuple(Reg(f"data{i}", 0x80 + 4 * i, "rw", f"Command operand word {i}.")
               for i in range(24)),
 )

@@ -220,6 +220,7 @@ module fabnic_roce_core #(
   logic [23:0] cfg_roce_timer_tick;
   logic [5:0]  cfg_roce_sr_reorder;
   logic [7:0]  cfg_roce_sr_probe;
+  logic [6:0]  cfg_roce_sr_max_inflight;
   logic        cmd_roce_cmd;
   logic [31:0] cmd_roce_cmd_data;
   logic [31:0] sts_roce_cmd_status, sts_roce_result0, sts_roce_result1, sts_roce_result2;
@@ -285,6 +286,7 @@ module fabnic_roce_core #(
       .cfg_roce_timer_tick(cfg_roce_timer_tick),
       .cfg_roce_sr_reorder(cfg_roce_sr_reorder),
       .cfg_roce_sr_probe(cfg_roce_sr_probe),
+      .cfg_roce_sr_max_inflight(cfg_roce_sr_max_inflight),
       .cmd_roce_cmd(cmd_roce_cmd),
       .cmd_roce_cmd_data(cmd_roce_cmd_data),
       .sts_roce_cmd_status(sts_roce_cmd_status),
@@ -606,6 +608,10 @@ module fabnic_roce_core #(
   // Each FIFO holds two fetches: the current batch and the next QP's prefetch.
   localparam int SQE_BATCH = 32;
   localparam int SR_W      = 64;   // selective repeat window (PSNs), requester and completer
+  // SR packets in flight at most: the register, capped by the window (0 = the window)
+  logic [23:0] sr_inflight;
+  assign sr_inflight = (cfg_roce_sr_max_inflight == '0 || 24'(cfg_roce_sr_max_inflight) > 24'(SR_W))
+                       ? 24'(SR_W) : 24'(cfg_roce_sr_max_inflight);
   logic [511:0] sq_tdata [2];
   logic [1:0]   sq_tvalid, sq_tready, sq_tlast, sq_tuser;
   for (genvar g = 0; g < 2; g++) begin : g_sqf
@@ -723,6 +729,7 @@ module fabnic_roce_core #(
       .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
       .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
       .cfg_ack_cadence(cfg_roce_ack_cadence),
+      .cfg_sr_inflight(sr_inflight),
       .s_ctl_valid(rq_ctl_valid), .s_ctl_ready(rq_ctl_ready), .s_ctl_op(rq_ctl_op),
       .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.sq_psn), .m_ctl_done(rq_ctl_done),
       .m_ctl_result(rq_ctl_res),
@@ -793,6 +800,7 @@ module fabnic_roce_core #(
       .pub_lerr_idx, .pub_lerr_status,
       .cfg_timer_tick(cfg_roce_timer_tick),
       .cfg_sr_reorder(cfg_roce_sr_reorder), .cfg_sr_probe(cfg_roce_sr_probe),
+      .cfg_sr_inflight(sr_inflight),
       .s_ctl_valid(cp_ctl_valid), .s_ctl_ready(cp_ctl_ready), .s_ctl_op(cp_ctl_op),
       .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.sq_psn), .m_ctl_done(cp_ctl_done),
       .m_ctl_una(cp_ctl_una), .m_ctl_err(cp_ctl_err), .m_ctl_err_status(cp_ctl_err_status),

@@ -98,6 +98,7 @@ module fabnic_roce_cpl #(
     input  wire logic [23:0]                  cfg_timer_tick,
     // SR: resend a SACK hole only when a PSN at least this far above it is marked
     input  wire logic [5:0]                   cfg_sr_reorder,
+    input  wire logic [23:0]                  cfg_sr_inflight,  // SR: the requester's cap (<= SR_W)
     // SR: ticks without progress before one probe resend of una (0 = off)
     input  wire logic [7:0]                   cfg_sr_probe,
 
@@ -713,7 +714,7 @@ module fabnic_roce_cpl #(
               post_q <= P_TMO;
               st_q   <= S_ADV;
             end else if (qc_q.sr && cfg_sr_probe != '0 && !a_q.probed && !a_q.rnr_wait
-                         && (pb_q.sq_hi == pb_q.sq_pi || (pb_q.psn_hi - a_q.una) >= 24'(SR_W))
+                         && (pb_q.sq_hi == pb_q.sq_pi || (pb_q.psn_hi - a_q.una) >= cfg_sr_inflight)
                          && 16'(now_q - a_q.fb_t) >= 16'(cfg_sr_probe)) begin
               post_q <= P_PROBE;
               st_q   <= S_ADV;

@@ -37,7 +37,7 @@
 //
 // Selective repeat (QP context bit sr, docs/roce_sr.md): WRITE MIDDLE/LAST carry a
 // RETH with the VA of the packet's first byte (has_reth in the job), new packets are
-// sent only while next_psn - una < SR_W (una: the completer's oldest unacknowledged
+// sent only while next_psn - una < cfg_sr_inflight (<= SR_W; una: the completer's oldest unacknowledged
 // PSN, mirrored here in a RAM it writes; a QP at the cap gives up its visit and is
 // polled again from the active FIFO), and completer event types 2/3 resend exactly one
 // PSN: the SQEs are re-read from the given oldest WQE, walked to the WQE holding the
@@ -81,6 +81,8 @@ module fabnic_roce_req #(
     input  wire fabnic_roce_pkg::mr_entry_t   mr_wr_entry,
 
     input  wire logic [15:0]                  cfg_ack_cadence,
+    input  wire logic [23:0]                  cfg_sr_inflight,  // SR: PSNs in flight at most
+                                                                // (1 .. SR_W)
 
     // control: op 0 = init send side (psn), op 1 = query (returns next PSN)
     input  wire logic                         s_ctl_valid,
@@ -398,7 +400,10 @@ module fabnic_roce_req #(
 
   // SR window cap on new packets
   logic win_full;
-  assign win_full = qc_q.sr && !resend_q && (rs_q.next_psn - una_q) >= 24'(SR_W);
+  logic [23:0] win_cap;
+  assign win_cap  = (cfg_sr_inflight == '0 || cfg_sr_inflight > 24'(SR_W)) ? 24'(SR_W)
+                                                                            : cfg_sr_inflight;
+  assign win_full = qc_q.sr && !resend_q && (rs_q.next_psn - una_q) >= win_cap;
 
   logic job_fire;
   assign m_job_valid = st_q == S_PKT && (!paced || granted_q) && !win_full;

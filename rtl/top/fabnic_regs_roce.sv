@@ -38,6 +38,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_result3,
     output logic [5:0] cfg_roce_sr_reorder,
     output logic [7:0] cfg_roce_sr_probe,
+    output logic [6:0] cfg_roce_sr_max_inflight,
     output logic [31:0] cfg_roce_data0,
     output logic [31:0] cfg_roce_data1,
     output logic [31:0] cfg_roce_data2,
@@ -255,6 +256,10 @@ module fabnic_regs_roce #(
         ADDR_W'('h44c): begin
           if (req_write) cfg_roce_sr_probe <= 8'(apply_strb(32'(cfg_roce_sr_probe), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_roce_sr_probe);
+        end
+        ADDR_W'('h450): begin
+          if (req_write) cfg_roce_sr_max_inflight <= 7'(apply_strb(32'(cfg_roce_sr_max_inflight), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_roce_sr_max_inflight);
         end
         ADDR_W'('h480): begin
           if (req_write) cfg_roce_data0 <= 32'(apply_strb(32'(cfg_roce_data0), req_wdata, req_wstrb));
@@ -626,6 +631,7 @@ module fabnic_regs_roce #(
       cmd_roce_cmd_data <= '0;
       cfg_roce_sr_reorder <= 6'('h3);
       cfg_roce_sr_probe <= 8'('h4);
+      cfg_roce_sr_max_inflight <= 7'('h40);
       cfg_roce_data0 <= 32'('h0);
       cfg_roce_data1 <= 32'('h0);
       cfg_roce_data2 <= 32'('h0);

@@ -382,6 +382,48 @@ if cocotb is not None:
         check_wire(env.frames)
 
     @cocotb.test()
+    async def sr_inflight_cap(dut):
+        """roce.sr_max_inflight caps the PSNs an SR QP has in flight: on the wire, the
+        newest PSN A sent minus the cumulative acknowledgement B had sent before it never
+        exceeds the cap (4), with 2 % loss; with the default (64) it does."""
+        env = PairEnv(dut)
+        await env.start()
+        a, b = env.a, env.b
+        assert await run_driver(a.ctx.dev.read, "roce", "sr_max_inflight") == 64  # reset
+        n, blk = 12, 8192
+        seen = {}
+        for cap in (4, 64):
+            await run_driver(a.ctx.dev.write, "roce", "sr_max_inflight", cap)
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=MTU, timeout=3, sr=True,
+                                                           sq_psn_a=0x1000)
+            env.link("lab", loss_en=1, loss_p=int(0.02 * 2**32), seed=50 + cap)
+            la, lb = a.mem.alloc(n * blk), b.mem.alloc(n * blk)
+            src = random.Random(cap).randbytes(n * blk)
+            a.mem.write(la, src)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, n * blk, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, n * blk, ACC)
+            mark = len(env.frames)
+            await run_driver(a.ctx.post_send, qa, [
+                SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + i * blk, length=blk,
+                       lkey=mra.lkey, remote_addr=lb + i * blk, rkey=mrb.rkey) for i in range(n)])
+            wcs = await run_driver(a.ctx.wait_cq, cqa, n, 40000)
+            env.link("lab", loss_en=0)
+            assert [w.wr_id for w in wcs] == list(range(n)) and all(w.ok for w in wcs), wcs
+            assert b.mem.read(lb, n * blk) == src, f"cap {cap}: B memory"
+            acked, worst = 0x1000 - 1, 0
+            for side, fr in env.frames[mark:]:
+                f = roce_fields(fr)
+                if side == "b" and f["op"] in (0x11, OP_SACK) and f["rest"][0] == 0x1F:
+                    acked = max(acked, f["psn"])
+                elif side == "a":
+                    worst = max(worst, f["psn"] - acked)
+            seen[cap] = worst
+        dut._log.info("largest (PSN sent - cumulative ACK on the wire): %s", seen)
+        assert seen[4] <= 4, seen
+        assert seen[64] > 4, seen
+        await run_driver(a.ctx.dev.write, "roce", "sr_max_inflight", 64)
+
+    @cocotb.test()
     async def sr_lossy_mix(dut):
         """Three SR QPs and one sr=0 QP, random mixes over lossy/reordering/duplicating
         links: everything completes exactly; SR and standard layouts do not mix."""
@@ -545,5 +587,6 @@ def test_roce_sr():
     run(toplevel="tb_roce_pair", module="test_roce_sr", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
         testcase=os.environ.get("ROCE_SR_TESTS",
-                               "sr_drop_list,sr_send_ooo,sr_read_ooo,sr_lossy_mix,sr_reorder"
+                               "sr_drop_list,sr_send_ooo,sr_read_ooo,sr_inflight_cap,sr_lossy_mix,"
+                               "sr_reorder"
                                ).split(","))
