@@ -22,7 +22,9 @@ Modes (INCAST_MODES, default "lossless,esr,esr+fec16.1.1,esr+fec8.2.2"):
   bench_loss's esr+fec modes);
 - a "+dcqcn" suffix (INCAST_DCQCN=1 adds esr+dcqcn and esr+fec16.1.1+dcqcn): QPs with
   DCQCN (cc registers at their 100 G defaults) and switch RED/ECN marking (kmin 5 KB,
-  kmax 200 KB, pmax 1 %).
+  kmax 200 KB, pmax 1 %);
+- a "+capN" suffix (last): roce.sr_max_inflight = N on every NIC for the mode (the
+  senders keep at most N packets in flight, a BDP cap; 64, the window, otherwise).
 Reported per mode: p50 / p99 / max completion time, p99 relative to lossless (issue
 target for the FEC modes: <= 1.5), switch tail drops, retransmitted packets (senders'
 roce_cnt.tx_retx_pkts), timeouts, probes, FEC repairs sent / frames repaired at the
@@ -54,17 +56,17 @@ if os.environ.get("INCAST_DCQCN", "0") == "1":
     _modes += [m for m in ("esr+dcqcn", "esr+fec16.1.1+dcqcn") if m not in _modes]
 MODES = _modes
 FEC_TARGET = 1.5   # issue: p99 with FEC at most 1.5x the lossless p99
-_MODE_RE = re.compile(r"^(lossless|esr)(?:\+fec(\d+)\.(\d+)\.(\d+))?(\+dcqcn)?$")
+_MODE_RE = re.compile(r"^(lossless|esr)(?:\+fec(\d+)\.(\d+)\.(\d+))?(\+dcqcn)?(?:\+cap(\d+))?$")
 
 
-def parse_mode(m: str) -> tuple[bool, tuple[int, int, int] | None, bool]:
-    """(lossless, FEC (K, R, D) or None, DCQCN)."""
+def parse_mode(m: str) -> tuple[bool, tuple[int, int, int] | None, bool, int]:
+    """(lossless, FEC (K, R, D) or None, DCQCN, packets in flight at most)."""
     g = _MODE_RE.match(m)
-    if not g:
+    if not g or (g[6] and not 1 <= int(g[6]) <= 64):
         raise ValueError(f"INCAST_MODES: unknown mode {m!r} (lossless, esr, esr+fecK.R.D, "
-                         f"optional +dcqcn)")
+                         f"optional +dcqcn, then optional +capN with N in 1..64)")
     krd = (int(g[2]), int(g[3]), int(g[4])) if g[2] else None
-    return g[1] == "lossless", krd, bool(g[5])
+    return g[1] == "lossless", krd, bool(g[5]), int(g[6] or 64)
 
 
 for _m in MODES:
@@ -122,8 +124,10 @@ if cocotb is not None:
         order = sorted(MODES, key=lambda m: 0 if m == "lossless" else 1)
         wall0 = time.time()
         for mode in order:
-            lossless, krd, dcqcn = parse_mode(mode)
+            lossless, krd, dcqcn, cap = parse_mode(mode)
             t_mode = time.time()
+            for ctx in env.ctx:
+                await run_driver(ctx.dev.write, "roce", "sr_max_inflight", cap)
             await ClockCycles(dut.clk, GAP)
             if dcqcn != qp_dcqcn:
                 await env.connect(SIZE, timeout=TIMEOUT, dcqcn=dcqcn)
@@ -185,7 +189,7 @@ if cocotb is not None:
             dut._log.info("%s: %s", mode, row)
             cfg = {"mode": mode, "senders": N, "size": SIZE, "rounds": row["rounds"],
                    "buf_bytes": DEEP_BUF if lossless else BUF, "link_delay": DELAY,
-                   "mtu": 4096, "engine_sr": True, "fec": krd, "dcqcn": dcqcn,
+                   "mtu": 4096, "engine_sr": True, "fec": krd, "dcqcn": dcqcn, "max_inflight": cap,
                    "qp_timeout": TIMEOUT, "sr_probe": int(PROBE or 4),
                    "ack_cadence": ACK_CADENCE, "drops": row["drops"], "retx": row["retx"],
                    "timeouts": row["timeouts"], "probes": row["probes"],

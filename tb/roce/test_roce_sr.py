@@ -200,12 +200,15 @@ if cocotb is not None:
         return off, ssnw >> 24, ssnw & 0xFFFFFF, mlen, body[:len(body) - f["pad"]]
 
     async def send_stream(env, dut, qa, qb, cqa, cqb, mra, mrb, la, lb, msgs, drops,
-                          rng, seq: list[int]) -> tuple[dict, dict, dict]:
+                          rng, seq: list[int], early: int | None = None
+                          ) -> tuple[dict, dict, dict]:
         """Post msgs ((opcode, length) with SEND / SEND_WITH_IMM / RDMA_WRITE_WITH_IMM)
         A -> B over an SR QP pair, one receive WQE each, with frame indices `drops` of the
         A -> B link dropped; check A's and B's completions (order, status, byte_len,
         immediate), B's memory, and every A -> B frame's SOFFETH / RETH and payload
         against the segmentation computed here. seq = [next PSN, next SSN], updated.
+        early: post only that many receive WQEs before the sends, the rest 3,000 cycles
+        after (RNR).
         Returns (transmissions per PSN, drops per PSN, counters delta of B)."""
         a, b = env.a, env.b
         wrs, recvs, expect, segs = [], [], [], {}
@@ -231,12 +234,16 @@ if cocotb is not None:
             off += n + 64
             roff += n + 128
         cb0 = await run_driver(b.ctx.counters)
-        await run_driver(b.ctx.post_recv, qb, recvs)
+        await run_driver(b.ctx.post_recv, qb, recvs[:early])
         fin = int(dut.lab_cnt_frames_in.value)
         mark = len(env.frames)
         env.link("lab", drop_list=sum((fin + d) << (32 * i) for i, d in enumerate(drops)),
                  drop_list_en=(1 << len(drops)) - 1)
         await run_driver(a.ctx.post_send, qa, wrs)
+        if early is not None:
+            from cocotb.triggers import ClockCycles
+            await ClockCycles(dut.clk, 3000)
+            await run_driver(b.ctx.post_recv, qb, recvs[early:])
         try:
             wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 40000)
             rwcs = await run_driver(b.ctx.wait_cq, cqb, len(recvs), 40000)
@@ -322,6 +329,15 @@ if cocotb is not None:
         # placed and parked, the other 8 dropped unmarked and resent once each
         assert db["sr_ooo_placed"] == 16 and db["sr_drop"] == 8, db
         assert sorted(n for n in sent.values() if n > 1) == [2] * 9, sent
+
+        # receive WQEs posted late: 2 of 8 at first; the third SEND meets an RNR NAK at
+        # the expected PSN, the ones behind it are dropped unmarked (their WQEs are not
+        # posted), and all of them complete, in order, after the receives are posted
+        msgs = [(S, 512)] * 3 + [(SI, 2000)] + [(S, 512)] * 4
+        sent, dropped, db = await send_stream(env, dut, qa, qb, cqa, cqb, mra, mrb, la, lb,
+                                              msgs, [], rng, seq, early=2)
+        dut._log.info("late receives: B %s", {k: v for k, v in db.items() if v})
+        assert db["rx_rnr_nak"] >= 1 and db["sr_drop"] >= 1, db
         check_wire(env.frames)
 
     @cocotb.test()
