@@ -229,7 +229,9 @@ ROCE = Block(
             "the last posted WQE, every unacknowledged PSN (a tail loss), in a window "
             "stall the oldest one, without spending its retry budget "
             "(tail losses, lost resends and lost ACKs are repaired without waiting for "
-            "the timeout); the ordinary timeout follows if that does not help. 0 = off. "
+            "the timeout); if the silence goes on it probes again after 2x and 4x this "
+            "time (3 probes per no-progress period), and the ordinary timeout, counted "
+            "from the first probe, follows if that does not help. 0 = off. "
             "Keep it above the longest gap between two ACKs of a stalled sender (about "
             "ack_cadence packet times) plus a tick, or probes fire spuriously.",
             width=8, reset=4),

@@ -32,13 +32,16 @@
 // next SACK asks again for holes whose resends were lost. una is exported to the
 // requester (window cap) on every state write.
 // SR probe (cfg_sr_probe ticks, 0 = off): an SR QP whose requester is stalled (every
-// posted WQE sent, or SR_W PSNs in flight) and which has heard no response at all for
-// that long (packets still queued in the NIC or on the wire keep bringing SACKs; only
-// silence means nothing more will come) resends, if every posted WQE was sent (a
+// posted WQE sent, or cfg_sr_inflight PSNs in flight) and which has heard no response at
+// all for that long (packets still queued in the NIC or on the wire keep bringing SACKs;
+// only silence means nothing more will come) resends, if every posted WQE was sent (a
 // tail), every PSN of [una, psn_hi) once, else (window stall) una only (type 3 events,
-// as for a SACK; rtx_hi set past the resent PSNs) without spending its retry budget,
-// then waits for the ordinary timeout; progress re-enables the probe. (Resending only
-// una recovered an incast's tail drops one packet per probe period.)
+// as for a SACK; rtx_hi set past the resent PSNs) without spending its retry budget.
+// If silence goes on, it probes again after twice the time, then four times (3 probes
+// per no-progress period at most: a loss burst can take the first probe's resends
+// too); the retransmission timer runs from the first probe; progress re-arms the
+// probe. (Resending only una recovered an incast's tail drops one packet per probe
+// period.)
 // READ responses of an SR QP are placed out of order too: a response for a PSN above
 // una inside the oldest WQE (a READ whose request was executed) and less than SR_W
 // above una is placed at its offset and marked in a per-QP bitmap (rr_bmp, bit i = PSN
@@ -204,7 +207,7 @@ module fabnic_roce_cpl #(
     logic        err;
     logic [7:0]  err_status;
     logic [23:0] rtx_hi;     // SR: PSNs below this were already resent from SACKs
-    logic        probed;     // SR: the probe of this no-progress period was sent
+    logic [1:0]  probes;     // SR: probes sent in this no-progress period (at most 3)
     logic [15:0] fb_t;       // SR: tick of the last response (ACK/SACK/NAK) for the QP
     logic [63:0] rr_bmp;     // SR: READ responses placed out of order, bit i = PSN una+i
   } astate_t;
@@ -706,16 +709,16 @@ module fabnic_roce_cpl #(
             end else if (!a_q.armed) begin
               a_q.armed   <= 1'b1;
               a_q.t_start <= now_q;
-              a_q.probed  <= 1'b0;
+              a_q.probes  <= '0;
               a_q.fb_t    <= now_q;
               st_q <= S_WB;
             end else if (32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)) begin
               cnt_timeouts <= cnt_timeouts + 1'b1;
               post_q <= P_TMO;
               st_q   <= S_ADV;
-            end else if (qc_q.sr && cfg_sr_probe != '0 && !a_q.probed && !a_q.rnr_wait
+            end else if (qc_q.sr && cfg_sr_probe != '0 && a_q.probes != 2'd3 && !a_q.rnr_wait
                          && (pb_q.sq_hi == pb_q.sq_pi || (pb_q.psn_hi - a_q.una) >= cfg_sr_inflight)
-                         && 16'(now_q - a_q.fb_t) >= 16'(cfg_sr_probe)) begin
+                         && 16'(now_q - a_q.fb_t) >= (16'(cfg_sr_probe) << a_q.probes)) begin
               post_q <= P_PROBE;
               st_q   <= S_ADV;
             end else begin
@@ -795,7 +798,7 @@ module fabnic_roce_cpl #(
           a_q.t_start    <= now_q;            // progress
           a_q.retry_left <= qc_q.retry_cnt;
           a_q.rnr_wait   <= 1'b0;
-          a_q.probed     <= 1'b0;
+          a_q.probes     <= '0;
         end
         case (post_q)
           P_READ: begin
@@ -883,8 +886,12 @@ module fabnic_roce_cpl #(
               // SR_W <= 64) through the SACK resend path; in a window stall resend
               // una only. The ordinary timeout counts from here
               cnt_sr_probe <= cnt_sr_probe + 1'b1;
-              a_q.probed  <= 1'b1;
-              a_q.t_start <= now_q;
+              // a probe whose resends are lost too (a loss burst) is repeated after twice
+              // the silence, up to 3 per no-progress period; the first one restarts the
+              // retransmission timer
+              a_q.probes  <= a_q.probes + 2'd1;
+              a_q.fb_t    <= now_q;
+              if (a_q.probes == '0) a_q.t_start <= now_q;
               if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
                   && (una_n != a_q.wqe_psn || a_q.rr_bmp != '0) && psn_lt(una_n, w_end)) begin
                 // the tail of an executed READ's responses: re-issue it from una for the
