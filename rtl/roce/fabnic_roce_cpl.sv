@@ -207,6 +207,7 @@ module fabnic_roce_cpl #(
     logic        err;
     logic [7:0]  err_status;
     logic [23:0] rtx_hi;     // SR: PSNs below this were already resent from SACKs
+    logic [23:0] rr_rtx_hi;  // SR: READ responses below this were already re-requested
     logic [1:0]  probes;     // SR: probes sent in this no-progress period (at most 3)
     logic [15:0] fb_t;       // SR: tick of the last response (ACK/SACK/NAK) for the QP
     logic [63:0] rr_bmp;     // SR: READ responses placed out of order, bit i = PSN una+i
@@ -533,14 +534,17 @@ module fabnic_roce_cpl #(
   logic [5:0]  sk_low;             // lowest bit of sk_mask_q
   always_comb begin
     logic [6:0]  hi, th, e;
-    logic [23:0] st;
+    logic [23:0] st, hi_mark;
     hi = '0;
     for (int i = 0; i < 64; i++) if (sk_bmp_q[i]) hi = 7'(i);
     th = (cfg_sr_reorder == '0) ? 7'd1 : 7'(cfg_sr_reorder);
     e  = (hi + 7'd1 > th) ? hi + 7'd1 - th : 7'd0;   // bits 0 .. e-1 may be resent
-    st = a_q.rtx_hi - sk_base_q;
+    // (READ-response holes keep their own mark: a SACK or a probe beyond the READ must
+    // not hide them)
+    hi_mark = (st_q == S_RRH) ? a_q.rr_rtx_hi : a_q.rtx_hi;
+    st = hi_mark - sk_base_q;
     sk_mask = ~sk_bmp_q & ((64'd1 << e[5:0]) - 64'd1);
-    if (psn_lt(sk_base_q, a_q.rtx_hi)) begin
+    if (psn_lt(sk_base_q, hi_mark)) begin
       if (st >= 24'd64) sk_mask = '0;
       else sk_mask = sk_mask & ~((64'd1 << st[5:0]) - 64'd1);
     end
@@ -614,6 +618,7 @@ module fabnic_roce_cpl #(
               a_q.retry_left <= qc_q.retry_cnt;
               a_q.rnr_left   <= qc_q.rnr_retry;
               a_q.rtx_hi     <= ctl_psn_q;
+              a_q.rr_rtx_hi  <= ctl_psn_q;
               st_q <= S_WB;
             end else begin
               st_q <= S_IDLE;
@@ -847,6 +852,7 @@ module fabnic_roce_cpl #(
                 // SR: resend only una; the SACK it brings back asks for the rest
                 ev_type_q <= qc_q.sr ? 2'd2 : 2'd0;
                 if (qc_q.sr) a_q.rtx_hi <= una_n + 24'd1;
+                if (qc_q.sr) a_q.rr_rtx_hi <= una_n + 24'd1;
                 ev_psn_q  <= una_n;
                 ev_ret_q  <= S_WB;
                 st_q <= S_EV;
@@ -955,6 +961,7 @@ module fabnic_roce_cpl #(
           a_q.una     <= rr_una;                   // (rr_bmp is 0 on a standard QP)
           a_q.rr_bmp  <= a_q.rr_bmp >> rr_run;
           a_q.t_start <= now_q;
+          a_q.probes  <= '0;                       // progress re-arms the probe
           a_q.retry_left <= qc_q.retry_cnt;
           if (!psn_lt(rr_una, w_end)) begin
             cqe_status_q <= WS_SUCCESS;
@@ -974,7 +981,7 @@ module fabnic_roce_cpl #(
       // SR READ-response holes: as a SACK's, with one-packet re-requests
       S_RRH: begin
         sk_mask_q <= sk_mask;
-        if (sk_mask != '0 && psn_lt(a_q.rtx_hi, sk_hi)) a_q.rtx_hi <= sk_hi;
+        if (sk_mask != '0 && psn_lt(a_q.rr_rtx_hi, sk_hi)) a_q.rr_rtx_hi <= sk_hi;
         ev_one_q <= 1'b1;
         st_q <= (sk_mask != '0) ? S_SREV : S_WB;
       end

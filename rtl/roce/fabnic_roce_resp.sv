@@ -601,7 +601,11 @@ module fabnic_roce_resp #(
               st_q <= S_DRAIN;
             end else if (sr_send && pd_diff >= 0 && pd_diff < 24'sd64) begin
               // SR SEND inside the window: its receive WQE first (SSN), then the window
-              if (sk >= posted) begin
+              if (pd_diff == 0 && sk != 0) begin
+                ack_q <= A_NAK; syn_q <= SYN_NAK_INV;   // in order but not the next RQE:
+                cnt_inv_req <= cnt_inv_req + 1'b1;      // a bad SSN
+                st_q <= S_DRAIN;
+              end else if (sk >= posted) begin
                 if (pd_diff == 0) begin
                   ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
                   cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
@@ -914,6 +918,7 @@ module fabnic_roce_resp #(
             st_q <= S_CMP;            // stashed SEND completions the advance passed
           end else if (RQE_PREFETCH && src_q == SRC_PKT && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi
               && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+            side_q      <= 1'b0;
             rqe_pf_q    <= 1'b1;      // the packet used the RQE up: load the next one
             after_rqe_q <= S_WB;
             st_q <= S_RQE_RD;
@@ -925,13 +930,16 @@ module fabnic_roce_resp #(
       // SR SEND: is the packet placeable with its RQE? An out-of-order one that is not is
       // dropped unmarked (its in-order resend gets the error CQE and NAK)
       S_SCHK: begin
-        if (pd_diff != 0 && (!u_ok || soff_bad || send_off + 32'(plen_q) > u_len)) begin
-          cnt_sr_drop <= cnt_sr_drop + 1'b1;
-          st_q <= S_DRAIN;
-        end else if (pd_diff == 0 && sk != 0) begin
-          ack_q <= A_NAK; syn_q <= SYN_NAK_INV;   // in order but not the next RQE: bad SSN
-          cnt_inv_req <= cnt_inv_req + 1'b1;
-          st_q <= S_DRAIN;
+        if (!u_ok || soff_bad || send_off + 32'(plen_q) > u_len) begin
+          if (pd_diff != 0) begin
+            cnt_sr_drop <= cnt_sr_drop + 1'b1;
+            st_q <= S_DRAIN;
+          end else begin
+            // in order: the error CQE and NAK of S_EXEC, without the window (the PSN is
+            // not marked, and no parked completion behind it is released: the requester
+            // goes to ERR and flushes those messages)
+            st_q <= S_EXEC;
+          end
         end else begin
           st_q <= S_SRQ;
         end
@@ -949,7 +957,9 @@ module fabnic_roce_resp #(
             st_q <= S_WB;
           end
         end else if (r_q.rq_ci == r_q.rq_pi) begin
-          cmp_map_q <= '0;                        // cannot happen: accepted with an RQE
+          // cannot happen (accepted with a posted RQE): drop the parked completion
+          if (st_hit) stv[st_hit_idx] <= 1'b0;
+          cmp_map_q[cmp_low] <= 1'b0;
           cnt_inv_req <= cnt_inv_req + 1'b1;
         end else if (!r_q.rqe_valid) begin
           rqe_pf_q    <= 1'b0;

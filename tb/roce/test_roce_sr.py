@@ -341,6 +341,46 @@ if cocotb is not None:
         check_wire(env.frames)
 
     @cocotb.test()
+    async def sr_send_err(dut):
+        """An SR SEND whose receive WQE fails its lkey check, lost once, with two good
+        SENDs behind it placed out of order: the in-order resend gets the error (receive
+        CQE LOC_PROT_ERR, NAK -> REM_OP_ERR at A, the rest flushed), and the two parked
+        completions are not released as successes."""
+        env = PairEnv(dut)
+        await env.start()
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=MTU, timeout=3, sr=True)
+        a, b = env.a, env.b
+        la, lb = a.mem.alloc(8192), b.mem.alloc(8192)
+        a.mem.write(la, random.Random(5).randbytes(8192))
+        b.mem.write(lb, bytes(8192))
+        mra = await run_driver(a.ctx.reg_mr, pda, la, 8192, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 8192, ACC)
+        bad_lkey = mrb.lkey ^ 0x5A00          # an MR index that is not registered
+        await run_driver(b.ctx.post_recv, qb, [
+            RecvWR(wr_id=40, addr=lb, length=1024, lkey=bad_lkey),
+            RecvWR(wr_id=41, addr=lb + 2048, length=1024, lkey=mrb.lkey),
+            RecvWR(wr_id=42, addr=lb + 4096, length=1024, lkey=mrb.lkey)])
+        fin = int(dut.lab_cnt_frames_in.value)
+        env.link("lab", drop_list=fin, drop_list_en=1)       # the first SEND's frame
+        cb0 = await run_driver(b.ctx.counters)
+        await run_driver(a.ctx.post_send, qa, [
+            SendWR(WrOpcode.SEND, wr_id=i, local_addr=la + 1024 * i, length=512, lkey=mra.lkey)
+            for i in range(3)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 3, 40000)
+        env.link("lab", drop_list_en=0)
+        assert [(w.wr_id, w.status) for w in wcs] == [
+            (0, "REM_OP_ERR"), (1, "WR_FLUSH_ERR"), (2, "WR_FLUSH_ERR")], wcs
+        from cocotb.triggers import ClockCycles
+        await ClockCycles(dut.clk, 2000)
+        rwcs = await run_driver(b.ctx.poll_cq, cqb, 8)
+        assert [(w.wr_id, w.status) for w in rwcs] == [(40, "LOC_PROT_ERR")], rwcs
+        cb = await run_driver(b.ctx.counters)
+        d = {k: cb[k] - cb0[k] for k in cb}
+        dut._log.info("B %s", {k: v for k, v in d.items() if v})
+        assert d["sr_ooo_placed"] == 2, d          # the two good SENDs were placed early
+        assert b.mem.read(lb, 1024) == bytes(1024)  # nothing in the bad buffer
+
+    @cocotb.test()
     async def sr_read_ooo(dut):
         """READ responses of an SR QP are placed out of order: with responses dropped in
         the middle (one, a burst of two, one more) and at the end, every hole is asked
@@ -603,6 +643,7 @@ def test_roce_sr():
     run(toplevel="tb_roce_pair", module="test_roce_sr", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
         testcase=os.environ.get("ROCE_SR_TESTS",
-                               "sr_drop_list,sr_send_ooo,sr_read_ooo,sr_inflight_cap,sr_lossy_mix,"
+                               "sr_drop_list,sr_send_ooo,sr_send_err,sr_read_ooo,sr_inflight_cap,"
+                               "sr_lossy_mix,"
                                "sr_reorder"
                                ).split(","))
