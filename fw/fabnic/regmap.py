@@ -224,8 +224,8 @@ ROCE = Block(
             width=6, reset=3),
         Reg("sr_probe", 0x4C, "rw",
             "Selective repeat probe, in retransmission-timer ticks (timer_tick cycles): "
-            "an SR QP whose requester is stalled (every posted WQE sent, or the 64-PSN "
-            "window full) and that has heard no ACK/SACK/NAK for this long resends, after "
+            "an SR QP whose requester is stalled (every posted WQE sent, or "
+            "sr_max_inflight PSNs in flight) and that has heard no ACK/SACK/NAK for this long resends, after "
             "the last posted WQE, every unacknowledged PSN (a tail loss), in a window "
             "stall the oldest one, without spending its retry budget "
             "(tail losses, lost resends and lost ACKs are repaired without waiting for "
