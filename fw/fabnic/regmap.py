@@ -301,6 +301,9 @@ ROCE_CNT = Block(
         ("sr_probe", "Selective repeat: probe resends (register roce.sr_probe)."),
         ("sr_rresp_ooo", "Selective repeat: READ response packets placed out of order "
                          "(also counted in rx_read_resp)."),
+        ("sr_spurious", "Selective repeat: spurious retransmissions seen by the responder: "
+                        "request packets (not READ requests) that had already been "
+                        "received (also counted in rx_dup)."),
     ]),
 )
 

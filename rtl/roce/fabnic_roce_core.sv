@@ -259,7 +259,7 @@ module fabnic_roce_core #(
   logic [31:0] sts_cc_lim_rate_set;
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq, c_tx_len_err;
   logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop, c_sr_probe;
-  logic [31:0] c_sr_rresp_ooo;
+  logic [31:0] c_sr_rresp_ooo, c_sr_spurious;
 
   logic [24:0] fec_qp_en_data;
   assign fec_qp_idx = fec_qp_en_data[23:0];
@@ -358,6 +358,7 @@ module fabnic_roce_core #(
       .sts_roce_cnt_sr_drop(c_sr_drop),
       .sts_roce_cnt_sr_probe(c_sr_probe),
       .sts_roce_cnt_sr_rresp_ooo(c_sr_rresp_ooo),
+      .sts_roce_cnt_sr_spurious(c_sr_spurious),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -858,7 +859,8 @@ module fabnic_roce_core #(
       .cnt_seq_nak(c_rx_seq_nak), .cnt_rnr_nak(c_rx_rnr_nak), .cnt_access_err(c_rx_access_err),
       .cnt_inv_req(c_rx_inv_req), .cnt_acks_sent(c_tx_acks), .cnt_lkey_err(rs_lkey_err),
       .cnt_cnp_sent(c_tx_cnp),
-      .cnt_sack_sent(c_sr_sack_tx), .cnt_ooo_placed(c_sr_ooo_placed), .cnt_sr_drop(c_sr_drop)
+      .cnt_sack_sent(c_sr_sack_tx), .cnt_ooo_placed(c_sr_ooo_placed), .cnt_sr_drop(c_sr_drop),
+      .cnt_sr_spurious(c_sr_spurious)
   );
 
   fabnic_roce_rresp u_rresp (

@@ -146,7 +146,8 @@ module fabnic_roce_resp #(
     // selective repeat
     output logic      [CNT_W-1:0]             cnt_sack_sent,
     output logic      [CNT_W-1:0]             cnt_ooo_placed,
-    output logic      [CNT_W-1:0]             cnt_sr_drop     // ORDERED_EARLY + BEYOND_WINDOW
+    output logic      [CNT_W-1:0]             cnt_sr_drop,    // ORDERED_EARLY + BEYOND_WINDOW
+    output logic      [CNT_W-1:0]             cnt_sr_spurious // SR: a request received twice
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
@@ -1017,6 +1018,9 @@ module fabnic_roce_resp #(
             end
             fabnic_roce_sr_pkg::SR_DUPLICATE: begin
               cnt_dup <= cnt_dup + 1'b1;
+              // a packet the window had already: the sender resent it needlessly (READ
+              // requests excluded: the requester re-asks for lost responses with them)
+              cnt_sr_spurious <= cnt_sr_spurious + CNT_W'(!is_read);
               if (pd_diff < 0 && is_read) begin
                 st_q <= S_MR_CHK;          // re-execute
               end else if (pd_diff < 0 && is_atomic && r_q.atom_valid
@@ -1058,6 +1062,7 @@ module fabnic_roce_resp #(
       cnt_sack_sent     <= '0;
       cnt_ooo_placed    <= '0;
       cnt_sr_drop       <= '0;
+      cnt_sr_spurious   <= '0;
     end
   end
 

@@ -103,6 +103,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_sr_drop,
     input  wire logic [31:0] sts_roce_cnt_sr_probe,
     input  wire logic [31:0] sts_roce_cnt_sr_rresp_ooo,
+    input  wire logic [31:0] sts_roce_cnt_sr_spurious,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -436,6 +437,8 @@ module fabnic_regs_roce #(
         ADDR_W'('h898): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_probe);
                 else ack_err <= 1'b1;
         ADDR_W'('h89c): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_rresp_ooo);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8a0): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_spurious);
                 else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;

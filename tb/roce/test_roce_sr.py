@@ -593,6 +593,7 @@ if cocotb is not None:
             assert int(dut.lab_cnt_drops.value) == drop0, "this test must not lose frames"
             d = {k: ca[k] - ca0[k] for k in ("sr_retx", "tx_retx_pkts", "sr_sack_rx", "timeouts")}
             d["b_ooo"] = cb["sr_ooo_placed"] - cb0["sr_ooo_placed"]
+            d["b_spurious"] = cb["sr_spurious"] - cb0["sr_spurious"]
             d["held"] = held
             results[th] = d
             dut._log.info("sr_reorder=%d: %s", th, d)
@@ -600,8 +601,11 @@ if cocotb is not None:
         # tolerance 3 > the link's displacement of one frame: nothing resent, no timeout
         assert results[3]["sr_retx"] == 0 and results[3]["tx_retx_pkts"] == 0, results[3]
         assert results[3]["timeouts"] == 0, results[3]
-        # tolerance 1: the overtaken packets are resent although none was lost
+        # tolerance 1: the overtaken packets are resent although none was lost, and the
+        # responder counts each of them as a spurious retransmission
         assert results[1]["sr_retx"] > 0, results[1]
+        assert results[1]["b_spurious"] == results[1]["sr_retx"], results[1]
+        assert results[3]["b_spurious"] == 0, results[3]
 
     @cocotb.test(skip=os.environ.get("ROCE_SR_TESTS", "").find("sr_goodput") < 0)
     async def sr_goodput(dut):
