@@ -186,9 +186,11 @@ def check_wire(frames: list[tuple[str, bytes]]) -> dict[int, int]:
 
 
 def random_mix(rng, count: int, sizes: list[int], size: int, la: int, lb: int, mra, mrb,
-               a_img: bytearray, b_img: bytearray):
-    """A random WRITE/SEND/READ mix A -> B over one buffer of `size` bytes per side (the
-    first half is the source, the second the destination). Updates the expected images
+               a_img: bytearray, b_img: bytearray, kinds: tuple[str, ...] = ("w", "w", "s", "r")):
+    """A random mix A -> B over one buffer of `size` bytes per side (the first half is the
+    source, the second the destination); `kinds` is drawn from: "w" WRITE, "s" SEND, "r"
+    READ, "si" SEND with immediate, "wi" WRITE with immediate (the last two consume a
+    receive WQE and complete with byte_len = length). Updates the expected images
     a_img/b_img in place; returns (send WRs, recv WRs, expected (wr_id, byte_len) of B's
     receive completions)."""
     from fabnic.verbs import RecvWR, SendWR, WrOpcode
@@ -197,21 +199,26 @@ def random_mix(rng, count: int, sizes: list[int], size: int, la: int, lb: int, m
     off = 0
     for i in range(count):
         n = rng.choice(sizes)
-        kind = rng.choice(["w", "w", "s", "r"])
+        kind = rng.choice(kinds)
         src, dst = off, off + size // 2
         off += (n + 64) // 64 * 64 + 64
-        if kind == "w":
-            wrs.append(SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + src, length=n,
-                              lkey=mra.lkey, remote_addr=lb + dst, rkey=mrb.rkey))
+        if kind in ("w", "wi"):
+            op = WrOpcode.RDMA_WRITE if kind == "w" else WrOpcode.RDMA_WRITE_WITH_IMM
+            wrs.append(SendWR(op, wr_id=i, local_addr=la + src, length=n, lkey=mra.lkey,
+                              remote_addr=lb + dst, rkey=mrb.rkey, imm=i))
             b_img[dst:dst + n] = a_img[src:src + n]
+            if kind == "wi":
+                recvs.append(RecvWR(wr_id=1000 + i, addr=lb + dst, length=0, lkey=mrb.lkey))
+                expect_recv.append((1000 + i, n))
         elif kind == "r":
             wrs.append(SendWR(WrOpcode.RDMA_READ, wr_id=i, local_addr=la + dst, length=n,
                               lkey=mra.lkey, remote_addr=lb + src, rkey=mrb.rkey))
             a_img[dst:dst + n] = b_img[src:src + n]
         else:
+            op = WrOpcode.SEND if kind == "s" else WrOpcode.SEND_WITH_IMM
             recvs.append(RecvWR(wr_id=1000 + i, addr=lb + dst, length=n + 16, lkey=mrb.lkey))
-            wrs.append(SendWR(WrOpcode.SEND, wr_id=i, local_addr=la + src, length=n,
-                              lkey=mra.lkey))
+            wrs.append(SendWR(op, wr_id=i, local_addr=la + src, length=n, lkey=mra.lkey,
+                              imm=i))
             b_img[dst:dst + n] = a_img[src:src + n]
             expect_recv.append((1000 + i, n))
     return wrs, recvs, expect_recv
