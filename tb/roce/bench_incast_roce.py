@@ -25,6 +25,7 @@ Modes (INCAST_MODES, default "lossless,esr,esr+fec16.1.1,esr+fec8.2.2"):
   kmax 200 KB, pmax 1 %);
 - a "+capN" suffix (last): roce.sr_max_inflight = N on every NIC for the mode (the
   senders keep at most N packets in flight, a BDP cap; 64, the window, otherwise).
+INCAST_FEC_FLUSH (default 512): fec.flush_cycles in the FEC modes.
 Reported per mode: p50 / p99 / max completion time, p99 relative to lossless (issue
 target for the FEC modes: <= 1.5), switch tail drops, retransmitted packets (senders'
 roce_cnt.tx_retx_pkts), timeouts, probes, FEC repairs sent / frames repaired at the
@@ -51,6 +52,10 @@ PROBE = os.environ.get("INCAST_SR_PROBE", "")          # roce.sr_probe ticks (de
 # every ACK_CADENCE of its packets; with the reset value (16) that gap exceeds the probe
 # time in the lossless run and probes fire spuriously
 ACK_CADENCE = int(os.environ.get("INCAST_ACK_CADENCE", "2"))
+# fec.flush_cycles of the FEC modes: a block still open after this many idle cycles is
+# closed (its repair frames sent); with a small in-flight cap the senders pause for ACKs
+# and a short flush time turns every pause into a partial block
+FEC_FLUSH = int(os.environ.get("INCAST_FEC_FLUSH", "512"))
 _modes = os.environ.get("INCAST_MODES", "lossless,esr,esr+fec16.1.1,esr+fec8.2.2").split(",")
 if os.environ.get("INCAST_DCQCN", "0") == "1":
     _modes += [m for m in ("esr+dcqcn", "esr+fec16.1.1+dcqcn") if m not in _modes]
@@ -132,7 +137,7 @@ if cocotb is not None:
             if dcqcn != qp_dcqcn:
                 await env.connect(SIZE, timeout=TIMEOUT, dcqcn=dcqcn)
                 qp_dcqcn = dcqcn
-            await env.set_fec(krd)
+            await env.set_fec(krd, flush=FEC_FLUSH)
             env.switch(SwitchCfg(buf_size=DEEP_BUF if lossless else BUF, ecn_en=dcqcn,
                                  kmin=5000, kmax=200_000, pmax=0.01))
             dut.peak_clr.value = 1
@@ -190,6 +195,7 @@ if cocotb is not None:
             cfg = {"mode": mode, "senders": N, "size": SIZE, "rounds": row["rounds"],
                    "buf_bytes": DEEP_BUF if lossless else BUF, "link_delay": DELAY,
                    "mtu": 4096, "engine_sr": True, "fec": krd, "dcqcn": dcqcn, "max_inflight": cap,
+                   "fec_flush": FEC_FLUSH,
                    "qp_timeout": TIMEOUT, "sr_probe": int(PROBE or 4),
                    "ack_cadence": ACK_CADENCE, "drops": row["drops"], "retx": row["retx"],
                    "timeouts": row["timeouts"], "probes": row["probes"],

@@ -231,15 +231,17 @@ class IncastEnv:
                               self.rx_mr.addr + i * size))
         self.flows = flows
 
-    async def set_fec(self, krd: tuple[int, int, int] | None, reorder: int | None = None) -> None:
+    async def set_fec(self, krd: tuple[int, int, int] | None, reorder: int | None = None,
+                      flush: int = 512) -> None:
         """FEC off (krd None, sr_reorder 3) or on every NIC for engine selective repeat:
-        shims in rx_bypass, no shim NAKs, sr_reorder = (K+R)D + 4 (as bench_loss)."""
+        shims in rx_bypass, no shim NAKs, sr_reorder = (K+R)D + 4 (as bench_loss);
+        flush: the shims' idle block-flush time in cycles (fec.flush_cycles)."""
         k, r, d = krd or (8, 2, 2)
         if reorder is None:
             reorder = min(63, (k + r) * d + 4) if krd else 3
         for ctx in self.ctx:
             await run_driver(ctx.set_fec, "off" if krd is None else "all", k=k, r=r, d=d,
-                             flush_cycles=512, rob_timeout=8192, nak_delay=0, nak_retry=4096,
+                             flush_cycles=flush, rob_timeout=8192, nak_delay=0, nak_retry=4096,
                              rx_bypass=bool(krd))
             await run_driver(ctx.dev.write, "roce", "sr_reorder", reorder)
 
