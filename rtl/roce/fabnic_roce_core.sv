@@ -464,6 +464,7 @@ module fabnic_roce_core #(
   logic [23:0] rq_ctl_res, cp_ctl_una, rs_ctl_res;
   logic        cp_ctl_err;
   logic [7:0]  cp_ctl_err_status;
+  logic [2:0]  cp_ctl_state;
   logic        cq_ctl_valid, cq_ctl_ready;
   logic        need_rq_q, need_cp_q, need_rs_q, sent_rq_q, sent_cp_q, sent_rs_q;
   logic        cmd_fire;
@@ -533,7 +534,7 @@ module fabnic_roce_core #(
           done_cp_q <= 1'b1;
           sts_roce_result3 <= {8'd0, cp_ctl_una};
           sts_roce_result0 <= {8'd0, cp_ctl_err_status, 12'd0, cp_ctl_err,
-                               cp_ctl_err ? QPS_ERR : qpc_new.state};
+                               cp_ctl_err ? QPS_ERR : cp_ctl_state};
         end
         if ((!need_rq_q || done_rq_q) && (!need_cp_q || done_cp_q) && (!need_rs_q || done_rs_q))
           c_q <= C_IDLE;
@@ -805,6 +806,7 @@ module fabnic_roce_core #(
       .s_ctl_valid(cp_ctl_valid), .s_ctl_ready(cp_ctl_ready), .s_ctl_op(cp_ctl_op),
       .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.sq_psn), .m_ctl_done(cp_ctl_done),
       .m_ctl_una(cp_ctl_una), .m_ctl_err(cp_ctl_err), .m_ctl_err_status(cp_ctl_err_status),
+      .m_ctl_state(cp_ctl_state),
       .s_hdr(rp_hdr), .s_hdr_valid(rph_valid), .s_hdr_ready(rph_ready),
       .s_axis_tdata(rpd_tdata), .s_axis_tkeep(rpd_tkeep), .s_axis_tvalid(rpd_tvalid),
       .s_axis_tready(rpd_tready), .s_axis_tlast(rpd_tlast), .s_axis_tuser(rpd_tuser),

@@ -115,6 +115,7 @@ module fabnic_roce_cpl #(
     output logic      [23:0]                  m_ctl_una,
     output logic                              m_ctl_err,
     output logic      [7:0]                   m_ctl_err_status,
+    output logic      [2:0]                   m_ctl_state,      // QP state in the context
 
     // response packets
     input  wire fabnic_roce_pkg::roce_hdr_t   s_hdr,
@@ -626,6 +627,7 @@ module fabnic_roce_cpl #(
             m_ctl_una        <= a_q.una;
             m_ctl_err        <= a_q.err;
             m_ctl_err_status <= a_q.err_status;
+            m_ctl_state      <= qc_q.state;
             m_ctl_done       <= 1'b1;
           end
           SRC_PKT: begin

@@ -53,6 +53,7 @@ module fabnic_roce_resp #(
     parameter int NUM_MR = 1024,
     parameter int CNT_W  = 32,
     parameter bit RQE_PREFETCH = 1'b1,
+    parameter int RQE_BATCH = 8,    // receive WQEs per background prefetch read (1..8)
     parameter int SR_STASH = 16,    // SR: receive CQEs of out-of-order SEND LASTs parked
     parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
@@ -229,8 +230,31 @@ module fabnic_roce_resp #(
   } st_e;
   st_e st_q, after_rqe_q;
 
-  typedef enum logic [1:0] { SRC_CTL, SRC_DB, SRC_PKT, SRC_CNP } src_e;
+  typedef enum logic [2:0] { SRC_CTL, SRC_DB, SRC_PKT, SRC_CNP, SRC_RQE } src_e;
   src_e        src_q;
+
+  // background RQE reader (see the DMA read section)
+  localparam int BGW = $clog2(RQE_BATCH + 1);
+  localparam int BGI = (RQE_BATCH > 1) ? $clog2(RQE_BATCH) : 1;
+  typedef enum logic [1:0] { BG_IDLE, BG_RD, BG_WAIT, BG_HAVE } bg_e;
+  bg_e              bg_st_q;
+  logic [QPN_W-1:0] bg_qpn_q;
+  logic [15:0]      bg_base_q;                  // RQ index of entry 0
+  logic [BGW-1:0]   bg_n_q, bg_lo_q;            // entries read; first one not used
+  logic [BGW:0]     bg_rx_q;                    // entries received
+  logic             bg_stale_q, bg_new_q;
+  logic [63:0]      bg_addr_q;
+  rqe_t             bg_e_q [RQE_BATCH];
+  logic             bg_busy, bg_hit, bg_pend, bg_pop, bg_launch;
+  logic [15:0]      bg_off;
+  rqe_t             bg_ent;
+  typedef enum logic [1:0] { PF_NONE, PF_FSM, PF_LAUNCH } pf_e;
+  pf_e         pf_act;
+  logic        pf_point;
+  logic [15:0] pf_pi;
+  logic [16:0] pf_room, pf_posted;
+  logic [BGW-1:0] pf_cnt;
+  logic fin_done;
   logic        ctl_op_q;
   logic [23:0] ctl_psn_q;
   logic [15:0] db_pi_q;
@@ -382,15 +406,18 @@ module fabnic_roce_resp #(
   end
 
   // picks
-  logic take_ctl, take_db, take_cnp, take_pkt;
+  logic take_rqe, take_ctl, take_db, take_cnp, take_pkt;
   always_comb begin
-    take_ctl = st_q == S_IDLE && s_ctl_valid;
-    take_db  = st_q == S_IDLE && !s_ctl_valid && s_db_valid;
-    take_cnp = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && s_cnp_valid;
-    take_pkt = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && !s_cnp_valid && s_hdr_valid;
-    rd_en    = take_ctl || take_db || take_cnp || take_pkt;
-    rd_addr  = take_ctl ? s_ctl_qpn : take_db ? s_db_qpn : take_cnp ? s_cnp_qpn
-             : QPN_W'(s_hdr.bth.dest_qp);
+    // fetched RQEs first: installing one is short and frees the background reader
+    take_rqe = st_q == S_IDLE && bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
+    take_ctl = st_q == S_IDLE && !take_rqe && s_ctl_valid;
+    take_db  = st_q == S_IDLE && !take_rqe && !s_ctl_valid && s_db_valid;
+    take_cnp = st_q == S_IDLE && !take_rqe && !s_ctl_valid && !s_db_valid && s_cnp_valid;
+    take_pkt = st_q == S_IDLE && !take_rqe && !s_ctl_valid && !s_db_valid && !s_cnp_valid
+               && s_hdr_valid;
+    rd_en    = take_rqe || take_ctl || take_db || take_cnp || take_pkt;
+    rd_addr  = take_rqe ? bg_qpn_q : take_ctl ? s_ctl_qpn : take_db ? s_db_qpn
+             : take_cnp ? s_cnp_qpn : QPN_W'(s_hdr.bth.dest_qp);
   end
   assign s_ctl_ready = take_ctl;
   assign s_db_ready  = take_db;
@@ -400,11 +427,123 @@ module fabnic_roce_resp #(
   // DMA reads: RQE (32 B) or atomic operand (8 B)
   logic [15:0] rq_mask;
   assign rq_mask     = 16'((32'd1 << qc_q.rq_log) - 1);
-  assign m_rd_valid  = st_q == S_RQE_RD || st_q == S_ATOM_RD;
-  assign m_rd_addr   = (st_q == S_ATOM_RD) ? r_q.wr_haddr
+  // (the FSM reads only while the background RQE reader has nothing outstanding, so
+  // the in-order read data belongs to whoever is waiting)
+  logic fsm_rd_valid;
+  assign fsm_rd_valid = ((st_q == S_RQE_RD && !(bg_hit && !side_q)) || st_q == S_ATOM_RD)
+                        && !bg_busy;
+  assign m_rd_valid  = fsm_rd_valid || bg_st_q == BG_RD;
+  assign m_rd_addr   = (bg_st_q == BG_RD) ? bg_addr_q
+                     : (st_q == S_ATOM_RD) ? r_q.wr_haddr
                      : qc_q.rq_base + {43'd0, ((r_q.rq_ci + (side_q ? sk : 16'd0)) & rq_mask), 5'd0};
-  assign m_rd_len    = (st_q == S_ATOM_RD) ? 32'd8 : 32'd32;
-  assign s_rd_tready = st_q == S_RQE_WAIT || st_q == S_ATOM_WAIT;
+  assign m_rd_len    = (bg_st_q == BG_RD) ? (32'(bg_n_q) << 5)
+                     : (st_q == S_ATOM_RD) ? 32'd8 : 32'd32;
+  assign s_rd_tready = st_q == S_RQE_WAIT || st_q == S_ATOM_WAIT || bg_st_q == BG_WAIT;
+
+  // ---------------------------------------------------------------- background RQE reads
+  // Prefetching is not done in the FSM's own read states (which would stall every packet
+  // behind one host round trip): one read of up to RQE_BATCH consecutive posted RQEs of
+  // one QP is issued and the FSM moves on. When the data is back, an SRC_RQE pass
+  // installs the QP's next RQE (lkey checked then, so the MR-table epoch rule holds);
+  // further entries are installed from here as SENDs use them up, without a host read.
+  // Entries are tagged with their RQ index: only the QP's rq_ci entry is ever used, and
+  // a QP reset or context write marks the batch stale. A newer prefetch of another QP
+  // replaces a batch that is back; one still in flight makes the other QP prefetch in
+  // the FSM as before.
+  assign bg_busy = bg_st_q == BG_RD || bg_st_q == BG_WAIT;
+  assign bg_off  = r_q.rq_ci - bg_base_q;
+  assign bg_hit  = bg_st_q == BG_HAVE && !bg_stale_q && bg_qpn_q == qpn_q
+                   && bg_off >= 16'(bg_lo_q) && bg_off < 16'(bg_n_q);
+  assign bg_pend = bg_busy && !bg_stale_q && bg_qpn_q == qpn_q && bg_off < 16'(bg_n_q);
+  assign bg_ent  = bg_e_q[BGI'(bg_off)];
+  assign bg_pop  = st_q == S_RQE_RD && !side_q && bg_hit;
+
+  // prefetch points (RQ doorbell, a packet that used the RQE up, stashed completions
+  // done): what to do for the QP's next RQE
+  always_comb begin
+    pf_pi     = (st_q == S_DISPATCH && src_q == SRC_DB) ? db_pi_q : r_q.rq_pi;
+    pf_point  = RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != pf_pi
+                && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)
+                && ((st_q == S_DISPATCH && src_q == SRC_DB)
+                    || (fin_done && src_q == SRC_PKT && cmp_map_q == '0)
+                    || (st_q == S_CMP && cmp_map_q == '0));
+    pf_room   = 17'(32'd1 << qc_q.rq_log) - 17'(r_q.rq_ci & rq_mask);
+    pf_posted = 17'(pf_pi - r_q.rq_ci);
+    pf_cnt    = BGW'(RQE_BATCH);
+    if (pf_posted < 17'(pf_cnt)) pf_cnt = BGW'(pf_posted);
+    if (pf_room < 17'(pf_cnt))   pf_cnt = BGW'(pf_room);
+    if (!pf_point || bg_pend)  pf_act = PF_NONE;     // on its way: installed on arrival
+    else if (bg_hit)           pf_act = PF_FSM;      // here: S_RQE_RD takes it
+    else if (!bg_busy)         pf_act = PF_LAUNCH;
+    else                       pf_act = PF_FSM;      // reader busy for another QP
+  end
+  assign bg_launch = pf_act == PF_LAUNCH;
+  // next batch after the one being used up (posted entries behind rq_ci + 1)
+  logic [16:0] nx_room, nx_posted;
+  logic [BGW-1:0] nx_cnt;
+  always_comb begin
+    nx_room   = 17'(32'd1 << qc_q.rq_log) - 17'((r_q.rq_ci + 16'd1) & rq_mask);
+    nx_posted = 17'(r_q.rq_pi - r_q.rq_ci - 16'd1);
+    nx_cnt    = BGW'(RQE_BATCH);
+    if (nx_posted < 17'(nx_cnt)) nx_cnt = BGW'(nx_posted);
+    if (nx_room < 17'(nx_cnt))   nx_cnt = BGW'(nx_room);
+    if (!RQE_PREFETCH || r_q.rq_ci == r_q.rq_pi) nx_cnt = '0;
+  end
+
+  always_ff @(posedge clk) begin
+    if (bg_launch) begin
+      bg_st_q    <= BG_RD;
+      bg_qpn_q   <= qpn_q;
+      bg_base_q  <= r_q.rq_ci;
+      bg_n_q     <= pf_cnt;
+      bg_lo_q    <= '0;
+      bg_rx_q    <= '0;
+      bg_stale_q <= 1'b0;
+      bg_new_q   <= 1'b0;
+      bg_addr_q  <= qc_q.rq_base + {43'd0, (r_q.rq_ci & rq_mask), 5'd0};
+    end else begin
+      case (bg_st_q)
+        BG_RD: if (m_rd_ready) bg_st_q <= BG_WAIT;
+        BG_WAIT: if (s_rd_tvalid) begin
+          for (int k = 0; k < 2; k++)
+            if (32'(bg_rx_q) + k < RQE_BATCH)
+              bg_e_q[BGI'(32'(bg_rx_q) + k)] <= rqe_decode(s_rd_tdata[256*k +: 256]);
+          bg_rx_q <= bg_rx_q + (BGW+1)'(2);
+          if (s_rd_tlast) begin
+            bg_st_q  <= BG_HAVE;
+            bg_new_q <= 1'b1;
+          end
+        end
+        BG_HAVE: if (bg_pop) begin
+          bg_lo_q <= BGW'(bg_off + 16'd1);
+          if (bg_off + 16'd1 >= 16'(bg_n_q)) begin
+            // the last entry of the batch is being installed: read the next batch now,
+            // while the QP still holds one (double buffering through r_q)
+            bg_st_q <= BG_IDLE;
+            if (nx_cnt != '0) begin
+              bg_st_q   <= BG_RD;
+              bg_base_q <= r_q.rq_ci + 16'd1;
+              bg_n_q    <= nx_cnt;
+              bg_lo_q   <= '0;
+              bg_rx_q   <= '0;
+              bg_new_q  <= 1'b0;
+              bg_addr_q <= qc_q.rq_base + {43'd0, ((r_q.rq_ci + 16'd1) & rq_mask), 5'd0};
+            end
+          end
+        end
+        default: ;
+      endcase
+      if (take_rqe || bg_stale_q) bg_new_q <= 1'b0;
+    end
+    if ((st_wr_en && st_wr_addr == (bg_launch ? qpn_q : bg_qpn_q))
+        || (st_q == S_DISPATCH && src_q == SRC_CTL && !ctl_op_q && qpn_q == bg_qpn_q))
+      bg_stale_q <= 1'b1;
+    if (rst) begin
+      bg_st_q  <= BG_IDLE;
+      bg_new_q <= 1'b0;
+      bg_stale_q <= 1'b0;
+    end
+  end
 
   // MR checks: RQE buffer (local write) or the remote access of the request
   always_comb begin
@@ -501,7 +640,6 @@ module fabnic_roce_resp #(
   assign m_cqe_valid = (st_q == S_FIN && cqe_pend_q) || st_q == S_CMPQ;
   // S_FIN: the CQE and the ACK go out in parallel; the state is written back in the
   // cycle both are done
-  logic fin_done;
   assign fin_done = st_q == S_FIN && (!cqe_pend_q || m_cqe_ready)
                     && (ack_q == A_NONE || m_job_ready);
 
@@ -539,7 +677,10 @@ module fabnic_roce_resp #(
         sr_ack_q   <= 1'b0;
         side_q     <= 1'b0;
         cmp_map_q  <= '0;
-        if (take_ctl) begin
+        if (take_rqe) begin
+          src_q <= SRC_RQE; qpn_q <= bg_qpn_q;
+          st_q <= S_LOAD;
+        end else if (take_ctl) begin
           src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
           st_q <= S_LOAD;
         end else if (take_db) begin
@@ -576,13 +717,23 @@ module fabnic_roce_resp #(
           end
           SRC_DB: begin
             r_q.rq_pi <= db_pi_q;
-            if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != db_pi_q
-                && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+            if (pf_act == PF_FSM) begin
               rqe_pf_q    <= 1'b1;      // load the next RQE now, not when a SEND needs it
               after_rqe_q <= S_WB;
               st_q <= S_RQE_RD;
             end else begin
-              st_q <= S_WB;
+              st_q <= S_WB;             // (or the background reader fetches it)
+            end
+          end
+          SRC_RQE: begin
+            // the background read is back: install the QP's next RQE if it still wants it
+            if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi && bg_hit
+                && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+              rqe_pf_q    <= 1'b1;
+              after_rqe_q <= S_WB;
+              st_q <= S_RQE_RD;
+            end else begin
+              st_q <= S_IDLE;
             end
           end
           SRC_CNP: begin
@@ -717,7 +868,18 @@ module fabnic_roce_resp #(
           st_q <= S_EXEC;
         end
       end
-      S_RQE_RD: if (m_rd_ready) st_q <= S_RQE_WAIT;
+      S_RQE_RD: begin
+        if (bg_pop) begin
+          // the background reader has it: no host read
+          r_q.rqe_wrid  <= bg_ent.wr_id;
+          r_q.rqe_haddr <= bg_ent.addr;
+          r_q.rqe_len   <= bg_ent.len;
+          rqe_lkey_q    <= bg_ent.lkey;
+          st_q <= S_RQE_CHK;
+        end else if (fsm_rd_valid && m_rd_ready) begin
+          st_q <= S_RQE_WAIT;
+        end
+      end
       S_RQE_WAIT: begin
         if (s_rd_tvalid && s_rd_tlast) begin
           if (side_q) begin
@@ -868,7 +1030,7 @@ module fabnic_roce_resp #(
         end
       end
       // ------------------------------------------------ atomics
-      S_ATOM_RD: if (m_rd_ready) st_q <= S_ATOM_WAIT;
+      S_ATOM_RD: if (fsm_rd_valid && m_rd_ready) st_q <= S_ATOM_WAIT;
       S_ATOM_WAIT: begin
         if (s_rd_tvalid && s_rd_tlast) begin
           atom_orig_q <= s_rd_tdata[63:0];
@@ -917,8 +1079,7 @@ module fabnic_roce_resp #(
           st_q <= S_IDLE;
           if (cmp_map_q != '0) begin
             st_q <= S_CMP;            // stashed SEND completions the advance passed
-          end else if (RQE_PREFETCH && src_q == SRC_PKT && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi
-              && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+          end else if (pf_act == PF_FSM) begin
             side_q      <= 1'b0;
             rqe_pf_q    <= 1'b1;      // the packet used the RQE up: load the next one
             after_rqe_q <= S_WB;
@@ -949,8 +1110,7 @@ module fabnic_roce_resp #(
       S_CMP: begin
         side_q <= 1'b0;
         if (cmp_map_q == '0) begin
-          if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi
-              && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+          if (pf_act == PF_FSM) begin
             rqe_pf_q    <= 1'b1;
             after_rqe_q <= S_WB;
             st_q <= S_RQE_RD;

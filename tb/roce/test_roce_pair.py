@@ -466,6 +466,147 @@ if cocotb is not None:
             assert b.mem.read(lb + 64 * i, 64) == a.mem.read(la + 64 * i, 64), i
 
     @cocotb.test()
+    async def rqe_batch(dut):
+        """Receive WQEs read ahead in batches (fabnic_roce_resp background reader,
+        RQE_BATCH): three QP pairs with 4-entry RQs (smaller than a batch, so reads are
+        cut at the ring end and wrap), small SENDs interleaved over the QPs while the
+        receiver re-posts as slots free up, every receive WQE with its own buffer. Each
+        SEND must land in the buffer of the RQE its position in its QP's stream names,
+        with that RQE's wr_id and byte_len (a Python model of the three queues), no other
+        byte written. Then a receiving QP with a batch read ahead is reset and given new
+        RQEs at the same ring slots: its SENDs must use the new ones."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_rqe_batch.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        pairs = [await env.connect(ACC, mtu=256, depth=4, sq_psn_a=0x100 + i,
+                                   sq_psn_b=0x200 + i) for i in range(3)]
+        rng = random.Random(11)
+        n_msg, slot = 60, 320            # per QP; a receive buffer per posted RQE
+        la = a.mem.alloc(4096)
+        lb = b.mem.alloc(3 * n_msg * slot + 4 * slot)
+        a.mem.write(la, rng.randbytes(4096))
+        b.mem.write(lb, bytes(3 * n_msg * slot + 4 * slot))
+        mra = await run_driver(a.ctx.reg_mr, pairs[0][4], la, 4096, ACC)
+        mrb = [await run_driver(b.ctx.reg_mr, p[5], lb, 3 * n_msg * slot + 4 * slot, ACC)
+               for p in pairs]
+        mra_q = [mra] + [await run_driver(a.ctx.reg_mr, p[4], la, 4096, ACC) for p in pairs[1:]]
+        sends = {q: [] for q in range(3)}       # (offset, length) per message
+        for q in range(3):
+            for _ in range(n_msg):
+                sends[q].append((rng.randrange(0, 2048), rng.choice([1, 17, 64, 200, 256, 300])))
+
+        def drive() -> dict[int, list]:
+            posted = [0, 0, 0]
+            sent = [0, 0, 0]
+            got: dict[int, list] = {0: [], 1: [], 2: []}
+            done = [0, 0, 0]
+            for _ in range(200000):
+                for q, (qa, qb, cqa, cqb, _pa, _pb) in enumerate(pairs):
+                    # a random few at a time: batches end mid-ring and the next
+                    # read has to stop at the ring end
+                    k = min(qb.rq_free, n_msg - posted[q], rng.randrange(0, 4))
+                    if k > 0:
+                        b.ctx.post_recv(qb, [RecvWR(wr_id=(q << 16) | (posted[q] + j),
+                                                    addr=lb + (q * n_msg + posted[q] + j) * slot,
+                                                    length=slot, lkey=mrb[q].lkey)
+                                             for j in range(k)])
+                        posted[q] += k
+                    # a few SENDs at a time, QPs interleaved
+                    k = min(qa.sq_free, n_msg - sent[q], rng.randrange(1, 4))
+                    if k > 0:
+                        a.ctx.post_send(qa, [SendWR(WrOpcode.SEND, wr_id=sent[q] + j,
+                                                    local_addr=la + sends[q][sent[q] + j][0],
+                                                    length=sends[q][sent[q] + j][1],
+                                                    lkey=mra_q[q].lkey) for j in range(k)])
+                        sent[q] += k
+                    for w in a.ctx.poll_cq(cqa, 16):
+                        assert w.ok, w
+                        done[q] += 1
+                    got[q] += b.ctx.poll_cq(cqb, 16)
+                if all(len(got[q]) == n_msg and done[q] == n_msg for q in range(3)):
+                    return got
+                a.ctx.dev.read("roce", "cmd_status")   # a bus access: time advances
+            raise AssertionError(f"stalled: sent {sent} posted {posted} done {done} "
+                                 f"received {[len(g) for g in got.values()]}")
+
+        got = await run_driver(drive)
+        img = bytearray(3 * n_msg * slot + 4 * slot)
+        src = a.mem.read(la, 4096)
+        for q in range(3):
+            assert [(w.wr_id, w.byte_len, w.status) for w in got[q]] == \
+                [((q << 16) | i, sends[q][i][1], "SUCCESS") for i in range(n_msg)], got[q]
+            for i, (off, ln) in enumerate(sends[q]):
+                base = (q * n_msg + i) * slot
+                img[base:base + ln] = src[off:off + ln]
+        assert b.mem.read(lb, len(img)) == bytes(img)
+
+        # reset a receiving QP that has RQEs (and a batch read ahead), post new ones at
+        # the same ring slots (other buffers, other wr_ids), SEND: the new ones are used
+        qa, qb, cqa, cqb, _pa, pdb = pairs[0]
+        old, new = lb + 3 * n_msg * slot, lb + 3 * n_msg * slot + 2 * slot
+        await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=0xA0 + j, addr=old + 64 * j,
+                                                     length=64, lkey=mrb[0].lkey)
+                                              for j in range(3)])
+        await ClockCycles(dut.clk, 400)
+        next_psn = (await run_driver(a.ctx.query_qp, qa)).next_send_psn
+
+        def reset_b(ctx):
+            ctx.modify_qp(qb, verbs.QpState.RESET)
+            ctx.modify_qp(qb, verbs.QpState.INIT, access=ACC)
+            ctx.modify_qp(qb, verbs.QpState.RTR, dest_qpn=qa.qpn, rq_psn=next_psn,
+                          path_mtu=256, dest_mac=env.a.mac, dest_ip=env.a.ip)
+            ctx.modify_qp(qb, verbs.QpState.RTS, sq_psn=0x200, timeout=8, retry_cnt=7,
+                          rnr_retry=7)
+            ctx.post_recv(qb, [RecvWR(wr_id=0xB0 + j, addr=new + 64 * j, length=64,
+                                      lkey=mrb[0].lkey) for j in range(3)])
+        await run_driver(reset_b, b.ctx)
+        await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.SEND, wr_id=0xC0 + j,
+                                                      local_addr=la + 100 * j, length=40,
+                                                      lkey=mra.lkey) for j in range(3)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 3, 20000)
+        assert all(w.ok for w in wcs), wcs
+        rw = await run_driver(b.ctx.wait_cq, cqb, 3, 20000)
+        assert [(w.wr_id, w.byte_len) for w in rw] == [(0xB0 + j, 40) for j in range(3)], rw
+        for j in range(3):
+            assert b.mem.read(new + 64 * j, 40) == src[100 * j:100 * j + 40], j
+        assert b.mem.read(old, 2 * slot) == bytes(2 * slot), "an old RQE's buffer was written"
+
+        # a read-ahead that has to stop at the ring end (8-entry RQ, deterministic
+        # steps): 6 posted and read in one batch, 3 used, 3 more posted (indices 6, 7 and
+        # 8 = slot 0), then when the batch's last entry is installed the next read
+        # starts at slot 6 with 3 posted but 2 slots before the end
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=256, depth=8, sq_psn_a=0x300,
+                                                       sq_psn_b=0x400)
+        mra3 = await run_driver(a.ctx.reg_mr, pda, la, 4096, ACC)
+        mrb3 = await run_driver(b.ctx.reg_mr, pdb, lb, 12 * 64, ACC)
+        b.mem.write(lb, bytes(12 * 64))
+
+        async def recv(idx):
+            await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=0xD00 + i, addr=lb + 64 * i,
+                                                         length=64, lkey=mrb3.lkey)
+                                                  for i in idx])
+
+        async def send(idx):
+            await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.SEND, wr_id=i,
+                                                          local_addr=la + 50 * i, length=33,
+                                                          lkey=mra3.lkey) for i in idx])
+            assert all(w.ok for w in await run_driver(a.ctx.wait_cq, cqa, len(idx), 20000))
+
+        await recv(range(6))
+        await ClockCycles(dut.clk, 300)
+        await send(range(3))
+        rw = await run_driver(b.ctx.wait_cq, cqb, 3, 20000)     # frees 3 RQ slots
+        await recv(range(6, 9))
+        await ClockCycles(dut.clk, 300)
+        await send(range(3, 9))
+        rw += await run_driver(b.ctx.wait_cq, cqb, 6, 20000)
+        assert [(w.wr_id, w.byte_len, w.status) for w in rw] == \
+            [(0xD00 + i, 33, "SUCCESS") for i in range(9)], rw
+        for i in range(9):
+            assert b.mem.read(lb + 64 * i, 64) == src[50 * i:50 * i + 33] + bytes(31), i
+        check_wire(env.frames)
+
+    @cocotb.test()
     async def demo(dut):
         """`make demo`: NIC A and NIC B over links with a little loss (0.2% each way);
         RDMA WRITE, READ, SEND and atomics through the fw/ verbs API; goodput, latency and
@@ -664,7 +805,7 @@ if cocotb is not None:
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,dcqcn_loop").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop").split(","))
 
 
 def test_roce_pair_16k_qps():
