@@ -210,8 +210,12 @@ ROCE = Block(
         Reg("cmd_status", 0x34, "ro",
             "bit0 busy (a command is running), bit1 the last command was refused "
             "(index out of range or unknown op)."),
-        Reg("result0", 0x38, "ro", "QP query: [2:0] state, [3] error, [11:4] error cause, "
-            "[31:16] CQE status that moved the QP to ERR."),
+        Reg("result0", 0x38, "ro", "QP query: [2:0] state (the QP's context; 6 = ERR when "
+            "either the send side or the receive side is in error), [3] send side in error, "
+            "[11:4] its error cause, [31:16] CQE status that moved the send side to ERR. The "
+            "receive side enters ERR when it NAKs a request with an invalid-request, "
+            "remote-access or remote-operational error; it then drops requests and completes "
+            "posted receives with WR_FLUSH_ERR."),
         Reg("result1", 0x3C, "ro", "QP query: next send PSN."),
         Reg("result2", 0x40, "ro", "QP query: expected receive PSN."),
         Reg("result3", 0x44, "ro", "QP query: oldest unacknowledged PSN."),

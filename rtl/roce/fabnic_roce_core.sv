@@ -465,6 +465,7 @@ module fabnic_roce_core #(
   logic        cp_ctl_err;
   logic [7:0]  cp_ctl_err_status;
   logic [2:0]  cp_ctl_state;
+  logic        rs_ctl_err, rs_err_q;
   logic        cq_ctl_valid, cq_ctl_ready;
   logic        need_rq_q, need_cp_q, need_rs_q, sent_rq_q, sent_cp_q, sent_rs_q;
   logic        cmd_fire;
@@ -529,7 +530,11 @@ module fabnic_roce_core #(
         if (cp_ctl_valid && cp_ctl_ready) sent_cp_q <= 1'b1;
         if (rs_ctl_valid && rs_ctl_ready) sent_rs_q <= 1'b1;
         if (rq_ctl_done) begin done_rq_q <= 1'b1; sts_roce_result1 <= {8'd0, rq_ctl_res}; end
-        if (rs_ctl_done) begin done_rs_q <= 1'b1; sts_roce_result2 <= {8'd0, rs_ctl_res}; end
+        if (rs_ctl_done) begin
+          done_rs_q <= 1'b1;
+          rs_err_q  <= rs_ctl_err;
+          sts_roce_result2 <= {8'd0, rs_ctl_res};
+        end
         if (cp_ctl_done) begin
           done_cp_q <= 1'b1;
           sts_roce_result3 <= {8'd0, cp_ctl_una};
@@ -537,7 +542,12 @@ module fabnic_roce_core #(
                                cp_ctl_err ? QPS_ERR : cp_ctl_state};
         end
         if ((!need_rq_q || done_rq_q) && (!need_cp_q || done_cp_q) && (!need_rs_q || done_rs_q))
+        begin
           c_q <= C_IDLE;
+          // the state reads ERR when either side is in error (receive side: a request
+          // it NAKed with an invalid / access / operational error)
+          if (need_rs_q && (rs_ctl_done ? rs_ctl_err : rs_err_q)) sts_roce_result0[2:0] <= QPS_ERR;
+        end
       end
       C_CQ: if (cq_ctl_ready) c_q <= C_IDLE;
       default: c_q <= C_IDLE;
@@ -840,7 +850,7 @@ module fabnic_roce_core #(
       .mr_wr_valid, .mr_wr_index, .mr_wr_entry,
       .s_ctl_valid(rs_ctl_valid), .s_ctl_ready(rs_ctl_ready), .s_ctl_op(rs_ctl_op),
       .s_ctl_qpn(QPN_W'(c_idx_q)), .s_ctl_psn(qpc_new.rq_psn), .m_ctl_done(rs_ctl_done),
-      .m_ctl_result(rs_ctl_res),
+      .m_ctl_result(rs_ctl_res), .m_ctl_err(rs_ctl_err),
       .s_db_valid(rqdb_valid), .s_db_ready(rqdb_ready), .s_db_qpn(rqdb_data[QPN_W+15:16]),
       .s_db_pi(rqdb_data[15:0]),
       .s_cnp_valid(np_cnp_valid), .s_cnp_ready(np_cnp_ready), .s_cnp_qpn(np_cnp_qpn),

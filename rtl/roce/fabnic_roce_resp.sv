@@ -75,6 +75,7 @@ module fabnic_roce_resp #(
     input  wire logic [23:0]                  s_ctl_psn,
     output logic                              m_ctl_done,
     output logic      [23:0]                  m_ctl_result,
+    output logic                              m_ctl_err,     // receive side in error
 
     input  wire logic                         s_db_valid,
     output logic                              s_db_ready,
@@ -177,6 +178,7 @@ module fabnic_roce_resp #(
     logic [63:0] atom_orig;
     logic [63:0] eom;        // SR: bit i = PSN epsn+i is a message's last packet (placed)
     logic [63:0] reom;       // SR: bit i = that LAST is a SEND placed out of order (stashed CQE)
+    logic        err;        // receive side in ERR (a request NAKed invalid / access / op)
   } rstate_t;
 
   qpc_t             st_rd, qc_q;
@@ -226,7 +228,8 @@ module fabnic_roce_resp #(
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
     S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
-    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI, S_SCHK, S_CMP, S_CMPQ
+    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI, S_SCHK, S_CMP, S_CMPQ,
+    S_RFL, S_RFLQ
   } st_e;
   st_e st_q, after_rqe_q;
 
@@ -462,7 +465,7 @@ module fabnic_roce_resp #(
   // done): what to do for the QP's next RQE
   always_comb begin
     pf_pi     = (st_q == S_DISPATCH && src_q == SRC_DB) ? db_pi_q : r_q.rq_pi;
-    pf_point  = RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != pf_pi
+    pf_point  = RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != pf_pi && !r_q.err
                 && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)
                 && ((st_q == S_DISPATCH && src_q == SRC_DB)
                     || (fin_done && src_q == SRC_PKT && cmp_map_q == '0)
@@ -637,7 +640,7 @@ module fabnic_roce_resp #(
   assign m_rjob_valid = st_q == S_RJOB;
 
   assign m_cqe       = cqe_q;
-  assign m_cqe_valid = (st_q == S_FIN && cqe_pend_q) || st_q == S_CMPQ;
+  assign m_cqe_valid = (st_q == S_FIN && cqe_pend_q) || st_q == S_CMPQ || st_q == S_RFLQ;
   // S_FIN: the CQE and the ACK go out in parallel; the state is written back in the
   // cycle both are done
   assign fin_done = st_q == S_FIN && (!cqe_pend_q || m_cqe_ready)
@@ -704,6 +707,7 @@ module fabnic_roce_resp #(
         case (src_q)
           SRC_CTL: begin
             m_ctl_result <= r_q.epsn;
+            m_ctl_err    <= r_q.err;
             m_ctl_done   <= 1'b1;
             if (!ctl_op_q) begin
               r_q      <= '0;
@@ -717,7 +721,9 @@ module fabnic_roce_resp #(
           end
           SRC_DB: begin
             r_q.rq_pi <= db_pi_q;
-            if (pf_act == PF_FSM) begin
+            if (r_q.err) begin
+              st_q <= S_RFL;            // receives posted in ERR complete flushed
+            end else if (pf_act == PF_FSM) begin
               rqe_pf_q    <= 1'b1;      // load the next RQE now, not when a SEND needs it
               after_rqe_q <= S_WB;
               st_q <= S_RQE_RD;
@@ -727,7 +733,7 @@ module fabnic_roce_resp #(
           end
           SRC_RQE: begin
             // the background read is back: install the QP's next RQE if it still wants it
-            if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi && bg_hit
+            if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi && bg_hit && !r_q.err
                 && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
               rqe_pf_q    <= 1'b1;
               after_rqe_q <= S_WB;
@@ -747,7 +753,7 @@ module fabnic_roce_resp #(
           end
           default: begin
             ack_psn_q <= h_q.bth.psn;
-            if (!(qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) || !is_req) begin
+            if (!(qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) || r_q.err || !is_req) begin
               cnt_drop_qp_state <= cnt_drop_qp_state + CNT_W'(is_req);
               cnt_inv_req       <= cnt_inv_req + CNT_W'(!is_req);
               st_q <= S_DRAIN;
@@ -988,6 +994,11 @@ module fabnic_roce_resp #(
       S_DRAIN: begin
         if (!drain_q || (s_axis_tvalid && s_axis_tlast)) begin
           drain_q <= 1'b0;
+          // a request NAKed invalid, access or operational error moves the receive side
+          // to ERR (IBA class C/J, as rxe): later requests dropped, receives flushed
+          if (ack_q == A_NAK && (syn_q == SYN_NAK_INV || syn_q == SYN_NAK_ACCESS
+                                 || syn_q == SYN_NAK_OP))
+            r_q.err <= 1'b1;
           // commit the state of an accepted SEND/WRITE
           if (accept_q) begin
             if (!qc_q.sr) r_q.epsn <= r_q.epsn + 24'd1;
@@ -1077,7 +1088,9 @@ module fabnic_roce_resp #(
         end
         if (fin_done) begin
           st_q <= S_IDLE;
-          if (cmp_map_q != '0) begin
+          if (r_q.err) begin
+            st_q <= S_RFL;            // just entered ERR: flush the posted receives
+          end else if (cmp_map_q != '0) begin
             st_q <= S_CMP;            // stashed SEND completions the advance passed
           end else if (pf_act == PF_FSM) begin
             side_q      <= 1'b0;
@@ -1138,6 +1151,28 @@ module fabnic_roce_resp #(
         end
       end
       S_CMPQ: if (m_cqe_ready) st_q <= S_CMP;
+      // ERR: every posted receive WQE completes with WR_FLUSH_ERR, in order (its wr_id
+      // read like a prefetch); the QP's parked SR completions are dropped
+      S_RFL: begin
+        side_q    <= 1'b0;
+        cmp_map_q <= '0;
+        for (int i = 0; i < SR_STASH; i++) if (stq[i] == qpn_q) stv[i] <= 1'b0;
+        if (r_q.rq_ci == r_q.rq_pi) begin
+          st_q <= S_WB;
+        end else if (!r_q.rqe_valid) begin
+          rqe_pf_q    <= 1'b1;
+          after_rqe_q <= S_RFL;
+          st_q <= S_RQE_RD;
+        end else begin
+          cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_WR_FLUSH_ERR, WC_RECV, 32'd0, 32'd0,
+                            1'b0, qpn_q);
+          r_q.rqe_valid <= 1'b0;
+          r_q.rq_ci     <= r_q.rq_ci + 16'd1;
+          if (oq_qpn == qpn_q) oq_valid <= 1'b0;
+          st_q <= S_RFLQ;
+        end
+      end
+      S_RFLQ: if (m_cqe_ready) st_q <= S_RFL;
       S_SRQ: if (sw_req_ready) st_q <= S_SRW;
       S_SRW: begin
         if (sw_rsp_valid) begin

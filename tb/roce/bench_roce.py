@@ -288,7 +288,7 @@ if cocotb is not None:
         "cq A": ("u_pair.u_a.u_cq", "IDLE LOAD DO WD W WB"),
         "resp B": ("u_pair.u_b.u_resp", "IDLE LOAD DISPATCH NEW RQE_RD RQE_WAIT RQE_CHK RQE_CHKW "
                    "MR_CHK MR_CHKW EXEC PLACE_D PLACE DRAIN ATOM_RD ATOM_WAIT ATOM_WD ATOM_W "
-                   "RJOB FIN WB SRQ SRW SRI"),
+                   "RJOB FIN WB SRQ SRW SRI SCHK CMP CMPQ RFL RFLQ"),
     }
 
     class _StateProbe:

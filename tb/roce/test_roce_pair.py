@@ -268,8 +268,8 @@ if cocotb is not None:
     @cocotb.test()
     async def error_cases(dut):
         """Remote access violations (stale rkey, wrong PD, out of bounds, missing rights):
-        REM_ACCESS_ERR, later WRs flushed, QP in ERR, peer memory untouched, and another
-        QP pair keeps working. Unknown QPN: dropped and counted, retries exhausted.
+        REM_ACCESS_ERR, later WRs flushed, QP in ERR, the responder's QP in ERR with its
+        receives flushed, peer memory untouched, and another QP pair keeps working. Unknown QPN: dropped and counted, retries exhausted.
         ICRC corruption: dropped, counted, recovered. RNR: NAKs until a receive is posted.
         A prefetched receive WQE is re-checked when an MR was written after its check."""
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_errors.pcap")))
@@ -303,6 +303,11 @@ if cocotb is not None:
             kw = dict(local_addr=la, length=256, lkey=mra.lkey, remote_addr=lb + 64,
                       rkey=mrb.rkey)
             kw.update(wr_kw(mrb))
+            # two receives posted at B: flushed when B's side enters ERR
+            rmr = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+            await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=0x50 + j, addr=lb + 1024 * j,
+                                                         length=512, lkey=rmr.lkey)
+                                                  for j in range(2)])
             wrs = [SendWR(WrOpcode.RDMA_WRITE, wr_id=1, **kw),
                    SendWR(WrOpcode.RDMA_WRITE, wr_id=2, local_addr=la, length=64, lkey=mra.lkey,
                           remote_addr=lb + 4096, rkey=mrb0.rkey)]
@@ -315,6 +320,17 @@ if cocotb is not None:
             assert b.mem.read(lb, size) == before, f"{name}: peer memory changed"
             cnt1 = (await run_driver(b.ctx.counters))["rx_access_err"]
             assert cnt1 == cnt0 + 1, (name, cnt0, cnt1)
+            # the responder QP is in ERR too (IBA class J): its posted receives complete
+            # flushed, in order, and so does one posted after
+            qbq = await run_driver(b.ctx.query_qp, qb)
+            assert qbq.state == verbs.QpState.ERR, (name, qbq)
+            rw = await run_driver(b.ctx.wait_cq, cqb, 2, 20000)
+            await run_driver(b.ctx.post_recv, qb, RecvWR(wr_id=0x52, addr=lb, length=512,
+                                                         lkey=rmr.lkey))
+            rw += await run_driver(b.ctx.wait_cq, cqb, 1, 20000)
+            assert [(w.wr_id, w.status) for w in rw] == \
+                [(0x50 + j, "WR_FLUSH_ERR") for j in range(3)], (name, rw)
+            assert b.mem.read(lb, size) == before, f"{name}: peer memory changed"
             await healthy(100 + len(name))
             dut._log.info("%s: REM_ACCESS_ERR, flushed, memory untouched", name)
 

@@ -346,7 +346,8 @@ if cocotb is not None:
         """An SR SEND whose receive WQE fails its lkey check, lost once, with two good
         SENDs behind it placed out of order: the in-order resend gets the error (receive
         CQE LOC_PROT_ERR, NAK -> REM_OP_ERR at A, the rest flushed), and the two parked
-        completions are not released as successes."""
+        completions are not released as successes (B's side enters ERR: their receives
+        complete flushed)."""
         env = PairEnv(dut)
         await env.start()
         qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=MTU, timeout=3, sr=True)
@@ -374,7 +375,9 @@ if cocotb is not None:
         from cocotb.triggers import ClockCycles
         await ClockCycles(dut.clk, 2000)
         rwcs = await run_driver(b.ctx.poll_cq, cqb, 8)
-        assert [(w.wr_id, w.status) for w in rwcs] == [(40, "LOC_PROT_ERR")], rwcs
+        # B's side is in ERR after the error: the two receives behind it are flushed
+        assert [(w.wr_id, w.status) for w in rwcs] == [
+            (40, "LOC_PROT_ERR"), (41, "WR_FLUSH_ERR"), (42, "WR_FLUSH_ERR")], rwcs
         cb = await run_driver(b.ctx.counters)
         d = {k: cb[k] - cb0[k] for k in cb}
         dut._log.info("B %s", {k: v for k, v in d.items() if v})
