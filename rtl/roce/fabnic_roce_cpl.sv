@@ -770,7 +770,16 @@ module fabnic_roce_cpl #(
           if (sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
               || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD)
             a_q.w_len <= 32'd8;
-          st_q <= S_CHK;
+          // only READ and atomic WQEs place data here: their buffer is translated (and
+          // checked again); SEND / WRITE WQEs skip the MR check
+          if (sqe_decode(s_rd_tdata).opcode == WR_READ
+              || sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
+              || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD) begin
+            st_q <= S_CHK;
+          end else begin
+            a_q.loaded <= 1'b1;
+            st_q <= load_ret_q;
+          end
         end
       end
       S_CHK: if (chk_ready) st_q <= S_CHKW;

@@ -409,14 +409,18 @@ module fabnic_roce_resp #(
   end
 
   // picks
-  logic take_rqe, take_ctl, take_db, take_cnp, take_pkt;
+  logic take_rqe, take_ctl, take_db, take_cnp, take_pkt, idle_like, fin_next, fwd_q;
+  // S_FIN with nothing to do after the packet picks the next event itself
+  assign fin_next  = fin_done && !r_q.err && cmp_map_q == '0 && pf_act != PF_FSM;
+  assign idle_like = st_q == S_IDLE || fin_next;
+  always_ff @(posedge clk) fwd_q <= rd_en && wr_en && rd_addr == qpn_q;
   always_comb begin
     // fetched RQEs first: installing one is short and frees the background reader
-    take_rqe = st_q == S_IDLE && bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
-    take_ctl = st_q == S_IDLE && !take_rqe && s_ctl_valid;
-    take_db  = st_q == S_IDLE && !take_rqe && !s_ctl_valid && s_db_valid;
-    take_cnp = st_q == S_IDLE && !take_rqe && !s_ctl_valid && !s_db_valid && s_cnp_valid;
-    take_pkt = st_q == S_IDLE && !take_rqe && !s_ctl_valid && !s_db_valid && !s_cnp_valid
+    take_rqe = idle_like && bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
+    take_ctl = idle_like && !take_rqe && s_ctl_valid;
+    take_db  = idle_like && !take_rqe && !s_ctl_valid && s_db_valid;
+    take_cnp = idle_like && !take_rqe && !s_ctl_valid && !s_db_valid && s_cnp_valid;
+    take_pkt = idle_like && !take_rqe && !s_ctl_valid && !s_db_valid && !s_cnp_valid
                && s_hdr_valid;
     rd_en    = take_rqe || take_ctl || take_db || take_cnp || take_pkt;
     rd_addr  = take_rqe ? bg_qpn_q : take_ctl ? s_ctl_qpn : take_db ? s_db_qpn
@@ -567,7 +571,16 @@ module fabnic_roce_resp #(
       chk_acc = is_read ? 4'(1 << MR_ACC_REMOTE_READ) : 4'(1 << MR_ACC_REMOTE_WRITE);
     end
   end
-  assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK;
+  // The remote-access check of an in-order request (go-back-N QP) is issued in
+  // S_DISPATCH, before S_NEW has judged the opcode sequence: its result (2 cycles) is
+  // then ready when S_NEW hands over to S_MR_CHKW. When S_NEW goes elsewhere the
+  // result goes unused (the checker's output is never back-pressured, and no other
+  // check can be waiting for a result in that cycle: S_RQE_CHKW is at least 3 states on).
+  logic spec_fire, spec_q;
+  assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
+                     && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
+                     && (is_read || is_atomic || (is_write && is_first));
+  assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK || spec_fire;
 
   // placement
   logic place_send;
@@ -672,38 +685,14 @@ module fabnic_roce_resp #(
   always_ff @(posedge clk) begin
     m_ctl_done <= 1'b0;
     case (st_q)
-      S_IDLE: begin
-        ack_q      <= A_NONE;
-        cqe_pend_q <= 1'b0;
-        drain_q    <= 1'b1;
-        accept_q   <= 1'b0;
-        sr_ack_q   <= 1'b0;
-        side_q     <= 1'b0;
-        cmp_map_q  <= '0;
-        if (take_rqe) begin
-          src_q <= SRC_RQE; qpn_q <= bg_qpn_q;
-          st_q <= S_LOAD;
-        end else if (take_ctl) begin
-          src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
-          st_q <= S_LOAD;
-        end else if (take_db) begin
-          src_q <= SRC_DB; qpn_q <= s_db_qpn; db_pi_q <= s_db_pi;
-          st_q <= S_LOAD;
-        end else if (take_cnp) begin
-          src_q <= SRC_CNP; qpn_q <= s_cnp_qpn;
-          st_q <= S_LOAD;
-        end else if (take_pkt) begin
-          src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
-          plen_q <= s_hdr_plen;
-          st_q <= S_LOAD;
-        end
-      end
+      S_IDLE: ;   // picks: after the case (also taken from S_FIN, see fin_next)
       S_LOAD: begin
         qc_q <= st_rd;
-        r_q  <= rs_rd;
+        r_q  <= fwd_q ? r_q : rs_rd;   // read in the cycle the same QP's state was written
         st_q <= S_DISPATCH;
       end
       S_DISPATCH: begin
+        spec_q <= spec_fire && chk_ready;
         case (src_q)
           SRC_CTL: begin
             m_ctl_result <= r_q.epsn;
@@ -868,11 +857,12 @@ module fabnic_roce_resp #(
             cnt_inv_req <= cnt_inv_req + 1'b1;
             st_q <= S_DRAIN;
           end else begin
-            st_q <= S_MR_CHK;
+            st_q <= spec_q ? S_MR_CHKW : S_MR_CHK;   // issued at dispatch: result next
           end
         end else begin
           st_q <= S_EXEC;
         end
+        spec_q <= 1'b0;
       end
       S_RQE_RD: begin
         if (bg_pop) begin
@@ -1239,6 +1229,35 @@ module fabnic_roce_resp #(
       S_WB: st_q <= S_IDLE;
       default: st_q <= S_IDLE;
     endcase
+    // pick the next event in S_IDLE, or straight from S_FIN when nothing else follows
+    // the packet (the state write of that cycle is forwarded to S_LOAD if the next
+    // event is for the same QP)
+    if (st_q == S_IDLE || fin_next) begin
+      ack_q      <= A_NONE;
+      cqe_pend_q <= 1'b0;
+      drain_q    <= 1'b1;
+      accept_q   <= 1'b0;
+      sr_ack_q   <= 1'b0;
+      side_q     <= 1'b0;
+      cmp_map_q  <= '0;
+      if (take_rqe) begin
+        src_q <= SRC_RQE; qpn_q <= bg_qpn_q;
+        st_q <= S_LOAD;
+      end else if (take_ctl) begin
+        src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
+        st_q <= S_LOAD;
+      end else if (take_db) begin
+        src_q <= SRC_DB; qpn_q <= s_db_qpn; db_pi_q <= s_db_pi;
+        st_q <= S_LOAD;
+      end else if (take_cnp) begin
+        src_q <= SRC_CNP; qpn_q <= s_cnp_qpn;
+        st_q <= S_LOAD;
+      end else if (take_pkt) begin
+        src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
+        plen_q <= s_hdr_plen;
+        st_q <= S_LOAD;
+      end
+    end
     if (rst) begin
       st_q              <= S_IDLE;
       m_ctl_done        <= 1'b0;
