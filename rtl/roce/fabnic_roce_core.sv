@@ -802,6 +802,18 @@ module fabnic_roce_core #(
   // completer
   cqe_req_t         cqes [2];
   logic [1:0]       cqe_valid, cqe_ready;
+  // the completer's CQEs pass a 4-entry queue to the CQ writer, so a run of completions
+  // (one ACK completing several WQEs) does not wait for each CQE write; a CQE only gets
+  // later, never earlier, so it still follows the data it completes
+  cqe_req_t         cp_cqe;
+  logic             cp_cqe_valid, cp_cqe_ready;
+  logic [2:0]       unused_cp_cqe_cnt;
+  fabnic_fifo #(.WIDTH($bits(cqe_req_t)), .DEPTH(4)) u_cp_cqe_q (
+      .clk, .rst,
+      .in_valid(cp_cqe_valid), .in_ready(cp_cqe_ready), .in_data(cp_cqe),
+      .out_valid(cqe_valid[1]), .out_ready(cqe_ready[1]), .out_data(cqes[1]),
+      .status_count(unused_cp_cqe_cnt)
+  );
   logic [CNT_W-1:0] cp_drop_psn;
   fabnic_roce_cpl #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W),
                    .SQE_BATCH(SQE_BATCH), .SR_W(SR_W)) u_cpl (
@@ -831,7 +843,7 @@ module fabnic_roce_core #(
       .m_wr_addr(wr_addr[1]), .m_wr_len(wr_len[1]), .m_wr_valid(wr_valid[1]),
       .m_wr_ready(wr_ready[1]), .m_wr_tdata(wr_tdata[1]), .m_wr_tkeep(wr_tkeep[1]),
       .m_wr_tvalid(wr_tvalid[1]), .m_wr_tready(wr_tready[1]), .m_wr_tlast(wr_tlast[1]),
-      .m_cqe(cqes[1]), .m_cqe_valid(cqe_valid[1]), .m_cqe_ready(cqe_ready[1]),
+      .m_cqe(cp_cqe), .m_cqe_valid(cp_cqe_valid), .m_cqe_ready(cp_cqe_ready),
       .cnt_acks(c_rx_acks), .cnt_naks(c_rx_naks), .cnt_read_resp(c_rx_read_resp),
       .cnt_drop_psn(cp_drop_psn), .cnt_timeouts(c_timeouts), .cnt_retry_exc(c_retry_exc),
       .cnt_sack_rx(c_sr_sack_rx), .cnt_sr_probe(c_sr_probe), .cnt_rr_ooo(c_sr_rresp_ooo),

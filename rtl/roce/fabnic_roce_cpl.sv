@@ -66,6 +66,10 @@
 // becomes the cache descriptor (cache_qpn_q/next_idx_q/more_q), and the ordinary cache
 // logic then uses its beats (hit) or drains them (miss) before fetching. A control op
 // that re-initialises a QP marks a pending slot stale, as it does the cache.
+// The same slot also reads ahead for the QP being handled: when at most half a batch of
+// its current read is left unconsumed and more SQEs are posted behind it, the next
+// SQEs (as many as the FIFO has room for) are read into the slot, so a stream of small
+// WQEs on one QP does not wait a host round trip per batch.
 `default_nettype none
 
 module fabnic_roce_cpl #(
@@ -299,6 +303,8 @@ module fabnic_roce_cpl #(
   // next beat without a new read; any other load discards them first.
   logic [QPN_W-1:0] cache_qpn_q;
   logic [15:0]      next_idx_q;
+  logic [15:0]      cache_end_q;   // SQ index after the last SQE of the current read
+  logic [15:0]      sq_mask;
   logic             stale_q, cache_hit;
   assign cache_hit = more_q && !stale_q && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx;
   logic [23:0] una_n;
@@ -351,7 +357,8 @@ module fabnic_roce_cpl #(
   logic [15:0]      pf_idx_q, pf_n_q;
   logic [63:0]      pf_addr_q;
   logic             pf_pend_q, pf_stale_q;   // slot: a read is out for (pf_qpn_q, pf_idx_q)
-  logic             pf_ok_st, pf_go, pf_issue, pf_take;
+  logic             pf_ok_st, pf_go, pf_issue, pf_take, pf_cont;
+  logic [15:0]      cont_left, cont_pend, cont_end, cont_n;
   // states in which the FSM is neither deciding on nor issuing an SQE read
   always_comb begin
     case (st_q)
@@ -364,6 +371,21 @@ module fabnic_roce_cpl #(
                     && !s_ctl_valid && QPN_W'(s_hdr.bth.dest_qp) != qpn_q
                     && !(more_q && cache_qpn_q == QPN_W'(s_hdr.bth.dest_qp));
   assign pf_issue = pf_st == P_REQ && pf_ok_st;
+  // read-ahead for the current QP: its next posted SQEs after the current read, into
+  // the FIFO room that read leaves (SQE_BATCH beats in all, so the R channel never
+  // waits for the FIFO)
+  always_comb begin
+    cont_left = cache_end_q - next_idx_q;
+    cont_pend = pb_q.sq_pi - cache_end_q;
+    cont_end  = (sq_mask + 16'd1) - (cache_end_q & sq_mask);
+    cont_n    = 16'(SQE_BATCH) - cont_left;
+    if (cont_pend < cont_n) cont_n = cont_pend;
+    if (cont_end < cont_n)  cont_n = cont_end;
+  end
+  assign pf_cont = PREFETCH && pf_st == P_IDLE && !pf_pend_q && pf_ok_st && !pf_go
+                   && more_q && !stale_q && cache_qpn_q == qpn_q && !a_q.err
+                   && qc_q.state == QPS_RTS && cont_left <= 16'(SQE_BATCH / 2)
+                   && cont_n != 16'd0;
   // a fetch decision (advance, error, flush with the oldest WQE not loaded) takes the
   // slot over once the current read's beats are all consumed
   always_comb begin
@@ -380,6 +402,12 @@ module fabnic_roce_cpl #(
       P_IDLE: if (pf_go) begin
         pf_qpn_q <= QPN_W'(s_hdr.bth.dest_qp);
         pf_st    <= P_LOAD;
+      end else if (pf_cont) begin
+        pf_qpn_q  <= qpn_q;
+        pf_idx_q  <= cache_end_q;
+        pf_n_q    <= cont_n;
+        pf_addr_q <= qc_q.sq_base + {42'd0, (cache_end_q & sq_mask), 6'd0};
+        pf_st     <= P_REQ;
       end
       P_LOAD: begin
         begin
@@ -430,7 +458,6 @@ module fabnic_roce_cpl #(
   assign s_kick_ready = take_kick;
 
   // SQE fetch
-  logic [15:0] sq_mask;
   assign sq_mask     = 16'((32'd1 << qc_q.sq_log) - 1);
   assign m_rd_valid  = st_q == S_FETCH || pf_issue;
   // up to SQE_BATCH SQEs per read: the WQEs the advance or the flush will walk next
@@ -753,6 +780,7 @@ module fabnic_roce_cpl #(
         if (m_rd_ready) begin
           cache_qpn_q <= qpn_q;
           next_idx_q  <= a_q.wqe_idx;
+          cache_end_q <= a_q.wqe_idx + nfetch;
           stale_q     <= 1'b0;
           st_q <= S_WAIT;
         end
@@ -1054,6 +1082,7 @@ module fabnic_roce_cpl #(
     if (pf_take) begin
       cache_qpn_q <= pf_qpn_q;
       next_idx_q  <= pf_idx_q;
+      cache_end_q <= pf_idx_q + pf_n_q;
       more_q      <= 1'b1;
       stale_q     <= pf_stale_q;
     end
