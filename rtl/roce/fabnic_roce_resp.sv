@@ -930,7 +930,24 @@ module fabnic_roce_resp #(
               r_q.wr_rem <= h_q.reth.dma_len;
               r_q.wr_len <= h_q.reth.dma_len;
             end
-            st_q <= S_EXEC;
+            // S_EXEC's decisions for these, made here (a write's remaining length is
+            // the RETH length it just took)
+            if (is_read) begin
+              st_q <= S_RJOB;
+            end else if (is_atomic) begin
+              st_q <= S_ATOM_RD;
+            end else if ((!qc_q.sr && (32'(plen_q) > h_q.reth.dma_len
+                                       || (is_last && 32'(plen_q) != h_q.reth.dma_len)))
+                         || (qc_q.sr && 32'(plen_q) > (32'd1 << lg))
+                         || (!is_last && 32'(plen_q) != (32'd1 << lg))) begin
+              ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+              cnt_inv_req <= cnt_inv_req + 1'b1;
+              r_q.in_write <= 1'b0;
+              st_q <= S_DRAIN;
+            end else begin
+              st_q <= (plen_q != 0) ? S_PLACE_D : S_DRAIN;
+              accept_q <= 1'b1;
+            end
           end
         end
       end
