@@ -258,6 +258,7 @@ module fabnic_roce_resp #(
   logic [16:0] pf_room, pf_posted;
   logic [BGW-1:0] pf_cnt;
   logic fin_done;
+  logic signed [23:0] pd_diff;
   logic        ctl_op_q;
   logic [23:0] ctl_psn_q;
   logic [15:0] db_pi_q;
@@ -577,6 +578,15 @@ module fabnic_roce_resp #(
   // result goes unused (the checker's output is never back-pressured, and no other
   // check can be waiting for a result in that cycle: S_RQE_CHKW is at least 3 states on).
   logic spec_fire, spec_q;
+  // a WRITE packet's length against the message (remaining length: the RETH's in
+  // S_MR_CHKW, which takes it, the cursor's later) and the PMTU
+  logic [31:0] wr_rem_now;
+  logic        wr_len_bad;
+  assign wr_rem_now = (st_q == S_MR_CHKW) ? h_q.reth.dma_len : r_q.wr_rem;
+  assign wr_len_bad = (!qc_q.sr && (32'(plen_q) > wr_rem_now
+                                    || (is_last && 32'(plen_q) != wr_rem_now)))
+                      || (qc_q.sr && 32'(plen_q) > (32'd1 << lg))
+                      || (!is_last && 32'(plen_q) != (32'd1 << lg));
   assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
                      && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
                      && (is_read || is_atomic || (is_write && is_first));
@@ -661,7 +671,6 @@ module fabnic_roce_resp #(
 
   assign wr_en = st_q == S_WB || fin_done;
 
-  logic signed [23:0] pd_diff;
   assign pd_diff = psn_diff(h_q.bth.psn, r_q.epsn);
 
   // receive CQE template from the loaded RQE
@@ -936,10 +945,7 @@ module fabnic_roce_resp #(
               st_q <= S_RJOB;
             end else if (is_atomic) begin
               st_q <= S_ATOM_RD;
-            end else if ((!qc_q.sr && (32'(plen_q) > h_q.reth.dma_len
-                                       || (is_last && 32'(plen_q) != h_q.reth.dma_len)))
-                         || (qc_q.sr && 32'(plen_q) > (32'd1 << lg))
-                         || (!is_last && 32'(plen_q) != (32'd1 << lg))) begin
+            end else if (wr_len_bad) begin
               ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
               cnt_inv_req <= cnt_inv_req + 1'b1;
               r_q.in_write <= 1'b0;
@@ -951,12 +957,10 @@ module fabnic_roce_resp #(
           end
         end
       end
+      // SENDs, and WRITE packets without a remote-access check (MIDDLE / LAST of a
+      // go-back-N QP); READ, atomics and checked WRITEs are decided in S_MR_CHKW
       S_EXEC: begin
-        if (is_read) begin
-          st_q <= S_RJOB;
-        end else if (is_atomic) begin
-          st_q <= S_ATOM_RD;
-        end else if (is_send) begin
+        if (is_send) begin
           if (!side_q) r_q.rqe_pf <= 1'b0;
           if (!u_ok) begin
             cnt_lkey_err <= cnt_lkey_err + CNT_W'(r_q.rqe_pf);
@@ -978,9 +982,7 @@ module fabnic_roce_resp #(
             accept_q <= 1'b1;
           end
         end else begin  // write
-          if ((!qc_q.sr && (32'(plen_q) > r_q.wr_rem || (is_last && 32'(plen_q) != r_q.wr_rem)))
-              || (qc_q.sr && 32'(plen_q) > (32'd1 << lg))
-              || (!is_last && 32'(plen_q) != (32'd1 << lg))) begin
+          if (wr_len_bad) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             r_q.in_write <= 1'b0;
