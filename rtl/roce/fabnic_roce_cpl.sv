@@ -807,6 +807,14 @@ module fabnic_roce_cpl #(
           end else begin
             a_q.loaded <= 1'b1;
             st_q <= load_ret_q;
+            // an advance (the WQE is below sq_hi: S_ADV checked that before the read):
+            // S_ADV's completion decision made here, from the beat
+            if (load_ret_q == S_ADV
+                && psn_le(a_q.wqe_psn + npkts(sqe_decode(s_rd_tdata).len, lg), tgt_q)) begin
+              cqe_status_q <= WS_SUCCESS;
+              cqe_ret_q    <= S_ADV;
+              st_q         <= S_CQE;
+            end
           end
         end
       end
@@ -830,6 +838,13 @@ module fabnic_roce_cpl #(
           a_q.loaded  <= 1'b0;
           if (cqe_status_q == WS_SUCCESS && psn_lt(a_q.una, w_end)) a_q.una <= w_end;
           st_q <= cqe_ret_q;
+          // advancing and the next SQE is the next beat of the current read: S_ADV's
+          // decision for it (not loaded, cache hit) made here
+          if (cqe_ret_q == S_ADV && a_q.wqe_idx + 16'd1 != pb_q.sq_hi && more_q && !stale_q
+              && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx + 16'd1) begin
+            load_ret_q <= S_ADV;
+            st_q       <= S_WAIT;
+          end
         end
       end
       // ------------------------------------------------ after the advance

@@ -74,16 +74,17 @@ module fabnic_roce_cq #(
     logic        arm;
   } cq_t;
 
-  cq_t              rd_data, c_q;
+  cq_t              rd_data, c_q, c_upd, wr_data;
   logic             rd_en, wr_en;
   logic [CQN_W-1:0] rd_addr, cqn_q;
   fabnic_ram_sdp #(.DATA_W($bits(cq_t)), .DEPTH(NUM_CQ)) u_ctx (
-      .clk, .wr_en, .wr_be(1'b1), .wr_addr(cqn_q), .wr_data(c_q),
+      .clk, .wr_en, .wr_be(1'b1), .wr_addr(cqn_q), .wr_data,
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data
   );
 
   typedef enum logic [2:0] { S_IDLE, S_LOAD, S_DO, S_WD, S_W, S_WB } st_e;
   st_e st_q;
+  logic w_done;   // the CQE's data beat is taken: the context is written back in that cycle
   typedef enum logic [1:0] { E_CTL, E_DB, E_CQE } ev_e;
   ev_e ev_q;
 
@@ -102,9 +103,12 @@ module fabnic_roce_cq #(
   always_comb begin
     take_ctl = st_q == S_IDLE && s_ctl_valid;
     take_db  = st_q == S_IDLE && !s_ctl_valid && s_db_valid;
-    take_cqe = st_q == S_IDLE && !s_ctl_valid && !s_db_valid && |s_cqe_valid;
     sel      = (s_cqe_valid == 2'b11) ? rr_q : s_cqe_valid[1];
     hot_hit  = hot_q && CQN_W'(s_cqe[sel].cqn) == cqn_q;
+    // the cycle that writes a CQE's context back (S_W, beat taken) takes a next CQE for
+    // the same CQ itself when no control op or doorbell waits (c_upd is that context)
+    take_cqe = (st_q == S_IDLE || (w_done && hot_hit))
+               && !s_ctl_valid && !s_db_valid && |s_cqe_valid;
     rd_en    = take_ctl || take_db || (take_cqe && !hot_hit);
     rd_addr  = take_ctl ? s_ctl_cqn : take_db ? s_db_cqn : CQN_W'(s_cqe[sel].cqn);
   end
@@ -122,7 +126,14 @@ module fabnic_roce_cq #(
     return !en || (pi - ci) > ((32'd1 << lg) - 1);
   endfunction
   logic hot_refused, ld_refused;
-  assign hot_refused = refused(c_q.en, c_q.pi, c_q.ci, c_q.lg);
+  always_comb begin
+    c_upd     = c_q;
+    c_upd.pi  = c_q.pi + 32'd1;
+    c_upd.arm = 1'b0;
+  end
+  assign w_done      = st_q == S_W && m_wr_tready;
+  assign hot_refused = w_done ? refused(c_upd.en, c_upd.pi, c_upd.ci, c_upd.lg)
+                              : refused(c_q.en, c_q.pi, c_q.ci, c_q.lg);
   assign ld_refused  = refused(rd_data.en, rd_data.pi, rd_data.ci, rd_data.lg);
   assign phase = !c_q.pi[c_q.lg];
 
@@ -133,7 +144,8 @@ module fabnic_roce_cq #(
   assign m_wr_tdata  = DATA_W'(cqe_encode(cqe_q, phase));
   assign m_wr_tkeep  = KEEP_W'({32{1'b1}});
   assign m_wr_tlast  = 1'b1;
-  assign wr_en       = st_q == S_WB;
+  assign wr_en       = st_q == S_WB || w_done;
+  assign wr_data     = w_done ? c_upd : c_q;
 
   always_ff @(posedge clk) begin
     m_irq_valid <= 1'b0;
@@ -197,11 +209,18 @@ module fabnic_roce_cq #(
             m_irq_vector <= c_q.vector;
             cnt_irq      <= cnt_irq + 1'b1;
           end
-          st_q <= S_WB;
+          st_q <= S_IDLE;   // (context written back in this cycle)
         end
       end
       default: st_q <= S_IDLE;
     endcase
+    // the write-back cycle of a CQE takes the next one for the same CQ (take_cqe)
+    if (w_done && take_cqe) begin
+      cqe_q <= s_cqe[sel];
+      rr_q  <= !sel;
+      cnt_overflow <= cnt_overflow + CNT_W'(hot_refused);
+      st_q <= hot_refused ? S_IDLE : S_WD;
+    end
     if (rst) begin
       st_q         <= S_IDLE;
       rr_q         <= 1'b0;

@@ -276,7 +276,10 @@ module fabnic_roce_req #(
   logic [$clog2(QUANTUM+1)-1:0] quantum_q;
   logic [15:0]      pk_q;           // packets since the last AckReq in this WQE
   logic             requeue_q, kick_q;
-  logic             more_q;         // SQE beats of the current fetch still to come
+  logic             more_q;         // SQE beats of the visit's reads still to come
+  logic [1:0]       vr_q;           // the visit's SQE reads whose last beat is not taken
+  logic [15:0]      ra_idx_q;       // SQ index after the last SQE the visit asked for
+  logic [$clog2(2*SQE_BATCH+1)-1:0] ob_q;   // SQE beats asked for and not yet taken
   logic             redo_q;         // discarding stale prefetched SQEs, then visit as E_ACT
   logic             pfv_rd_q;       // the visit's prefetch entry: a read was issued ...
   logic [15:0]      pfv_ci_q;       // ... for the SQEs from this index
@@ -423,6 +426,9 @@ module fabnic_roce_req #(
   logic [15:0]      pf_ci;          // SQ index of its first SQE
   logic [63:0]      pf_addr;
   logic [15:0]      pf_n;
+  logic [15:0]      pf_end;         // SQ index after the last SQE it read
+  logic [15:0]      room, ra_pend, ra_end, ra_n, pf_neff;   // read-ahead (below)
+  logic             ra_go, rd_fire, pop;
   logic             pf_go, pf_busy, pf_out, visit_read, others;
 
   // SQEs to read from index ci: up to SQE_BATCH, not past the posted ones nor the ring's end
@@ -491,16 +497,53 @@ module fabnic_roce_req #(
             && rs_rd.sq_ci != rs_rd.sq_pi) pf_st <= P_REQ;
         else                               pf_st <= P_HAVE;
       end
-      P_REQ: if (st_q != S_FETCH && m_rd_ready) begin
-        pf_rd <= 1'b1;
-        pf_st <= P_HAVE;
+      P_REQ: if (st_q != S_FETCH && pf_neff != 16'd0 && m_rd_ready) begin
+        pf_rd  <= 1'b1;
+        pf_end <= pf_ci + pf_neff;
+        pf_st  <= P_HAVE;
       end
       default: if (take_pf) pf_st <= P_IDLE;   // P_HAVE
     endcase
     if (rst) pf_st <= P_IDLE;
   end
 
-  assign m_rd_valid  = st_q == S_FETCH || (pf_st == P_REQ);
+  // Read-ahead for the QP being visited: when at most half a batch of the visit's read is
+  // left and more SQEs are posted after it, the next ones are read (as many as the core's
+  // 2 * SQE_BATCH-beat FIFO has room for), so a stream of small WQEs does not wait a host
+  // round trip per batch. One read-ahead at a time, never while the prefetch stage holds
+  // a QP (its SQEs must come after the visit's), not for SR QPs and resend walks, and not
+  // when the quantum ends the visit before the current read is used up.
+  localparam int FIFO_BEATS = 2 * SQE_BATCH;
+  always_comb begin
+    room    = 16'(FIFO_BEATS) - 16'(ob_q);
+    ra_pend = rs_q.sq_pi - ra_idx_q;
+    ra_end  = (sq_mask + 16'd1) - (ra_idx_q & sq_mask);
+    ra_n    = 16'(SQE_BATCH);
+    if (ra_pend < ra_n) ra_n = ra_pend;
+    if (ra_end < ra_n)  ra_n = ra_end;
+    if (room < ra_n)    ra_n = room;
+    pf_neff = (room < pf_n) ? room : pf_n;
+  end
+  assign ra_go = (st_q == S_CHKW || st_q == S_PKT) && !resend_q && !qc_q.sr && !rs_q.err
+                 && vr_q == 2'd1 && pf_st == P_IDLE && !pf_go && ra_n != 16'd0
+                 && ra_idx_q - rs_q.sq_ci <= 16'(SQE_BATCH / 2)
+                 && (!others || 16'(quantum_q) > ra_idx_q - rs_q.sq_ci);
+  assign m_rd_valid  = st_q == S_FETCH || (pf_st == P_REQ && pf_neff != 16'd0) || ra_go;
+  assign rd_fire     = m_rd_valid && m_rd_ready;
+  assign pop         = s_rd_tvalid && s_rd_tready;
+  assign more_q      = vr_q != 2'd0;
+  always_ff @(posedge clk) begin
+    ob_q <= ob_q + (rd_fire ? ($bits(ob_q))'(m_rd_len[21:6]) : '0) - ($bits(ob_q))'(pop);
+    vr_q <= vr_q + 2'((st_q == S_FETCH || ra_go) && m_rd_ready) - 2'(pop && s_rd_tlast);
+    if (take_pf) vr_q <= 2'(pf_rd);
+    if (st_q == S_FETCH && m_rd_ready) ra_idx_q <= rs_q.sq_ci + nfetch;
+    else if (ra_go && m_rd_ready)      ra_idx_q <= ra_idx_q + ra_n;
+    if (take_pf) ra_idx_q <= pf_end;
+    if (rst) begin
+      ob_q <= '0;
+      vr_q <= '0;
+    end
+  end
   // up to SQE_BATCH SQEs per read, not past the posted ones nor the ring's end
   logic [15:0] pend, to_end, nfetch;
   always_comb begin
@@ -510,15 +553,31 @@ module fabnic_roce_req #(
     if (nfetch > 16'(SQE_BATCH)) nfetch = 16'(SQE_BATCH);
   end
   assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (rs_q.sq_ci & sq_mask), 6'd0}
-                                         : pf_addr;
-  assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : pf_n, 6'd0};
-  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP;
+                     : ra_go ? qc_q.sq_base + {42'd0, (ra_idx_q & sq_mask), 6'd0}
+                     : pf_addr;
+  assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : ra_go ? ra_n : pf_neff, 6'd0};
+  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || pkt_chain;
 
-  assign chk_valid = st_q == S_CHK;
-  assign chk_key   = sqe_q.lkey;
-  assign chk_va    = sqe_q.laddr;
-  assign chk_len   = (is_atomic) ? 32'd8 : sqe_q.len;
-  assign chk_acc   = (is_read || is_atomic) ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
+  // The lkey check of a WQE is issued in the cycle its SQE beat is taken (S_WAIT, or
+  // S_PKT chaining the next WQE after a packet), straight from the beat; S_CHK issues
+  // it from sqe_q (resend walks, or the checker was busy).
+  sqe_t sqe_in, sqe_c;
+  logic c_rdat, wait_chk, pkt_chain, chain_ok;
+  assign sqe_in   = sqe_decode(s_rd_tdata);
+  assign sqe_c    = (st_q == S_CHK) ? sqe_q : sqe_in;
+  assign c_rdat   = sqe_c.opcode == WR_READ || sqe_c.opcode == WR_CMP_SWAP
+                    || sqe_c.opcode == WR_FETCH_ADD;
+  assign wait_chk = st_q == S_WAIT && s_rd_tvalid && !resend_q && !(s_rd_tlast && s_rd_tuser);
+  // the packet just sent finished its WQE, the visit goes on and the next SQE is here
+  assign chain_ok  = (quantum_q > 1 || !others) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi && more_q;
+  assign pkt_chain = st_q == S_PKT && !resend_q && job_fire && pkt_done_wqe && chain_ok
+                     && s_rd_tvalid && !(s_rd_tlast && s_rd_tuser) && chk_ready;
+  assign chk_valid = st_q == S_CHK || wait_chk || pkt_chain;
+  assign chk_key   = sqe_c.lkey;
+  assign chk_va    = sqe_c.laddr;
+  assign chk_len   = (sqe_c.opcode == WR_CMP_SWAP || sqe_c.opcode == WR_FETCH_ADD) ? 32'd8
+                                                                                  : sqe_c.len;
+  assign chk_acc   = c_rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
   assign chk_pd    = qc_q.pd;
 
   assign m_kick_valid = st_q == S_KICK;
@@ -664,7 +723,6 @@ module fabnic_roce_req #(
       S_WAIT: begin
         if (s_rd_tvalid) begin
           sqe_q  <= sqe_decode(s_rd_tdata);
-          more_q <= !s_rd_tlast;
           // a DMA error (reported on the last beat) leaves the QP scheduled: it
           // retries on its next visit
           if (resend_q && s_rd_tlast && s_rd_tuser) begin
@@ -691,13 +749,13 @@ module fabnic_roce_req #(
             st_q <= S_CHK;
           end else if (s_rd_tlast && s_rd_tuser) begin
             requeue_q <= 1'b1;
-            st_q <= S_WB;
+            st_q <= (vr_q > 2'd1) ? S_SKIP : S_WB;   // a read-ahead's beats follow
           end else begin
-            st_q <= S_CHK;
+            st_q <= chk_ready ? S_CHKW : S_CHK;     // (wait_chk issued the check)
           end
         end
       end
-      S_SKIP: if (s_rd_tvalid && s_rd_tlast) begin   // prefetched SQEs not used
+      S_SKIP: if (s_rd_tvalid && s_rd_tlast && vr_q == 2'd1) begin   // SQEs not used
         if (redo_q) begin
           redo_q <= 1'b0;
           ev_q   <= E_ACT;
@@ -779,6 +837,10 @@ module fabnic_roce_req #(
                 && (more_q || !pf_out)) begin
               if (quantum_q == 1) quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
               st_q <= more_q ? S_WAIT : S_FETCH;
+              if (pkt_chain) begin         // next SQE taken, its check issued
+                sqe_q <= sqe_in;
+                st_q  <= S_CHKW;
+              end
             end else begin
               requeue_q <= rs_q.sq_ci + 16'd1 != rs_q.sq_pi;
               if (rs_q.sq_ci + 16'd1 == rs_q.sq_pi) rs_q.in_sched <= 1'b0;
@@ -818,7 +880,7 @@ module fabnic_roce_req #(
   end
 
   logic unused;
-  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr, qc_q, sqe_q};
+  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr, qc_q, sqe_q, sqe_c};
 
 endmodule
 

@@ -415,6 +415,17 @@ module fabnic_roce_resp #(
   assign fin_next  = fin_done && !r_q.err && cmp_map_q == '0 && pf_act != PF_FSM;
   assign idle_like = st_q == S_IDLE || fin_next;
   always_ff @(posedge clk) fwd_q <= rd_en && wr_en && rd_addr == qpn_q;
+  // S_FIN -> S_DISPATCH without S_LOAD for a packet of the same QP: r_q is the state
+  // written back in that cycle, and qc_q is current unless a static-context write came
+  // after it was read (st_dirty_q, any QP: conservative)
+  logic st_dirty_q, same_qp_next;
+  always_ff @(posedge clk) begin
+    if (st_wr_en)   st_dirty_q <= 1'b1;
+    else if (rd_en) st_dirty_q <= 1'b0;
+    if (rst) st_dirty_q <= 1'b1;
+  end
+  assign same_qp_next = fin_next && take_pkt && QPN_W'(s_hdr.bth.dest_qp) == qpn_q
+                        && src_q == SRC_PKT && !st_dirty_q && !st_wr_en;
   always_comb begin
     // fetched RQEs first: installing one is short and frees the background reader
     take_rqe = idle_like && bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
@@ -595,8 +606,17 @@ module fabnic_roce_resp #(
   // placement
   logic place_send;
   assign place_send = is_send;
-  assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD;
+  // The write descriptor of a packet that passes its checks goes out in the deciding
+  // state itself (S_MR_CHKW: the translated address straight from the checker; S_EXEC),
+  // S_PLACE_D only when the arbiter did not take it in that cycle.
+  logic desc_chkw, desc_exec, send_bad;
+  assign send_bad  = !u_ok || send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad);
+  assign desc_chkw = st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && !wr_len_bad
+                     && plen_q != 0;
+  assign desc_exec = st_q == S_EXEC && plen_q != 0 && (is_send ? !send_bad : !wr_len_bad);
+  assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD || desc_chkw || desc_exec;
   assign m_wr_addr  = (st_q == S_ATOM_WD) ? r_q.wr_haddr
+                    : (st_q == S_MR_CHKW) ? chk_addr
                     : place_send ? u_haddr + 64'(send_off) : r_q.wr_haddr;
   assign m_wr_len   = (st_q == S_ATOM_WD) ? 32'd8 : 32'(plen_q);
   always_comb begin
@@ -613,6 +633,9 @@ module fabnic_roce_resp #(
     end
   end
   assign s_axis_tready = (st_q == S_PLACE) ? m_wr_tready : st_q == S_DRAIN;
+  logic commit_now;
+  assign commit_now = (st_q == S_DRAIN && (!drain_q || (s_axis_tvalid && s_axis_tlast)))
+                      || (st_q == S_PLACE && s_axis_tvalid && m_wr_tready && s_axis_tlast);
 
   // ACK / NAK / atomic ACK job
   tx_job_t ackj;
@@ -951,7 +974,7 @@ module fabnic_roce_resp #(
               r_q.in_write <= 1'b0;
               st_q <= S_DRAIN;
             end else begin
-              st_q <= (plen_q != 0) ? S_PLACE_D : S_DRAIN;
+              st_q <= (plen_q == 0) ? S_DRAIN : m_wr_ready ? S_PLACE : S_PLACE_D;
               accept_q <= 1'b1;
             end
           end
@@ -978,7 +1001,7 @@ module fabnic_roce_resp #(
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
           end else begin
-            st_q <= (plen_q != 0) ? S_PLACE_D : S_DRAIN;
+            st_q <= (plen_q == 0) ? S_DRAIN : m_wr_ready ? S_PLACE : S_PLACE_D;
             accept_q <= 1'b1;
           end
         end else begin  // write
@@ -988,67 +1011,16 @@ module fabnic_roce_resp #(
             r_q.in_write <= 1'b0;
             st_q <= S_DRAIN;
           end else begin
-            st_q <= (plen_q != 0) ? S_PLACE_D : S_DRAIN;
+            st_q <= (plen_q == 0) ? S_DRAIN : m_wr_ready ? S_PLACE : S_PLACE_D;
             accept_q <= 1'b1;
           end
         end
       end
       S_PLACE_D: if (m_wr_ready) st_q <= S_PLACE;
       S_PLACE: begin
-        if (s_axis_tvalid && m_wr_tready && s_axis_tlast) begin
-          drain_q <= 1'b0;
-          st_q <= S_DRAIN;   // commit happens there (no beats left to drain)
-        end
+        ;   // the last beat commits in the same cycle (commit_now, after the case)
       end
-      S_DRAIN: begin
-        if (!drain_q || (s_axis_tvalid && s_axis_tlast)) begin
-          drain_q <= 1'b0;
-          // a request NAKed invalid, access or operational error moves the receive side
-          // to ERR (IBA class C/J, as rxe): later requests dropped, receives flushed
-          if (ack_q == A_NAK && (syn_q == SYN_NAK_INV || syn_q == SYN_NAK_ACCESS
-                                 || syn_q == SYN_NAK_OP))
-            r_q.err <= 1'b1;
-          // commit the state of an accepted SEND/WRITE
-          if (accept_q) begin
-            if (!qc_q.sr) r_q.epsn <= r_q.epsn + 24'd1;
-            if (is_send && !qc_q.sr) begin
-              r_q.msg_off <= r_q.msg_off + 32'(plen_q);
-              r_q.in_send <= !is_last;
-            end else if (!is_send && !qc_q.sr) begin
-              r_q.wr_haddr <= r_q.wr_haddr + 64'(plen_q);
-              r_q.wr_rem   <= r_q.wr_rem - 32'(plen_q);
-              r_q.in_write <= !is_last;
-            end
-            if (is_last && !qc_q.sr) r_q.msn <= r_q.msn + 24'd1;
-            // (an SR SEND LAST placed out of order completes from the stash later)
-            if (is_last && needs_rqe
-                && !(qc_q.sr && sr_cls_q == fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER)) begin
-              cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_SUCCESS,
-                                is_send ? WC_RECV : WC_RECV_RDMA_IMM,
-                                is_send ? send_off + 32'(plen_q) : r_q.wr_len,
-                                h_q.immdt.imm, has_imm, qpn_q);
-              cqe_pend_q    <= 1'b1;
-              r_q.rqe_valid <= 1'b0;
-              r_q.rq_ci     <= r_q.rq_ci + 16'd1;
-              if (oq_qpn == qpn_q) oq_valid <= 1'b0;
-            end
-            if (h_q.bth.ack_req) begin
-              ack_q <= A_ACK; syn_q <= SYN_ACK;
-            end
-          end
-          // SR: SACK while the window has holes, else an ACK when asked for, for a
-          // duplicate, or when the packet filled a hole; cumulative PSN epsn - 1
-          if (qc_q.sr && sr_ack_q && ack_q != A_NAK && ack_q != A_ATOMIC) begin
-            syn_q     <= SYN_ACK;
-            ack_psn_q <= sr_epsn_q - 24'd1;
-            if (sr_bmp_q != '0) ack_q <= A_SACK;
-            else if (h_q.bth.ack_req || sr_cls_q == fabnic_roce_sr_pkg::SR_DUPLICATE
-                     || sr_adv_q > 24'd1) ack_q <= A_ACK;
-            else ack_q <= A_NONE;
-          end
-          st_q <= S_FIN;
-        end
-      end
+      S_DRAIN: ;   // commit_now: after the case
       // ------------------------------------------------ atomics
       S_ATOM_RD: if (fsm_rd_valid && m_rd_ready) st_q <= S_ATOM_WAIT;
       S_ATOM_WAIT: begin
@@ -1248,6 +1220,56 @@ module fabnic_roce_resp #(
       S_WB: st_q <= S_IDLE;
       default: st_q <= S_IDLE;
     endcase
+    // Commit of a request: in S_DRAIN once no beats are left, or in S_PLACE in the cycle
+    // its last beat goes into the arbiter (then S_FIN follows that handshake, so the CQE
+    // still cannot overtake the data).
+    if (commit_now) begin
+      drain_q <= 1'b0;
+      // a request NAKed invalid, access or operational error moves the receive side
+      // to ERR (IBA class C/J, as rxe): later requests dropped, receives flushed
+      if (ack_q == A_NAK && (syn_q == SYN_NAK_INV || syn_q == SYN_NAK_ACCESS
+                             || syn_q == SYN_NAK_OP))
+        r_q.err <= 1'b1;
+      // commit the state of an accepted SEND/WRITE
+      if (accept_q) begin
+        if (!qc_q.sr) r_q.epsn <= r_q.epsn + 24'd1;
+        if (is_send && !qc_q.sr) begin
+          r_q.msg_off <= r_q.msg_off + 32'(plen_q);
+          r_q.in_send <= !is_last;
+        end else if (!is_send && !qc_q.sr) begin
+          r_q.wr_haddr <= r_q.wr_haddr + 64'(plen_q);
+          r_q.wr_rem   <= r_q.wr_rem - 32'(plen_q);
+          r_q.in_write <= !is_last;
+        end
+        if (is_last && !qc_q.sr) r_q.msn <= r_q.msn + 24'd1;
+        // (an SR SEND LAST placed out of order completes from the stash later)
+        if (is_last && needs_rqe
+            && !(qc_q.sr && sr_cls_q == fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER)) begin
+          cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_SUCCESS,
+                            is_send ? WC_RECV : WC_RECV_RDMA_IMM,
+                            is_send ? send_off + 32'(plen_q) : r_q.wr_len,
+                            h_q.immdt.imm, has_imm, qpn_q);
+          cqe_pend_q    <= 1'b1;
+          r_q.rqe_valid <= 1'b0;
+          r_q.rq_ci     <= r_q.rq_ci + 16'd1;
+          if (oq_qpn == qpn_q) oq_valid <= 1'b0;
+        end
+        if (h_q.bth.ack_req) begin
+          ack_q <= A_ACK; syn_q <= SYN_ACK;
+        end
+      end
+      // SR: SACK while the window has holes, else an ACK when asked for, for a
+      // duplicate, or when the packet filled a hole; cumulative PSN epsn - 1
+      if (qc_q.sr && sr_ack_q && ack_q != A_NAK && ack_q != A_ATOMIC) begin
+        syn_q     <= SYN_ACK;
+        ack_psn_q <= sr_epsn_q - 24'd1;
+        if (sr_bmp_q != '0) ack_q <= A_SACK;
+        else if (h_q.bth.ack_req || sr_cls_q == fabnic_roce_sr_pkg::SR_DUPLICATE
+                 || sr_adv_q > 24'd1) ack_q <= A_ACK;
+        else ack_q <= A_NONE;
+      end
+      st_q <= S_FIN;
+    end
     // pick the next event in S_IDLE, or straight from S_FIN when nothing else follows
     // the packet (the state write of that cycle is forwarded to S_LOAD if the next
     // event is for the same QP)
@@ -1274,7 +1296,8 @@ module fabnic_roce_resp #(
       end else if (take_pkt) begin
         src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
         plen_q <= s_hdr_plen;
-        st_q <= S_LOAD;
+        // the next packet of the QP just finished: its context is in qc_q/r_q already
+        st_q <= same_qp_next ? S_DISPATCH : S_LOAD;
       end
     end
     if (rst) begin
