@@ -66,10 +66,10 @@
 // becomes the cache descriptor (cache_qpn_q/next_idx_q/more_q), and the ordinary cache
 // logic then uses its beats (hit) or drains them (miss) before fetching. A control op
 // that re-initialises a QP marks a pending slot stale, as it does the cache.
-// The same slot also reads ahead for the QP being handled: when at most half a batch of
-// its current read is left unconsumed and more SQEs are posted behind it, the next
-// SQEs (as many as the FIFO has room for) are read into the slot, so a stream of small
-// WQEs on one QP does not wait a host round trip per batch.
+// The same slot also reads ahead for the QP being handled: while its current read is
+// being consumed and more SQEs are posted behind it, the next SQEs (up to SQE_BATCH;
+// the FIFO holds two batches) are read into the slot, so a stream of small WQEs on one
+// QP does not wait a host round trip per batch.
 `default_nettype none
 
 module fabnic_roce_cpl #(
@@ -259,6 +259,9 @@ module fabnic_roce_cpl #(
   mr_err_e     unused_chk_err;
   logic [7:0]  unused_chk_id;
   logic [CNT_W-1:0] unused_mr_cnt [6];
+  logic [63:0] unused_chk_lo, unused_chk_off;   // region outputs (no translation cache here)
+  logic [64:0] unused_chk_hi;
+  logic [3:0]  unused_chk_acc;
   fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
       .clk, .rst,
       .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
@@ -268,6 +271,8 @@ module fabnic_roce_cpl #(
       .s_chk_pd(qc_q.pd), .s_chk_id(8'd0),
       .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
       .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
+      .m_chk_lo(unused_chk_lo), .m_chk_hi(unused_chk_hi), .m_chk_off(unused_chk_off),
+      .m_chk_acc(unused_chk_acc),
       .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
       .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
       .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
@@ -358,7 +363,7 @@ module fabnic_roce_cpl #(
   logic [63:0]      pf_addr_q;
   logic             pf_pend_q, pf_stale_q;   // slot: a read is out for (pf_qpn_q, pf_idx_q)
   logic             pf_ok_st, pf_go, pf_issue, pf_take, pf_cont;
-  logic [15:0]      cont_left, cont_pend, cont_end, cont_n;
+  logic [15:0]      cont_pend, cont_end, cont_n;
   // states in which the FSM is neither deciding on nor issuing an SQE read
   always_comb begin
     case (st_q)
@@ -371,21 +376,20 @@ module fabnic_roce_cpl #(
                     && !s_ctl_valid && QPN_W'(s_hdr.bth.dest_qp) != qpn_q
                     && !(more_q && cache_qpn_q == QPN_W'(s_hdr.bth.dest_qp));
   assign pf_issue = pf_st == P_REQ && pf_ok_st;
-  // read-ahead for the current QP: its next posted SQEs after the current read, into
-  // the FIFO room that read leaves (SQE_BATCH beats in all, so the R channel never
-  // waits for the FIFO)
+  // read-ahead for the current QP: its next posted SQEs after the current read (at most
+  // SQE_BATCH: with the current read's at most SQE_BATCH, the 2 * SQE_BATCH-beat FIFO
+  // never makes the R channel wait), issued as soon as the slot is free, so the SQEs
+  // are double-buffered
   always_comb begin
-    cont_left = cache_end_q - next_idx_q;
     cont_pend = pb_q.sq_pi - cache_end_q;
     cont_end  = (sq_mask + 16'd1) - (cache_end_q & sq_mask);
-    cont_n    = 16'(SQE_BATCH) - cont_left;
+    cont_n    = 16'(SQE_BATCH);
     if (cont_pend < cont_n) cont_n = cont_pend;
     if (cont_end < cont_n)  cont_n = cont_end;
   end
   assign pf_cont = PREFETCH && pf_st == P_IDLE && !pf_pend_q && pf_ok_st && !pf_go
                    && more_q && !stale_q && cache_qpn_q == qpn_q && !a_q.err
-                   && qc_q.state == QPS_RTS && cont_left <= 16'(SQE_BATCH / 2)
-                   && cont_n != 16'd0;
+                   && qc_q.state == QPS_RTS && cont_n != 16'd0;
   // a fetch decision (advance, error, flush with the oldest WQE not loaded) takes the
   // slot over once the current read's beats are all consumed
   always_comb begin
@@ -1121,6 +1125,8 @@ module fabnic_roce_cpl #(
   end
 
   logic unused;
+  logic unused_region;
+  assign unused_region = ^{unused_chk_lo, unused_chk_hi, unused_chk_off, unused_chk_acc};
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
                     unused_chk_id, as_rd.err_status, h_q, qc_q, flushing_q};
 

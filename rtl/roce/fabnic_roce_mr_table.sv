@@ -23,7 +23,11 @@
 //   MR_ERR_ACCESS   (required & ~entry.access) != 0
 //   MR_ERR_BOUNDS   va < base, or va + len > base + length, or va + len > 2^64
 // On ok, addr = va - base + host_base (mod 2^64); registering host_base = base gives
-// the identity translation. Counters (CNT_W bits, wrapping): checks and one per error.
+// the identity translation. With an ok result for a nonzero length, m_chk_lo/hi/off/acc
+// also describe the whole region the key names (VA base, VA end base + length as 65
+// bits, host_base - base, access bits), so a client may cache the translation: any
+// later access with the same key and PD, inside [lo, hi) and needing no other access
+// bits, would pass and translate to va + off, as long as the table is not written. Counters (CNT_W bits, wrapping): checks and one per error.
 `default_nettype none
 
 module fabnic_roce_mr_table #(
@@ -58,6 +62,10 @@ module fabnic_roce_mr_table #(
     output fabnic_roce_pkg::mr_err_e       m_chk_err,
     output logic      [63:0]               m_chk_addr,
     output logic      [ID_W-1:0]           m_chk_id,
+    output logic      [63:0]               m_chk_lo,
+    output logic      [64:0]               m_chk_hi,
+    output logic      [63:0]               m_chk_off,
+    output logic      [3:0]                m_chk_acc,
 
     output logic      [CNT_W-1:0]          cnt_chk,
     output logic      [CNT_W-1:0]          cnt_err_invalid,
@@ -157,6 +165,10 @@ module fabnic_roce_mr_table #(
       m_chk_err  <= err;
       m_chk_addr <= err == fabnic_roce_pkg::MR_OK ? addr : 64'd0;
       m_chk_id   <= b_id_q;
+      m_chk_lo   <= e.base;
+      m_chk_hi   <= {1'b0, e.base} + {1'b0, e.length};
+      m_chk_off  <= e.host_base - e.base;
+      m_chk_acc  <= e.access;
     end
     if (rst) m_chk_valid <= 1'b0;
   end

@@ -233,6 +233,9 @@ module fabnic_roce_req #(
   logic [3:0]  chk_acc;
   logic [23:0] chk_pd;
   logic        unused_mr_wr_ready;
+  logic [63:0] chk_lo, chk_off;
+  logic [64:0] chk_hi;
+  logic [3:0]  chk_racc;
   fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
       .clk, .rst,
       .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
@@ -242,6 +245,7 @@ module fabnic_roce_req #(
       .s_chk_id(8'd0),
       .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
       .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
+      .m_chk_lo(chk_lo), .m_chk_hi(chk_hi), .m_chk_off(chk_off), .m_chk_acc(chk_racc),
       .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
       .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
       .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
@@ -429,16 +433,19 @@ module fabnic_roce_req #(
   logic [15:0]      pf_end;         // SQ index after the last SQE it read
   logic [15:0]      room, ra_pend, ra_end, ra_n, pf_neff;   // read-ahead (below)
   logic             ra_go, rd_fire, pop;
+  logic [15:0]      pend, to_end, nfetch;   // the visit's own SQE read (below)
+  sqe_t             sqe_in, sqe_c;          // lkey check, translation cache (below)
+  logic             c_rdat, wait_chk, pkt_chain, chain_ok, hit_in;
   logic             pf_go, pf_busy, pf_out, visit_read, others;
 
   // SQEs to read from index ci: up to SQE_BATCH, not past the posted ones nor the ring's end
   function automatic logic [15:0] sqe_count(input logic [15:0] pi, input logic [15:0] ci,
                                             input logic [4:0] sq_log);
-    logic [15:0] mask, pend, to_end, n;
-    mask   = 16'((32'd1 << sq_log) - 1);
-    pend   = pi - ci;
-    to_end = (mask + 16'd1) - (ci & mask);
-    n      = (pend < to_end) ? pend : to_end;
+    logic [15:0] f_mask, f_pend, f_end, n;
+    f_mask = 16'((32'd1 << sq_log) - 1);
+    f_pend = pi - ci;
+    f_end  = (f_mask + 16'd1) - (ci & f_mask);
+    n      = (f_pend < f_end) ? f_pend : f_end;
     if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
     return n;
   endfunction
@@ -470,7 +477,16 @@ module fabnic_roce_req #(
   end
   assign s_ctl_ready   = take_ctl;
   assign s_ev_ready    = take_ev;
-  assign s_db_ready    = take_db;
+  // A doorbell for the QP being visited is taken by the visit itself (its SQ producer
+  // index goes into rs_q, written back at the end of the visit) in S_WAIT and in S_PKT
+  // cycles that send nothing (no decision on the producer index is made then): the
+  // visit, and its SQE read-ahead, go on with the newly posted WQEs instead of ending,
+  // taking the doorbell in S_IDLE and starting a new visit with a fresh SQE read.
+  logic db_absorb;
+  assign db_absorb = s_db_valid && s_db_qpn == qpn_q && !resend_q
+                     && (ev_q == E_ACT || ev_q == E_PF)
+                     && (st_q == S_WAIT || (st_q == S_PKT && !job_fire));
+  assign s_db_ready    = take_db || db_absorb;
   assign act_out_ready = take_act || pf_go;
 
   // one read port on the context RAMs: the visit FSM reads in IDLE, the prefetch stage
@@ -507,10 +523,10 @@ module fabnic_roce_req #(
     if (rst) pf_st <= P_IDLE;
   end
 
-  // Read-ahead for the QP being visited: when at most half a batch of the visit's read is
-  // left and more SQEs are posted after it, the next ones are read (as many as the core's
-  // 2 * SQE_BATCH-beat FIFO has room for), so a stream of small WQEs does not wait a host
-  // round trip per batch. One read-ahead at a time, never while the prefetch stage holds
+  // Read-ahead for the QP being visited: while the visit's read is being used and more
+  // SQEs are posted after it, the next ones are read (as many as the core's
+  // 2 * SQE_BATCH-beat FIFO has room for: the whole FIFO is then two batches of this
+  // QP), so a stream of small WQEs does not wait a host round trip per batch. One read-ahead at a time, never while the prefetch stage holds
   // a QP (its SQEs must come after the visit's), not for SR QPs and resend walks, and not
   // when the quantum ends the visit before the current read is used up.
   localparam int FIFO_BEATS = 2 * SQE_BATCH;
@@ -526,7 +542,6 @@ module fabnic_roce_req #(
   end
   assign ra_go = (st_q == S_CHKW || st_q == S_PKT) && !resend_q && !qc_q.sr && !rs_q.err
                  && vr_q == 2'd1 && pf_st == P_IDLE && !pf_go && ra_n != 16'd0
-                 && ra_idx_q - rs_q.sq_ci <= 16'(SQE_BATCH / 2)
                  && (!others || 16'(quantum_q) > ra_idx_q - rs_q.sq_ci);
   assign m_rd_valid  = st_q == S_FETCH || (pf_st == P_REQ && pf_neff != 16'd0) || ra_go;
   assign rd_fire     = m_rd_valid && m_rd_ready;
@@ -545,7 +560,6 @@ module fabnic_roce_req #(
     end
   end
   // up to SQE_BATCH SQEs per read, not past the posted ones nor the ring's end
-  logic [15:0] pend, to_end, nfetch;
   always_comb begin
     pend   = rs_q.sq_pi - rs_q.sq_ci;
     to_end = (sq_mask + 16'd1) - (rs_q.sq_ci & sq_mask);
@@ -561,24 +575,68 @@ module fabnic_roce_req #(
   // The lkey check of a WQE is issued in the cycle its SQE beat is taken (S_WAIT, or
   // S_PKT chaining the next WQE after a packet), straight from the beat; S_CHK issues
   // it from sqe_q (resend walks, or the checker was busy).
-  sqe_t sqe_in, sqe_c;
-  logic c_rdat, wait_chk, pkt_chain, chain_ok;
   assign sqe_in   = sqe_decode(s_rd_tdata);
   assign sqe_c    = (st_q == S_CHK) ? sqe_q : sqe_in;
   assign c_rdat   = sqe_c.opcode == WR_READ || sqe_c.opcode == WR_CMP_SWAP
                     || sqe_c.opcode == WR_FETCH_ADD;
-  assign wait_chk = st_q == S_WAIT && s_rd_tvalid && !resend_q && !(s_rd_tlast && s_rd_tuser);
+  logic nxt_ok;
+  assign wait_chk = st_q == S_WAIT && s_rd_tvalid && !resend_q && !(s_rd_tlast && s_rd_tuser)
+                    && !hit_in;
   // the packet just sent finished its WQE, the visit goes on and the next SQE is here
   assign chain_ok  = (quantum_q > 1 || !others) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi && more_q;
-  assign pkt_chain = st_q == S_PKT && !resend_q && job_fire && pkt_done_wqe && chain_ok
-                     && s_rd_tvalid && !(s_rd_tlast && s_rd_tuser) && chk_ready;
-  assign chk_valid = st_q == S_CHK || wait_chk || pkt_chain;
+  assign nxt_ok    = st_q == S_PKT && !resend_q && job_fire && pkt_done_wqe && chain_ok
+                     && s_rd_tvalid && !(s_rd_tlast && s_rd_tuser);
+  assign pkt_chain = nxt_ok && (hit_in || chk_ready);
+  assign chk_valid = st_q == S_CHK || wait_chk || (nxt_ok && !hit_in);
   assign chk_key   = sqe_c.lkey;
   assign chk_va    = sqe_c.laddr;
   assign chk_len   = (sqe_c.opcode == WR_CMP_SWAP || sqe_c.opcode == WR_FETCH_ADD) ? 32'd8
                                                                                   : sqe_c.len;
   assign chk_acc   = c_rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
   assign chk_pd    = qc_q.pd;
+
+  // lkey translation cache (one entry): the region of the last passed check (key, PD,
+  // VA range, access bits, host offset). An SQE whose buffer lies inside it, with the
+  // same key and the QP's PD, needing no other access, is translated here (va + off)
+  // and skips the checker: S_WAIT -> S_PKT, and S_PKT goes on to the next WQE in one
+  // cycle. Any MR-table write empties the cache, and a check whose table read may
+  // predate a write (one in its issue cycle or the cycle after) does not fill it, so a
+  // hit is always what the table would answer now.
+  logic        mc_v;
+  logic [31:0] mc_key;
+  logic [23:0] mc_pd;
+  logic [3:0]  mc_acc;
+  logic [63:0] mc_lo, mc_off;
+  logic [64:0] mc_hi;
+  logic [1:0]  mw_hist;
+  always_comb begin
+    logic        rdat, atom;
+    logic [64:0] end_va;
+    logic [3:0]  need;
+    atom   = sqe_in.opcode == WR_CMP_SWAP || sqe_in.opcode == WR_FETCH_ADD;
+    rdat   = atom || sqe_in.opcode == WR_READ;
+    need   = rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
+    end_va = {1'b0, sqe_in.laddr} + 65'(atom ? 32'd8 : sqe_in.len);
+    hit_in = mc_v && !mr_wr_valid && sqe_in.lkey == mc_key && qc_q.pd == mc_pd
+             && sqe_in.len != 32'd0 && !sqe_in.len[31] && sqe_in.opcode <= WR_FETCH_ADD
+             && !(atom && sqe_in.len != 32'd8) && (need & ~mc_acc) == 4'd0
+             && sqe_in.laddr >= mc_lo && end_va <= mc_hi && !end_va[64];
+  end
+  always_ff @(posedge clk) begin
+    mw_hist <= {mw_hist[0], mr_wr_valid};
+    // the result of a check issued two cycles ago, for the SQE now in sqe_q
+    if (st_q == S_CHKW && chk_res_valid && chk_ok && sqe_q.len != 32'd0
+        && mw_hist == 2'b00 && !mr_wr_valid) begin
+      mc_v   <= 1'b1;
+      mc_key <= sqe_q.lkey;
+      mc_pd  <= qc_q.pd;
+      mc_acc <= chk_racc;
+      mc_lo  <= chk_lo;
+      mc_hi  <= chk_hi;
+      mc_off <= chk_off;
+    end
+    if (mr_wr_valid || rst) mc_v <= 1'b0;
+  end
 
   assign m_kick_valid = st_q == S_KICK;
   assign m_kick_qpn   = qpn_q;
@@ -750,6 +808,9 @@ module fabnic_roce_req #(
           end else if (s_rd_tlast && s_rd_tuser) begin
             requeue_q <= 1'b1;
             st_q <= (vr_q > 2'd1) ? S_SKIP : S_WB;   // a read-ahead's beats follow
+          end else if (hit_in) begin
+            haddr_q <= sqe_in.laddr + mc_off;       // translated by the cache
+            st_q <= S_PKT;
           end else begin
             st_q <= chk_ready ? S_CHKW : S_CHK;     // (wait_chk issued the check)
           end
@@ -837,9 +898,13 @@ module fabnic_roce_req #(
                 && (more_q || !pf_out)) begin
               if (quantum_q == 1) quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
               st_q <= more_q ? S_WAIT : S_FETCH;
-              if (pkt_chain) begin         // next SQE taken, its check issued
+              if (pkt_chain) begin         // next SQE taken: translated, or its check issued
                 sqe_q <= sqe_in;
                 st_q  <= S_CHKW;
+                if (hit_in) begin
+                  haddr_q <= sqe_in.laddr + mc_off;
+                  st_q    <= S_PKT;
+                end
               end
             end else begin
               requeue_q <= rs_q.sq_ci + 16'd1 != rs_q.sq_pi;
@@ -864,6 +929,7 @@ module fabnic_roce_req #(
       S_KICK: if (m_kick_ready) st_q <= S_IDLE;
       default: st_q <= S_IDLE;
     endcase
+    if (db_absorb) rs_q.sq_pi <= s_db_pi;
     if (rst) begin
       st_q          <= S_IDLE;
       cnt_req_pkts  <= '0;

@@ -183,6 +183,8 @@ module fabnic_roce_resp #(
 
   qpc_t             st_rd, qc_q;
   rstate_t          rs_rd, r_q;
+  rstate_t          r_cm;         // r_q after the commit of the current request
+  logic             fast_fin;     // (both below, at the commit)
   logic             rd_en, wr_en;
   logic [QPN_W-1:0] rd_addr, qpn_q;
 
@@ -191,7 +193,7 @@ module fabnic_roce_resp #(
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
   );
   fabnic_ram_sdp #(.DATA_W($bits(rstate_t)), .DEPTH(NUM_QP)) u_state (
-      .clk, .wr_en, .wr_be(1'b1), .wr_addr(qpn_q), .wr_data(r_q),
+      .clk, .wr_en, .wr_be(1'b1), .wr_addr(qpn_q), .wr_data(fast_fin ? r_cm : r_q),
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(rs_rd)
   );
 
@@ -211,6 +213,9 @@ module fabnic_roce_resp #(
   mr_err_e     unused_chk_err;
   logic [7:0]  unused_chk_id;
   logic [CNT_W-1:0] unused_mr_cnt [6];
+  logic [63:0] unused_chk_lo, unused_chk_off;   // region outputs (no translation cache here)
+  logic [64:0] unused_chk_hi;
+  logic [3:0]  unused_chk_acc;
   fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
       .clk, .rst,
       .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
@@ -220,6 +225,8 @@ module fabnic_roce_resp #(
       .s_chk_id(8'd0),
       .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
       .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
+      .m_chk_lo(unused_chk_lo), .m_chk_hi(unused_chk_hi), .m_chk_off(unused_chk_off),
+      .m_chk_acc(unused_chk_acc),
       .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
       .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
       .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
@@ -413,19 +420,28 @@ module fabnic_roce_resp #(
   logic take_rqe, take_ctl, take_db, take_cnp, take_pkt, idle_like, fin_next, fwd_q;
   // S_FIN with nothing to do after the packet picks the next event itself
   assign fin_next  = fin_done && !r_q.err && cmp_map_q == '0 && pf_act != PF_FSM;
-  assign idle_like = st_q == S_IDLE || fin_next;
+  assign idle_like = st_q == S_IDLE || fin_next || fast_fin;
   always_ff @(posedge clk) fwd_q <= rd_en && wr_en && rd_addr == qpn_q;
   // S_FIN -> S_DISPATCH without S_LOAD for a packet of the same QP: r_q is the state
   // written back in that cycle, and qc_q is current unless a static-context write came
   // after it was read (st_dirty_q, any QP: conservative)
-  logic st_dirty_q, same_qp_next;
+  // The same from S_IDLE: r_hot_q says r_q is what was last written back for qpn_q (set
+  // by a write-back, cleared by every pick, after which the FSM may change r_q).
+  logic st_dirty_q, same_qp_next, r_hot_q;
   always_ff @(posedge clk) begin
     if (st_wr_en)   st_dirty_q <= 1'b1;
     else if (rd_en) st_dirty_q <= 1'b0;
-    if (rst) st_dirty_q <= 1'b1;
+    if (rd_en)      r_hot_q <= 1'b0;
+    else if (wr_en) r_hot_q <= 1'b1;
+    if (rst) begin
+      st_dirty_q <= 1'b1;
+      r_hot_q    <= 1'b0;
+    end
   end
-  assign same_qp_next = fin_next && take_pkt && QPN_W'(s_hdr.bth.dest_qp) == qpn_q
-                        && src_q == SRC_PKT && !st_dirty_q && !st_wr_en;
+  assign same_qp_next = take_pkt && QPN_W'(s_hdr.bth.dest_qp) == qpn_q && !st_dirty_q
+                        && !st_wr_en
+                        && (((fin_next || fast_fin) && src_q == SRC_PKT)
+                            || (st_q == S_IDLE && r_hot_q));
   always_comb begin
     // fetched RQEs first: installing one is short and frees the background reader
     take_rqe = idle_like && bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
@@ -636,6 +652,41 @@ module fabnic_roce_resp #(
   logic commit_now;
   assign commit_now = (st_q == S_DRAIN && (!drain_q || (s_axis_tvalid && s_axis_tlast)))
                       || (st_q == S_PLACE && s_axis_tvalid && m_wr_tready && s_axis_tlast);
+  // the state after the commit (written into r_q in that cycle; S_FIN writes it back)
+  logic    cm_cqe;    // the commit completes a receive (CQE)
+  always_comb begin
+    r_cm   = r_q;
+    cm_cqe = accept_q && is_last && needs_rqe
+             && !(qc_q.sr && sr_cls_q == fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER);
+    // a request NAKed invalid, access or operational error moves the receive side
+    // to ERR (IBA class C/J, as rxe): later requests dropped, receives flushed
+    if (ack_q == A_NAK && (syn_q == SYN_NAK_INV || syn_q == SYN_NAK_ACCESS
+                           || syn_q == SYN_NAK_OP))
+      r_cm.err = 1'b1;
+    if (accept_q) begin
+      if (!qc_q.sr) r_cm.epsn = r_q.epsn + 24'd1;
+      if (is_send && !qc_q.sr) begin
+        r_cm.msg_off = r_q.msg_off + 32'(plen_q);
+        r_cm.in_send = !is_last;
+      end else if (!is_send && !qc_q.sr) begin
+        r_cm.wr_haddr = r_q.wr_haddr + 64'(plen_q);
+        r_cm.wr_rem   = r_q.wr_rem - 32'(plen_q);
+        r_cm.in_write = !is_last;
+      end
+      if (is_last && !qc_q.sr) r_cm.msn = r_q.msn + 24'd1;
+      // (an SR SEND LAST placed out of order completes from the stash later)
+      if (cm_cqe) begin
+        r_cm.rqe_valid = 1'b0;
+        r_cm.rq_ci     = r_q.rq_ci + 16'd1;
+      end
+    end
+  end
+  // Fast finish: a placed go-back-N WRITE packet that asks for no ACK and completes no
+  // receive has nothing for S_FIN to send, and no RQE prefetch is due: the commit
+  // cycle itself writes the state back (r_cm) and picks the next event.
+  assign fast_fin = commit_now && st_q == S_PLACE && accept_q && !qc_q.sr && is_write
+                    && !needs_rqe && !h_q.bth.ack_req && ack_q == A_NONE && !cqe_pend_q
+                    && cmp_map_q == '0 && (r_q.rqe_valid || r_q.rq_ci == r_q.rq_pi);
 
   // ACK / NAK / atomic ACK job
   tx_job_t ackj;
@@ -692,7 +743,7 @@ module fabnic_roce_resp #(
   assign fin_done = st_q == S_FIN && (!cqe_pend_q || m_cqe_ready)
                     && (ack_q == A_NONE || m_job_ready);
 
-  assign wr_en = st_q == S_WB || fin_done;
+  assign wr_en = st_q == S_WB || fin_done || fast_fin;
 
   assign pd_diff = psn_diff(h_q.bth.psn, r_q.epsn);
 
@@ -1225,33 +1276,15 @@ module fabnic_roce_resp #(
     // still cannot overtake the data).
     if (commit_now) begin
       drain_q <= 1'b0;
-      // a request NAKed invalid, access or operational error moves the receive side
-      // to ERR (IBA class C/J, as rxe): later requests dropped, receives flushed
-      if (ack_q == A_NAK && (syn_q == SYN_NAK_INV || syn_q == SYN_NAK_ACCESS
-                             || syn_q == SYN_NAK_OP))
-        r_q.err <= 1'b1;
-      // commit the state of an accepted SEND/WRITE
+      r_q     <= r_cm;
+      // commit of an accepted SEND/WRITE: the receive CQE and the ACK
       if (accept_q) begin
-        if (!qc_q.sr) r_q.epsn <= r_q.epsn + 24'd1;
-        if (is_send && !qc_q.sr) begin
-          r_q.msg_off <= r_q.msg_off + 32'(plen_q);
-          r_q.in_send <= !is_last;
-        end else if (!is_send && !qc_q.sr) begin
-          r_q.wr_haddr <= r_q.wr_haddr + 64'(plen_q);
-          r_q.wr_rem   <= r_q.wr_rem - 32'(plen_q);
-          r_q.in_write <= !is_last;
-        end
-        if (is_last && !qc_q.sr) r_q.msn <= r_q.msn + 24'd1;
-        // (an SR SEND LAST placed out of order completes from the stash later)
-        if (is_last && needs_rqe
-            && !(qc_q.sr && sr_cls_q == fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER)) begin
+        if (cm_cqe) begin
           cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_SUCCESS,
                             is_send ? WC_RECV : WC_RECV_RDMA_IMM,
                             is_send ? send_off + 32'(plen_q) : r_q.wr_len,
                             h_q.immdt.imm, has_imm, qpn_q);
           cqe_pend_q    <= 1'b1;
-          r_q.rqe_valid <= 1'b0;
-          r_q.rq_ci     <= r_q.rq_ci + 16'd1;
           if (oq_qpn == qpn_q) oq_valid <= 1'b0;
         end
         if (h_q.bth.ack_req) begin
@@ -1268,12 +1301,12 @@ module fabnic_roce_resp #(
                  || sr_adv_q > 24'd1) ack_q <= A_ACK;
         else ack_q <= A_NONE;
       end
-      st_q <= S_FIN;
+      st_q <= fast_fin ? S_IDLE : S_FIN;   // fast_fin: the pick below may override
     end
     // pick the next event in S_IDLE, or straight from S_FIN when nothing else follows
     // the packet (the state write of that cycle is forwarded to S_LOAD if the next
     // event is for the same QP)
-    if (st_q == S_IDLE || fin_next) begin
+    if (idle_like) begin
       ack_q      <= A_NONE;
       cqe_pend_q <= 1'b0;
       drain_q    <= 1'b1;
@@ -1323,6 +1356,8 @@ module fabnic_roce_resp #(
   end
 
   logic unused;
+  logic unused_region;
+  assign unused_region = ^{unused_chk_lo, unused_chk_hi, unused_chk_off, unused_chk_acc};
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
                     unused_chk_id, s_rd_tdata[511:256], h_q, qc_q, unused_sw_qpn, unused_sw_psn,
                     unused_sw_user, unused_sw_cnt[0], unused_sw_cnt[1], unused_sw_cnt[2],

@@ -100,6 +100,8 @@ if cocotb is not None:
         def cycle(self) -> int:
             return int(self.dut.cycle.value)
 
+    TRACE = os.environ.get("ROCE_DRIVER_TRACE") == "1"
+
     async def run_ops(bn: Bench, qas, qbs, cqa, cqb, mra, mrb, op: WrOpcode, size: int,
                       count: int, buf_a: int, buf_b: int) -> int:
         """Post `count` messages of `size` round-robin over the QPs, keeping every SQ
@@ -147,6 +149,13 @@ if cocotb is not None:
                         a.post_send(qp, wrs)
                         progressed = True
                 got = a.poll_cq(cqa, 4096)
+                if TRACE:
+                    u = bn.dut.u_pair
+                    bn.dut._log.info("drv cyc %d posted %d done %d got %d sent %d B-acks %d "
+                                     "A-acks %d", int(bn.dut.cycle.value), posted, done,
+                                     len(got), int(u.u_a.u_req.cnt_req_pkts.value),
+                                     int(u.u_b.u_resp.cnt_acks_sent.value),
+                                     int(u.u_a.u_cpl.cnt_acks.value))
                 for w in got:
                     if not w.ok:
                         raise AssertionError(f"completion error {w}")
@@ -291,17 +300,59 @@ if cocotb is not None:
                    "RJOB FIN WB SRQ SRW SRI SCHK CMP CMPQ RFL RFLQ"),
     }
 
+    # handshake and stall signals counted with the states (cycles at 1, per message)
+    FLOW_SIGNALS = {
+        "A tx job taken": "u_pair.u_a.u_tx.fire",
+        "A tx job waiting": "u_pair.u_a.u_tx.gnt_valid",
+        "A tx queues full": "u_pair.u_a.u_tx.q_ready",
+        "A tx payload desc ready": "u_pair.u_a.u_tx.m_desc_ready",
+        "A tx frame beat valid": "u_pair.u_a.u_tx.m_axis_tvalid",
+        "A tx frame beat ready": "u_pair.u_a.u_tx.m_axis_tready",
+        "A->B link in valid": "u_pair.u_lab.s_axis_tvalid",
+        "A->B link in ready": "u_pair.u_lab.s_axis_tready",
+        "A->B link out valid": "u_pair.u_lab.m_axis_tvalid",
+        "A->B link out ready": "u_pair.u_lab.m_axis_tready",
+        "B resp header valid": "u_pair.u_b.u_resp.s_hdr_valid",
+        "A mem AR valid": "u_mem_a.s_axi_arvalid",
+        "A mem AR ready": "u_mem_a.s_axi_arready",
+        "A mem R valid": "u_mem_a.s_axi_rvalid",
+        "A mem R ready": "u_mem_a.s_axi_rready",
+        "A payload rd outstanding (sum)": "u_pair.u_a.g_rd[3].u_rd.outstanding_q",
+        "A payload rd active": "u_pair.u_a.g_rd[3].u_rd.active_q",
+        "A R valid, not ready (client)": "u_pair.u_a.r_valid",
+        "A req doorbell valid": "u_pair.u_a.u_req.s_db_valid",
+        "A req doorbell absorbed": "u_pair.u_a.u_req.db_absorb",
+        "A req active FIFO valid": "u_pair.u_a.u_req.act_out_valid",
+        "A req prefetch busy": "u_pair.u_a.u_req.pf_busy",
+        "A req SQE beat valid": "u_pair.u_a.u_req.s_rd_tvalid",
+        "A tx hdr in: payload valid": "u_pair.u_a.u_tx.p_tvalid",
+        "A tx hdr in: payload ready": "u_pair.u_a.u_tx.p_tready",
+        "A tx hdr in: header valid": "u_pair.u_a.u_tx.hq_valid",
+        "A tx hdr out valid": "u_pair.u_a.u_tx.h_tvalid",
+        "A tx hdr out ready": "u_pair.u_a.u_tx.h_tready",
+        "A tx builder meta valid": "u_pair.u_a.u_tx.mq_valid",
+        "A tx builder out valid": "u_pair.u_a.u_tx.b_tvalid",
+        "A tx builder out ready": "u_pair.u_a.u_tx.b_tready",
+    }
+
+    def _handle(dut, path: str):
+        h = dut
+        for part in path.split("."):
+            h = getattr(h, part)
+        return h
+
     class _StateProbe:
-        """Counts, every cycle, the state of each engine FSM in ENGINE_STATES."""
+        """Counts, every cycle, the state of each engine FSM in ENGINE_STATES (and the
+        cycles each FLOW_SIGNALS signal is 1)."""
 
         def __init__(self, dut) -> None:
             self.handles = {}
             for name, (path, _names) in ENGINE_STATES.items():
-                h = dut
-                for part in path.split("."):
-                    h = getattr(h, part)
-                self.handles[name] = h.st_q
+                self.handles[name] = _handle(dut, path).st_q
+            self.flow = {name: _handle(dut, path) for name, path in FLOW_SIGNALS.items()}
             self.counts = {name: {} for name in ENGINE_STATES}
+            self.flow_counts = dict.fromkeys(FLOW_SIGNALS, 0)
+            self.r_ready = _handle(dut, "u_pair.u_a.r_ready")
             self.run = True
             self.task = cocotb.start_soon(self._loop(dut))
 
@@ -313,10 +364,23 @@ if cocotb is not None:
                     c = self.counts[name]
                     v = int(h.value)
                     c[v] = c.get(v, 0) + 1
+                for name, h in self.flow.items():
+                    v = int(h.value)
+                    if name.endswith("(client)"):   # which client holds the R channel
+                        rdy = int(self.r_ready.value)
+                        if v & ~rdy:
+                            k = f"{name} {(v & ~rdy).bit_length() - 1}"
+                            self.flow_counts[k] = self.flow_counts.get(k, 0) + 1
+                        if v & rdy:
+                            k = f"A R beats of client {(v & rdy).bit_length() - 1}"
+                            self.flow_counts[k] = self.flow_counts.get(k, 0) + 1
+                        continue
+                    self.flow_counts[name] += v if name.endswith("(sum)") else v != 0
 
         async def stop(self) -> dict[str, dict[int, int]]:
             self.run = False
             await self.task
+            self.counts["flow"] = self.flow_counts
             return self.counts
 
     def start_state_probe(dut) -> _StateProbe:
@@ -324,6 +388,9 @@ if cocotb is not None:
 
     def report_state_probe(dut, counts: dict[str, dict[int, int]], msgs: int) -> None:
         """Cycles per message in each state of each engine (ROCE_QPS_PROBE=1)."""
+        flow = counts.pop("flow", {})
+        for name, n in flow.items():
+            dut._log.info("probe flow %-24s %.2f cycles/message", name, n / msgs)
         for name, per in counts.items():
             names = ENGINE_STATES[name][1].split()
             total = sum(per.values())
@@ -398,6 +465,8 @@ if cocotb is not None:
         await bn.mem["a"]._write(buf_a, rng.randbytes(span))
         base = None
         probe = os.environ.get("ROCE_QPS_PROBE", "0") == "1"
+        if os.environ.get("ROCE_QPS_LINE", "1") == "0":
+            bn.link(0)   # links unconstrained: the engines' own limit
         for n in counts:
             hist = start_state_probe(dut) if probe and n == nmax else None
             msgs = max(n, total // size)

@@ -33,6 +33,10 @@ module tb_roce_mr #(
     output logic [2:0]             m_chk_err,
     output logic [63:0]            m_chk_addr,
     output logic [15:0]            m_chk_id,
+    output logic [63:0]            m_chk_lo,
+    output logic [64:0]            m_chk_hi,
+    output logic [63:0]            m_chk_off,
+    output logic [3:0]             m_chk_acc,
     output logic [31:0]            cnt_chk, cnt_err_invalid, cnt_err_tag, cnt_err_pd,
     output logic [31:0]            cnt_err_access, cnt_err_bounds,
     input  wire logic [23:0]       psn_a,
@@ -57,6 +61,7 @@ module tb_roce_mr #(
       .s_chk_valid, .s_chk_ready, .s_chk_key, .s_chk_va, .s_chk_len, .s_chk_access,
       .s_chk_pd, .s_chk_id,
       .m_chk_valid, .m_chk_ready, .m_chk_ok, .m_chk_err(err), .m_chk_addr, .m_chk_id,
+      .m_chk_lo, .m_chk_hi, .m_chk_off, .m_chk_acc,
       .cnt_chk, .cnt_err_invalid, .cnt_err_tag, .cnt_err_pd, .cnt_err_access, .cnt_err_bounds
   );
 

@@ -96,7 +96,8 @@ if cocotb is not None:
         rng = random.Random(51)
         model = m.MrModel(NUM_MR)
         resp: list[dict[str, int]] = []
-        cocotb.start_soon(recv_words(dut, "m_chk", resp, ["ok", "err", "addr", "id"],
+        cocotb.start_soon(recv_words(dut, "m_chk", resp,
+                                     ["ok", "err", "addr", "id", "lo", "hi", "off", "acc"],
                                      random.Random(52)))
         exp: list[tuple[int, int]] = []
         dbg: list = []
@@ -137,11 +138,21 @@ if cocotb is not None:
             await RisingEdge(dut.clk)
         await ClockCycles(dut.clk, 5)
         assert len(resp) == n_chk
+        n_region = 0
         for i, ((err, addr), r) in enumerate(zip(exp, resp, strict=True)):
             assert r["id"] == i & 0xFFFF
             assert r["err"] == err, f"check {i}: err {r['err']} != {err} {dbg[i]}"
             assert r["ok"] == int(err == m.MR_OK)
             assert r["addr"] == addr, f"check {i}: addr {r['addr']:#x} != {addr:#x}"
+            c, e = dbg[i]
+            if err == m.MR_OK and c["len"]:
+                # the region a translation cache may reuse: the model's entry
+                assert (r["lo"], r["hi"], r["acc"]) == (e.base, e.base + e.length, e.access)
+                assert r["off"] == (e.host_base - e.base) & M64
+                # and a translation inside it is the check's own
+                assert (c["va"] + r["off"]) & M64 == addr
+                assert e.base <= c["va"] and c["va"] + c["len"] <= r["hi"]
+                n_region += 1
         assert int(dut.cnt_chk.value) == n_chk
         for name, code in (("invalid", m.MR_ERR_INVALID), ("tag", m.MR_ERR_TAG),
                            ("pd", m.MR_ERR_PD), ("access", m.MR_ERR_ACCESS),
@@ -149,6 +160,7 @@ if cocotb is not None:
             assert int(getattr(dut, f"cnt_err_{name}").value) == counts[code], name
             assert counts[code] > 10, f"too few {name} cases: {counts}"
         assert counts[m.MR_OK] > 100, counts
+        assert n_region > 100, n_region
 
     @cocotb.test()
     async def psn_helpers(dut):
