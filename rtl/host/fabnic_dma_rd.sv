@@ -195,7 +195,7 @@ module fabnic_dma_rd #(
   logic                  err_q;
 
   logic out_slot, cpl_slot, is_last_out, need_next, in_left, out_ok, out_fire, in_fire;
-  logic zero_done, desc_done, rerr;
+  logic zero_done, desc_done, rerr, early, in_cur;
 
   assign out_slot    = !m_axis_tvalid || m_axis_tready;
   assign cpl_slot    = !m_cpl_valid || m_cpl_ready;
@@ -205,8 +205,15 @@ module fabnic_dma_rd #(
   assign out_ok      = out_slot && (!is_last_out || cpl_slot);
   assign out_fire    = info_out_valid && !info_out.zero && have_prev_q && out_ok
                        && (!need_next || m_axi_rvalid);
-  assign m_axi_rready = in_left && (!have_prev_q || out_ok);
+  // early: in the cycle a descriptor whose beats are all in emits its last stream beat,
+  // an R beat (which can only be the first of a later non-zero descriptor, as R data of
+  // this engine's ID is in order) is taken into prev_q for it, so back-to-back one-beat
+  // descriptors take one R beat per cycle instead of one per two. The beat is carried
+  // over any zero-length descriptors in between (they leave prev_q and the counts).
+  assign early       = out_fire && is_last_out && !in_left;
+  assign m_axi_rready = (in_left && (!have_prev_q || out_ok)) || early;
   assign in_fire     = m_axi_rvalid && m_axi_rready;
+  assign in_cur      = in_fire && !early;   // a beat of the current descriptor
   assign rerr        = m_axi_rresp[1];
   assign zero_done   = info_out_valid && info_out.zero && cpl_slot;
   assign desc_done   = zero_done || (out_fire && is_last_out);
@@ -222,10 +229,16 @@ module fabnic_dma_rd #(
   always_ff @(posedge clk) begin
     if (in_fire) prev_q <= m_axi_rdata;
     if (desc_done) begin
-      have_prev_q <= 1'b0;
-      in_cnt_q    <= '0;
-      out_cnt_q   <= '0;
-      err_q       <= 1'b0;
+      out_cnt_q <= '0;
+      if (early && in_fire) begin     // the next descriptor's first beat
+        have_prev_q <= 1'b1;
+        in_cnt_q    <= CNT_W'(1);
+        err_q       <= rerr;
+      end else if (!info_out.zero) begin
+        have_prev_q <= 1'b0;
+        in_cnt_q    <= '0;
+        err_q       <= 1'b0;
+      end                             // (zero-length: an early beat stays)
     end else begin
       if (in_fire) have_prev_q <= 1'b1;
       else if (out_fire) have_prev_q <= 1'b0;
@@ -241,14 +254,14 @@ module fabnic_dma_rd #(
       m_axis_tkeep  <= is_last_out ? last_keep : {STRB_W{1'b1}};
       m_axis_tlast  <= is_last_out;
       m_axis_tid    <= info_out.tag;
-      m_axis_tuser  <= is_last_out && (err_q || (in_fire && rerr));
+      m_axis_tuser  <= is_last_out && (err_q || (in_cur && rerr));
     end
 
     if (m_cpl_ready) m_cpl_valid <= 1'b0;
     if (desc_done) begin
       m_cpl_valid  <= 1'b1;
       m_cpl_tag    <= info_out.tag;
-      m_cpl_status <= {1'b0, !info_out.zero && (err_q || (in_fire && rerr))};
+      m_cpl_status <= {1'b0, !info_out.zero && (err_q || (in_cur && rerr))};
     end
 
     if (rst) begin

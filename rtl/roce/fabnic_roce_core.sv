@@ -787,6 +787,41 @@ module fabnic_roce_core #(
   logic              rpd_tvalid, rpd_tready, rpd_tlast, rpd_tuser;
   logic              rx_cnp_valid, rx_ce_valid;
   logic [23:0]       rx_cnp_qpn, rx_ce_qpn;
+  // Payload queues (RX_PQ beats) between the receive front and the responder (0) and
+  // the completer (1). The front routes a packet's payload only after its header was
+  // taken and presents no further header until that payload has left; without a queue
+  // the next header waited for the engine to reach its placement state (about 5 cycles
+  // per 64 B WRITE: the front, not the responder, set the small-packet rate).
+  localparam int RX_PQ = 8;
+  logic [DATA_W-1:0] rqx_tdata [2];
+  logic [KEEP_W-1:0] rqx_tkeep [2];
+  logic [1:0]        rqx_tvalid, rqx_tready, rqx_tlast, rqx_tuser;
+  logic [DATA_W-1:0] rqq_tdata [2];
+  logic [KEEP_W-1:0] rqq_tkeep [2];
+  logic [1:0]        rqq_tvalid, rqq_tready, rqq_tlast, rqq_tuser;
+  for (genvar g = 0; g < 2; g++) begin : g_rxpq
+    logic [$clog2(RX_PQ):0] unused_cnt;
+    fabnic_fifo #(.WIDTH(DATA_W + KEEP_W + 2), .DEPTH(RX_PQ)) u_q (
+        .clk, .rst,
+        .in_valid(rqx_tvalid[g]), .in_ready(rqx_tready[g]),
+        .in_data({rqx_tdata[g], rqx_tkeep[g], rqx_tlast[g], rqx_tuser[g]}),
+        .out_valid(rqq_tvalid[g]), .out_ready(rqq_tready[g]),
+        .out_data({rqq_tdata[g], rqq_tkeep[g], rqq_tlast[g], rqq_tuser[g]}),
+        .status_count(unused_cnt)
+    );
+  end
+  assign rqd_tdata  = rqq_tdata[0];
+  assign rqd_tkeep  = rqq_tkeep[0];
+  assign rqd_tvalid = rqq_tvalid[0];
+  assign rqd_tlast  = rqq_tlast[0];
+  assign rqd_tuser  = rqq_tuser[0];
+  assign rqq_tready[0] = rqd_tready;
+  assign rpd_tdata  = rqq_tdata[1];
+  assign rpd_tkeep  = rqq_tkeep[1];
+  assign rpd_tvalid = rqq_tvalid[1];
+  assign rpd_tlast  = rqq_tlast[1];
+  assign rpd_tuser  = rqq_tuser[1];
+  assign rqq_tready[1] = rpd_tready;
   logic [127:0]      unused_ce_src;
   fabnic_roce_rx #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .CNT_W(CNT_W)) u_rx (
       .clk, .rst, .cfg_local_ip(local_ip),
@@ -795,13 +830,13 @@ module fabnic_roce_core #(
       .s_axis_tvalid(s_axis_rx_tvalid), .s_axis_tready(s_axis_rx_tready),
       .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
       .m_req_hdr(rq_hdr), .m_req_plen(rq_plen), .m_req_valid(rqh_valid),
-      .m_req_ready(rqh_ready), .m_req_tdata(rqd_tdata), .m_req_tkeep(rqd_tkeep),
-      .m_req_tvalid(rqd_tvalid), .m_req_tready(rqd_tready), .m_req_tlast(rqd_tlast),
-      .m_req_tuser(rqd_tuser),
+      .m_req_ready(rqh_ready), .m_req_tdata(rqx_tdata[0]), .m_req_tkeep(rqx_tkeep[0]),
+      .m_req_tvalid(rqx_tvalid[0]), .m_req_tready(rqx_tready[0]), .m_req_tlast(rqx_tlast[0]),
+      .m_req_tuser(rqx_tuser[0]),
       .m_rsp_hdr(rp_hdr), .m_rsp_plen(rp_plen), .m_rsp_valid(rph_valid),
-      .m_rsp_ready(rph_ready), .m_rsp_tdata(rpd_tdata), .m_rsp_tkeep(rpd_tkeep),
-      .m_rsp_tvalid(rpd_tvalid), .m_rsp_tready(rpd_tready), .m_rsp_tlast(rpd_tlast),
-      .m_rsp_tuser(rpd_tuser),
+      .m_rsp_ready(rph_ready), .m_rsp_tdata(rqx_tdata[1]), .m_rsp_tkeep(rqx_tkeep[1]),
+      .m_rsp_tvalid(rqx_tvalid[1]), .m_rsp_tready(rqx_tready[1]), .m_rsp_tlast(rqx_tlast[1]),
+      .m_rsp_tuser(rqx_tuser[1]),
       .m_cnp_valid(rx_cnp_valid), .m_cnp_qpn(rx_cnp_qpn),
       .m_ce_valid(rx_ce_valid), .m_ce_qpn(rx_ce_qpn), .m_ce_src_ip(unused_ce_src),
       .cnt_frames(c_rx_frames), .cnt_roce(c_rx_roce), .cnt_drop_bad(c_rx_drop_bad),

@@ -213,9 +213,9 @@ module fabnic_roce_resp #(
   mr_err_e     unused_chk_err;
   logic [7:0]  unused_chk_id;
   logic [CNT_W-1:0] unused_mr_cnt [6];
-  logic [63:0] unused_chk_lo, unused_chk_off;   // region outputs (no translation cache here)
-  logic [64:0] unused_chk_hi;
-  logic [3:0]  unused_chk_acc;
+  logic [63:0] chk_lo, chk_off;   // region of an ok check (rkey translation cache)
+  logic [64:0] chk_hi;
+  logic [3:0]  chk_racc;
   fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
       .clk, .rst,
       .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
@@ -225,8 +225,7 @@ module fabnic_roce_resp #(
       .s_chk_id(8'd0),
       .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
       .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
-      .m_chk_lo(unused_chk_lo), .m_chk_hi(unused_chk_hi), .m_chk_off(unused_chk_off),
-      .m_chk_acc(unused_chk_acc),
+      .m_chk_lo(chk_lo), .m_chk_hi(chk_hi), .m_chk_off(chk_off), .m_chk_acc(chk_racc),
       .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
       .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
       .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
@@ -609,7 +608,8 @@ module fabnic_roce_resp #(
   // S_MR_CHKW, which takes it, the cursor's later) and the PMTU
   logic [31:0] wr_rem_now;
   logic        wr_len_bad;
-  assign wr_rem_now = (st_q == S_MR_CHKW) ? h_q.reth.dma_len : r_q.wr_rem;
+  assign wr_rem_now = (st_q == S_MR_CHKW || st_q == S_DISPATCH) ? h_q.reth.dma_len
+                                                                  : r_q.wr_rem;
   assign wr_len_bad = (!qc_q.sr && (32'(plen_q) > wr_rem_now
                                     || (is_last && 32'(plen_q) != wr_rem_now)))
                       || (qc_q.sr && 32'(plen_q) > (32'd1 << lg))
@@ -617,7 +617,44 @@ module fabnic_roce_resp #(
   assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
                      && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
                      && (is_read || is_atomic || (is_write && is_first));
-  assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK || spec_fire;
+  // rkey translation cache (one entry): the region of the last passed remote-write check
+  // (key, PD, VA range, access bits, host offset), as in the requester's lkey cache:
+  // emptied by any MR-table write, not filled from a check whose table read may predate
+  // one. An in-order go-back-N WRITE FIRST/ONLY (no immediate) that passes S_NEW's
+  // checks and whose RETH range lies inside it is decided in S_DISPATCH itself
+  // (fast_disp): S_MR_CHKW's bookkeeping, its write descriptor out, then S_PLACE.
+  logic        rc_v;
+  logic [31:0] rc_key;
+  logic [23:0] rc_pd;
+  logic [3:0]  rc_acc;
+  logic [63:0] rc_lo, rc_off;
+  logic [64:0] rc_hi, rc_end;
+  logic [1:0]  rc_mw;
+  logic        rc_hit, fast_disp;
+  assign rc_end = {1'b0, h_q.reth.va} + 65'(h_q.reth.dma_len);
+  assign rc_hit = rc_v && !mr_wr_valid && h_q.reth.rkey == rc_key && qc_q.pd == rc_pd
+                  && rc_acc[MR_ACC_REMOTE_WRITE] && h_q.reth.dma_len != 32'd0
+                  && h_q.reth.va >= rc_lo && rc_end <= rc_hi && !rc_end[64];
+  assign fast_disp = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
+                     && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
+                     && is_write && is_first && !needs_rqe && !r_q.in_write
+                     && qc_q.access[MR_ACC_REMOTE_WRITE] && rc_hit && !wr_len_bad
+                     && plen_q != 0;
+  always_ff @(posedge clk) begin
+    rc_mw <= {rc_mw[0], mr_wr_valid};
+    if (st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && h_q.reth.dma_len != 0
+        && rc_mw == 2'b00 && !mr_wr_valid) begin
+      rc_v   <= 1'b1;
+      rc_key <= h_q.reth.rkey;
+      rc_pd  <= qc_q.pd;
+      rc_acc <= chk_racc;
+      rc_lo  <= chk_lo;
+      rc_hi  <= chk_hi;
+      rc_off <= chk_off;
+    end
+    if (mr_wr_valid || rst) rc_v <= 1'b0;
+  end
+  assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK || (spec_fire && !fast_disp);
 
   // placement
   logic place_send;
@@ -630,9 +667,11 @@ module fabnic_roce_resp #(
   assign desc_chkw = st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && !wr_len_bad
                      && plen_q != 0;
   assign desc_exec = st_q == S_EXEC && plen_q != 0 && (is_send ? !send_bad : !wr_len_bad);
-  assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD || desc_chkw || desc_exec;
+  assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD || desc_chkw || desc_exec
+                      || fast_disp;
   assign m_wr_addr  = (st_q == S_ATOM_WD) ? r_q.wr_haddr
                     : (st_q == S_MR_CHKW) ? chk_addr
+                    : (st_q == S_DISPATCH) ? h_q.reth.va + rc_off
                     : place_send ? u_haddr + 64'(send_off) : r_q.wr_haddr;
   assign m_wr_len   = (st_q == S_ATOM_WD) ? 32'd8 : 32'(plen_q);
   always_comb begin
@@ -775,7 +814,7 @@ module fabnic_roce_resp #(
         st_q <= S_DISPATCH;
       end
       S_DISPATCH: begin
-        spec_q <= spec_fire && chk_ready;
+        spec_q <= spec_fire && !fast_disp && chk_ready;
         case (src_q)
           SRC_CTL: begin
             m_ctl_result <= r_q.epsn;
@@ -894,6 +933,14 @@ module fabnic_roce_resp #(
                 ack_psn_q <= r_q.epsn - 24'd1;
                 st_q <= S_DRAIN;
               end
+            end else if (fast_disp) begin
+              // S_NEW's and S_MR_CHKW's decisions for a cached-rkey WRITE FIRST/ONLY
+              r_q.nak_sent <= 1'b0;
+              r_q.wr_haddr <= h_q.reth.va + rc_off;
+              r_q.wr_rem   <= h_q.reth.dma_len;
+              r_q.wr_len   <= h_q.reth.dma_len;
+              accept_q     <= 1'b1;
+              st_q <= m_wr_ready ? S_PLACE : S_PLACE_D;
             end else begin
               r_q.nak_sent <= 1'b0;
               st_q <= S_NEW;
@@ -1356,8 +1403,6 @@ module fabnic_roce_resp #(
   end
 
   logic unused;
-  logic unused_region;
-  assign unused_region = ^{unused_chk_lo, unused_chk_hi, unused_chk_off, unused_chk_acc};
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
                     unused_chk_id, s_rd_tdata[511:256], h_q, qc_q, unused_sw_qpn, unused_sw_psn,
                     unused_sw_user, unused_sw_cnt[0], unused_sw_cnt[1], unused_sw_cnt[2],
