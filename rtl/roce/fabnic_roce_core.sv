@@ -586,7 +586,7 @@ module fabnic_roce_core #(
     logic       unused_lock;
     logic [3:0] unused_cache;
     logic [2:0] unused_prot;
-    localparam int RD_OS = (g == 3) ? 32 : 16;
+    localparam int RD_OS = (g == 3) ? 48 : 16;
     logic [$clog2(RD_OS+1)-1:0] unused_out;
     // the payload reader (3) queues more descriptors: packets keep flowing while an
     // SQE read waits behind up to MAX_OUTSTANDING payload bursts in host memory. It

@@ -303,6 +303,10 @@ module fabnic_roce_cpl #(
   st_e st_q, cqe_ret_q, load_ret_q, ev_ret_q;
   logic drop_q;
   logic more_q;   // SQE beats of the current read still to come
+  // S_CQE retiring a WQE of an advance takes the next SQE beat itself when that WQE is a
+  // SEND/WRITE the target acknowledges too (S_ADV's and S_WAIT's work in the same cycle)
+  logic        cqe_chain;
+  logic [23:0] w_end_nx;
   // Prefetched SQE beats stay in the FIFO between packets: they belong to QP
   // cache_qpn_q, the next one is SQ index next_idx_q. A load that matches takes the
   // next beat without a new read; any other load discards them first.
@@ -351,6 +355,16 @@ module fabnic_roce_cpl #(
 
   logic outstanding;
   assign outstanding = a_q.una != pb_q.psn_hi;
+  always_comb begin
+    logic [7:0] nop;
+    nop       = sqe_decode(s_rd_tdata).opcode;
+    w_end_nx  = w_end + npkts(sqe_decode(s_rd_tdata).len, lg);
+    cqe_chain = st_q == S_CQE && (!m_cqe_valid || m_cqe_ready) && cqe_ret_q == S_ADV
+                && a_q.wqe_idx + 16'd1 != pb_q.sq_hi && more_q && !stale_q
+                && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx + 16'd1 && s_rd_tvalid
+                && nop != WR_READ && nop != WR_CMP_SWAP && nop != WR_FETCH_ADD
+                && psn_le(w_end_nx, tgt_q);
+  end
 
   // ---------------------------------------------------------------- SQE look-ahead
   // P_IDLE -(pf_go: read the next header's QP state)-> P_LOAD -> P_REQ (issue the read)
@@ -477,7 +491,7 @@ module fabnic_roce_cpl #(
   assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0}
                                          : pf_addr_q;
   assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : pf_n_q, 6'd0};
-  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP;
+  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || cqe_chain;
   assign chk_valid   = st_q == S_CHK;
 
   // CQE
@@ -848,6 +862,19 @@ module fabnic_roce_cpl #(
               && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx + 16'd1) begin
             load_ret_q <= S_ADV;
             st_q       <= S_WAIT;
+          end
+          if (cqe_chain) begin
+            more_q       <= !s_rd_tlast;
+            next_idx_q   <= next_idx_q + 16'd1;
+            a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
+            a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
+            a_q.w_len    <= sqe_decode(s_rd_tdata).len;
+            a_q.w_wr_id  <= sqe_decode(s_rd_tdata).wr_id;
+            a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
+            sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
+            a_q.loaded   <= 1'b1;
+            cqe_status_q <= WS_SUCCESS;
+            st_q         <= S_CQE;
           end
         end
       end

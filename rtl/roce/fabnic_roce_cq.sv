@@ -85,6 +85,13 @@ module fabnic_roce_cq #(
   typedef enum logic [2:0] { S_IDLE, S_LOAD, S_DO, S_WD, S_W, S_WB } st_e;
   st_e st_q;
   logic w_done;   // the CQE's data beat is taken: the context is written back in that cycle
+  // CQE pairs: a CQE going to an even ring slot takes the next CQE of the same source
+  // along when that one is for the same CQ and the ring has room for both: one 64-byte
+  // write for two CQEs (the descriptor and data cycles of the write engine are paid once)
+  logic     src_q;      // source of cqe_q
+  logic     two_q;      // cqe2_q goes out with cqe_q (slot pi + 1)
+  cqe_req_t cqe2_q;
+  logic     pair_ok, pair_pop;
   typedef enum logic [1:0] { E_CTL, E_DB, E_CQE } ev_e;
   ev_e ev_q;
 
@@ -114,7 +121,10 @@ module fabnic_roce_cq #(
   end
   assign s_ctl_ready = take_ctl;
   assign s_db_ready  = take_db;
-  assign s_cqe_ready = take_cqe ? (sel ? 2'b10 : 2'b01) : 2'b00;
+  always_comb begin
+    s_cqe_ready = take_cqe ? (sel ? 2'b10 : 2'b01) : 2'b00;
+    if (pair_pop) s_cqe_ready[src_q] = 1'b1;
+  end
 
   logic [31:0] mask;
   logic        phase;
@@ -128,21 +138,25 @@ module fabnic_roce_cq #(
   logic hot_refused, ld_refused;
   always_comb begin
     c_upd     = c_q;
-    c_upd.pi  = c_q.pi + 32'd1;
+    c_upd.pi  = c_q.pi + (two_q ? 32'd2 : 32'd1);
     c_upd.arm = 1'b0;
   end
   assign w_done      = st_q == S_W && m_wr_tready;
   assign hot_refused = w_done ? refused(c_upd.en, c_upd.pi, c_upd.ci, c_upd.lg)
                               : refused(c_q.en, c_q.pi, c_q.ci, c_q.lg);
+  assign pair_ok  = s_cqe_valid[src_q] && CQN_W'(s_cqe[src_q].cqn) == cqn_q && !c_q.pi[0]
+                    && c_q.lg != 5'd0 && !refused(c_q.en, c_q.pi + 32'd1, c_q.ci, c_q.lg);
+  assign pair_pop = st_q == S_WD && m_wr_ready && pair_ok;
   assign ld_refused  = refused(rd_data.en, rd_data.pi, rd_data.ci, rd_data.lg);
   assign phase = !c_q.pi[c_q.lg];
 
   assign m_wr_valid  = st_q == S_WD;
   assign m_wr_addr   = c_q.base + {27'd0, c_q.pi & mask, 5'd0};
-  assign m_wr_len    = 32'd32;
+  assign m_wr_len    = pair_ok ? 32'd64 : 32'd32;   // (read by the arbiter in S_WD only)
   assign m_wr_tvalid = st_q == S_W;
-  assign m_wr_tdata  = DATA_W'(cqe_encode(cqe_q, phase));
-  assign m_wr_tkeep  = KEEP_W'({32{1'b1}});
+  assign m_wr_tdata  = two_q ? DATA_W'({cqe_encode(cqe2_q, phase), cqe_encode(cqe_q, phase)})
+                             : DATA_W'(cqe_encode(cqe_q, phase));
+  assign m_wr_tkeep  = two_q ? KEEP_W'({64{1'b1}}) : KEEP_W'({32{1'b1}});
   assign m_wr_tlast  = 1'b1;
   assign wr_en       = st_q == S_WB || w_done;
   assign wr_data     = w_done ? c_upd : c_q;
@@ -161,6 +175,7 @@ module fabnic_roce_cq #(
         end else if (take_cqe) begin
           ev_q <= E_CQE; cqn_q <= CQN_W'(s_cqe[sel].cqn); cqe_q <= s_cqe[sel];
           rr_q <= !sel;
+          src_q <= sel;
           st_q <= S_LOAD;
           if (hot_hit) begin            // context already in c_q: no RAM read
             cnt_overflow <= cnt_overflow + CNT_W'(hot_refused);
@@ -197,12 +212,17 @@ module fabnic_roce_cq #(
           default: st_q <= S_IDLE;   // (E_CQE leaves S_LOAD directly)
         endcase
       end
-      S_WD: if (m_wr_ready) st_q <= S_W;
+      S_WD: if (m_wr_ready) begin
+        two_q  <= pair_ok;
+        cqe2_q <= s_cqe[src_q];
+        st_q   <= S_W;
+      end
       S_W: begin
         if (m_wr_tready) begin
-          c_q.pi  <= c_q.pi + 32'd1;
-          cnt_cqe <= cnt_cqe + 1'b1;
-          cnt_cqe_err <= cnt_cqe_err + CNT_W'(cqe_q.status != WS_SUCCESS);
+          c_q.pi  <= c_upd.pi;
+          cnt_cqe <= cnt_cqe + CNT_W'(1) + CNT_W'(two_q);
+          cnt_cqe_err <= cnt_cqe_err + CNT_W'(cqe_q.status != WS_SUCCESS)
+                         + CNT_W'(two_q && cqe2_q.status != WS_SUCCESS);
           if (c_q.arm) begin
             c_q.arm      <= 1'b0;
             m_irq_valid  <= 1'b1;
@@ -218,12 +238,14 @@ module fabnic_roce_cq #(
     if (w_done && take_cqe) begin
       cqe_q <= s_cqe[sel];
       rr_q  <= !sel;
+      src_q <= sel;
       cnt_overflow <= cnt_overflow + CNT_W'(hot_refused);
       st_q <= hot_refused ? S_IDLE : S_WD;
     end
     if (rst) begin
       st_q         <= S_IDLE;
       rr_q         <= 1'b0;
+      src_q        <= 1'b0;
       hot_q        <= 1'b0;
       m_irq_valid  <= 1'b0;
       cnt_cqe      <= '0;
