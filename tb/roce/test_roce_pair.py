@@ -431,6 +431,105 @@ if cocotb is not None:
         dut._log.info("wire: %d frames re-parsed, opcodes %s", len(env.frames), seen)
 
     @cocotb.test()
+    async def xlate_cache(dut):
+        """The key translation caches (requester lkey, responder rkey) never pass what the
+        MR table would refuse: after WRITEs that filled them, a WRITE with the same key
+        outside the region, a WRITE after the MR was deregistered, and the same key on a
+        QP of another PD all fail as the verbs rules say (REM_ACCESS_ERR for the rkey,
+        LOC_PROT_ERR for the lkey), with the peer's memory untouched; a fresh
+        registration at the same place works again."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_xlate.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        size = 1 << 13
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        rng = random.Random(29)
+        a.mem.write(la, bytes(rng.randrange(256) for _ in range(size)))
+        b.mem.write(lb, bytes(size))
+
+        async def pair():
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=2, retry_cnt=1)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+            return qa, cqa, pda, pdb, mra, mrb
+
+        async def writes(qa, cqa, ops):
+            """ops: (local_off, remote_off, length, lkey, rkey); returns the statuses."""
+            wrs = [SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + lo, length=n, lkey=lk,
+                          remote_addr=lb + ro, rkey=rk)
+                   for i, (lo, ro, n, lk, rk) in enumerate(ops)]
+            await run_driver(a.ctx.post_send, qa, wrs)
+            wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 40000)
+            return [(w.wr_id, w.status) for w in wcs]
+
+        def placed(ro, lo, n):
+            assert b.mem.read(lb + ro, n) == a.mem.read(la + lo, n), (ro, lo, n)
+
+        # 1. filled by two WRITEs (the second a cache hit), then the same rkey past the end
+        qa, cqa, pda, pdb, mra, mrb = await pair()
+        st = await writes(qa, cqa, [(0, 0, 64, mra.lkey, mrb.rkey),
+                                    (64, 64, 64, mra.lkey, mrb.rkey)])
+        assert st == [(0, "SUCCESS"), (1, "SUCCESS")], st
+        placed(0, 0, 128)
+        before = b.mem.read(lb, size)
+        st = await writes(qa, cqa, [(128, size - 32, 64, mra.lkey, mrb.rkey)])
+        assert st == [(0, "REM_ACCESS_ERR")], st
+        assert b.mem.read(lb, size) == before, "rkey past the region's end wrote memory"
+
+        # 2. filled, then B deregisters the MR: the old rkey must fail
+        qa, cqa, pda, pdb, mra, mrb = await pair()
+        st = await writes(qa, cqa, [(0, 256, 64, mra.lkey, mrb.rkey)] * 2)
+        assert st == [(0, "SUCCESS"), (1, "SUCCESS")], st
+        placed(256, 0, 64)
+        await run_driver(b.ctx.dereg_mr, mrb)
+        before = b.mem.read(lb, size)
+        st = await writes(qa, cqa, [(64, 512, 64, mra.lkey, mrb.rkey)])
+        assert st == [(0, "REM_ACCESS_ERR")], st
+        assert b.mem.read(lb, size) == before, "deregistered rkey wrote memory"
+
+        # 3. requester: filled, then the same lkey past the end of A's region
+        qa, cqa, pda, pdb, mra, mrb = await pair()
+        st = await writes(qa, cqa, [(0, 1024, 64, mra.lkey, mrb.rkey)] * 2)
+        assert st == [(0, "SUCCESS"), (1, "SUCCESS")], st
+        before = b.mem.read(lb, size)
+        st = await writes(qa, cqa, [(size - 32, 1536, 64, mra.lkey, mrb.rkey)])
+        assert st == [(0, "LOC_PROT_ERR")], st
+        assert b.mem.read(lb, size) == before, "lkey past the region's end was sent"
+
+        # 4. requester: filled, then A deregisters the MR: the old lkey must fail
+        qa, cqa, pda, pdb, mra, mrb = await pair()
+        st = await writes(qa, cqa, [(0, 2048, 64, mra.lkey, mrb.rkey)] * 2)
+        assert st == [(0, "SUCCESS"), (1, "SUCCESS")], st
+        await run_driver(a.ctx.dereg_mr, mra)
+        st = await writes(qa, cqa, [(0, 2560, 64, mra.lkey, mrb.rkey)])
+        assert st == [(0, "LOC_PROT_ERR")], st
+
+        # 5. the same keys, filled by one QP, used by a QP of another PD on each side
+        qa, cqa, pda, pdb, mra, mrb = await pair()
+        st = await writes(qa, cqa, [(0, 3072, 64, mra.lkey, mrb.rkey)] * 2)
+        assert st == [(0, "SUCCESS"), (1, "SUCCESS")], st
+        qa2, qb2, cqa2, cqb2, pda2, pdb2 = await env.connect(ACC, timeout=2, retry_cnt=1)
+        mra2 = await run_driver(a.ctx.reg_mr, pda2, la, size, ACC)
+        before = b.mem.read(lb, size)
+        # lkey of A's other PD on qa2: local protection error
+        st = await writes(qa2, cqa2, [(0, 3584, 64, mra.lkey, mrb.rkey)])
+        assert st == [(0, "LOC_PROT_ERR")], st
+        # own lkey, but the rkey belongs to B's other PD: remote access error
+        qa3, qb3, cqa3, cqb3, pda3, pdb3 = await env.connect(ACC, timeout=2, retry_cnt=1)
+        mra3 = await run_driver(a.ctx.reg_mr, pda3, la, size, ACC)
+        st = await writes(qa3, cqa3, [(0, 3584, 64, mra3.lkey, mrb.rkey)])
+        assert st == [(0, "REM_ACCESS_ERR")], st
+        assert b.mem.read(lb, size) == before, "a key of another PD wrote memory"
+        del mra2
+
+        # 6. a fresh registration at the same place works again
+        qa, cqa, pda, pdb, mra, mrb = await pair()
+        st = await writes(qa, cqa, [(i * 64, 4096 + i * 64, 64, mra.lkey, mrb.rkey)
+                                    for i in range(8)])
+        assert st == [(i, "SUCCESS") for i in range(8)], st
+        placed(4096, 0, 512)
+
+    @cocotb.test()
     async def cq_overflow(dut):
         """A CQ of 4 entries and 6 signaled WRITEs before the host polls: the 4 CQEs that
         fit are exact and in order, the other 2 are dropped and counted (cq_overflow),
@@ -821,7 +920,7 @@ if cocotb is not None:
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache").split(","))
 
 
 def test_roce_pair_16k_qps():
