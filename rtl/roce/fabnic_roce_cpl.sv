@@ -259,9 +259,9 @@ module fabnic_roce_cpl #(
   mr_err_e     unused_chk_err;
   logic [7:0]  unused_chk_id;
   logic [CNT_W-1:0] unused_mr_cnt [6];
-  logic [63:0] unused_chk_lo, unused_chk_off;   // region outputs (no translation cache here)
-  logic [64:0] unused_chk_hi;
-  logic [3:0]  unused_chk_acc;
+  logic [63:0] chk_lo, chk_off;   // region of an ok check (lkey translation cache)
+  logic [64:0] chk_hi;
+  logic [3:0]  chk_racc;
   fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
       .clk, .rst,
       .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
@@ -271,8 +271,7 @@ module fabnic_roce_cpl #(
       .s_chk_pd(qc_q.pd), .s_chk_id(8'd0),
       .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
       .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
-      .m_chk_lo(unused_chk_lo), .m_chk_hi(unused_chk_hi), .m_chk_off(unused_chk_off),
-      .m_chk_acc(unused_chk_acc),
+      .m_chk_lo(chk_lo), .m_chk_hi(chk_hi), .m_chk_off(chk_off), .m_chk_acc(chk_racc),
       .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
       .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
       .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
@@ -494,6 +493,40 @@ module fabnic_roce_cpl #(
   assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || cqe_chain;
   assign chk_valid   = st_q == S_CHK;
 
+  // lkey translation cache for the local buffers of READ / atomic WQEs (one entry, as
+  // the requester's): the region of the last passed check; emptied by any MR-table
+  // write, not filled from a check whose table read may predate one. A hit in S_WAIT
+  // translates the SQE's buffer at once (no S_CHK / S_CHKW).
+  logic        lc_v, lc_hit;
+  logic [31:0] lc_key;
+  logic [23:0] lc_pd;
+  logic [3:0]  lc_acc;
+  logic [63:0] lc_lo, lc_off;
+  logic [64:0] lc_hi, lc_end;
+  logic [1:0]  lc_mw;
+  always_comb begin
+    logic [31:0] n;
+    n      = (sqe_decode(s_rd_tdata).opcode == WR_READ) ? sqe_decode(s_rd_tdata).len : 32'd8;
+    lc_end = {1'b0, sqe_decode(s_rd_tdata).laddr} + 65'(n);
+    lc_hit = lc_v && !mr_wr_valid && sqe_decode(s_rd_tdata).lkey == lc_key && qc_q.pd == lc_pd
+             && lc_acc[MR_ACC_LOCAL_WRITE] && n != 32'd0
+             && sqe_decode(s_rd_tdata).laddr >= lc_lo && lc_end <= lc_hi && !lc_end[64];
+  end
+  always_ff @(posedge clk) begin
+    lc_mw <= {lc_mw[0], mr_wr_valid};
+    if (st_q == S_CHKW && chk_res_valid && chk_ok && a_q.w_len != 32'd0 && lc_mw == 2'b00
+        && !mr_wr_valid) begin
+      lc_v   <= 1'b1;
+      lc_key <= sqe_lkey_q;
+      lc_pd  <= qc_q.pd;
+      lc_acc <= chk_racc;
+      lc_lo  <= chk_lo;
+      lc_hi  <= chk_hi;
+      lc_off <= chk_off;
+    end
+    if (mr_wr_valid || rst) lc_v <= 1'b0;
+  end
+
   // CQE
   cqe_req_t cqe;
   always_comb begin
@@ -536,7 +569,13 @@ module fabnic_roce_cpl #(
   // placement
   logic [31:0] rd_off;
   assign rd_off = 32'(h_q.bth.psn - a_q.wqe_psn) << lg;
-  assign m_wr_valid = st_q == S_PLACE_D;
+  // an in-order READ response is placed from S_POST: its write descriptor goes out there
+  logic rd_place_in, post_desc;
+  assign rd_place_in = a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
+                       && h_q.bth.psn == una_n && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
+                       && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0;
+  assign post_desc   = st_q == S_POST && post_q == P_READ && rd_place_in && s_axis_plen_q != 0;
+  assign m_wr_valid  = st_q == S_PLACE_D || post_desc;
   assign m_wr_addr  = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
   assign m_wr_len   = placing_atomic_q ? 32'd8 : 32'(s_axis_plen_q);
   // una after the advance: up to the target, but not past a READ/atomic still waiting
@@ -822,6 +861,12 @@ module fabnic_roce_cpl #(
               || sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
               || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD) begin
             st_q <= S_CHK;
+            if (lc_hit) begin
+              a_q.w_haddr <= sqe_decode(s_rd_tdata).laddr + lc_off;
+              a_q.loaded  <= 1'b1;
+              // a loaded READ / atomic: S_ADV would only go on to S_POST
+              st_q <= (load_ret_q == S_ADV) ? S_POST : load_ret_q;
+            end
           end else begin
             a_q.loaded <= 1'b1;
             st_q <= load_ret_q;
@@ -843,7 +888,7 @@ module fabnic_roce_cpl #(
           // MR went away meanwhile: nothing is placed (address 0 marks it)
           a_q.w_haddr <= chk_ok ? chk_addr : 64'd0;
           a_q.loaded  <= 1'b1;
-          st_q <= load_ret_q;
+          st_q <= (load_ret_q == S_ADV) ? S_POST : load_ret_q;   // (as above)
         end
       end
       S_CQE: begin
@@ -892,10 +937,9 @@ module fabnic_roce_cpl #(
         end
         case (post_q)
           P_READ: begin
-            if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
-                && h_q.bth.psn == una_n && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
-                && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0) begin
-              st_q <= (s_axis_plen_q == 0) ? S_PLACE : S_PLACE_D;   // nothing to write
+            if (rd_place_in) begin
+              // (post_desc: the write descriptor went out in this cycle if taken)
+              st_q <= (s_axis_plen_q == 0 || m_wr_ready) ? S_PLACE : S_PLACE_D;
             end else if (qc_q.sr && a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
                          && a_q.w_opcode == WR_READ
                          && psn_lt(una_n, h_q.bth.psn) && (h_q.bth.psn - una_n) < 24'(SR_W)
@@ -1152,8 +1196,6 @@ module fabnic_roce_cpl #(
   end
 
   logic unused;
-  logic unused_region;
-  assign unused_region = ^{unused_chk_lo, unused_chk_hi, unused_chk_off, unused_chk_acc};
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
                     unused_chk_id, as_rd.err_status, h_q, qc_q, flushing_q};
 

@@ -477,8 +477,10 @@ if cocotb is not None:
                 written = min(span, per_qp * n * size)
             else:   # few QPs: keep their SQs topped up as the other benchmarks do
                 per_qp = msgs // n
+                qop = {"write": WrOpcode.RDMA_WRITE, "read": WrOpcode.RDMA_READ,
+                       "send": WrOpcode.SEND}[os.environ.get("ROCE_QPS_OP", "write")]
                 cyc = await run_ops(bn, qas[:n], qbs[:n], cqa, cqb, mra, mrb,
-                                    WrOpcode.RDMA_WRITE, size, per_qp * n, buf_a, buf_b)
+                                    qop, size, per_qp * n, buf_a, buf_b)
                 written = size
             g = gbps(size * per_qp * n, cyc)
             if hist is not None:
