@@ -53,7 +53,7 @@ module fabnic_roce_resp #(
     parameter int NUM_MR = 1024,
     parameter int CNT_W  = 32,
     parameter bit RQE_PREFETCH = 1'b1,
-    parameter int RQE_BATCH = 8,    // receive WQEs per background prefetch read (1..8)
+    parameter int RQE_BATCH = 32,   // receive WQEs per background prefetch read (1..32)
     parameter int SR_STASH = 16,    // SR: receive CQEs of out-of-order SEND LASTs parked
     parameter int QPN_W  = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
