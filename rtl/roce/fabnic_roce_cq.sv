@@ -12,7 +12,10 @@
 // register copy c_q written back for cqn_q, so c_q stays the current context of cqn_q
 // until another CQ is loaded; a CQE for that same CQ skips the RAM read (S_LOAD) and
 // goes from S_IDLE straight to the write (one cycle less per CQE and on the
-// last-byte-to-CQE path).
+// last-byte-to-CQE path). The write-back happens in the cycle the CQE's data beat is
+// taken, and that cycle already takes the next CQE for the same CQ. A CQE bound for an
+// even ring slot takes the next CQE of the same source along (same CQ, room for both):
+// the two go out as one 64-byte write (descriptor and data cycles paid once per pair).
 `default_nettype none
 
 module fabnic_roce_cq #(

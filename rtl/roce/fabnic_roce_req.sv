@@ -10,7 +10,11 @@
 // request, one atomic) as transmit jobs, fetching further SQEs as needed; then the QP
 // goes to the back of the FIFO if it still has work. SQEs are read up to SQE_BATCH per DMA
 // read (one 512-bit beat each); prefetched SQEs a visit does not use are discarded
-// and read again on the next visit.
+// and read again on the next visit. Small-message path (session 9): the visit reads
+// the next SQEs ahead while it walks the current ones, takes doorbells for its own QP
+// without ending, translates buffers inside the last checked MR region from a one-entry
+// lkey cache (no checker round trip), and sends one single-packet WQE per cycle when the
+// transmit path takes it.
 //
 // Cross-QP SQE prefetch (PREFETCH=1): while a visit is under way, a small prefetch stage
 // takes the next QP from the active FIFO, reads its context on the (otherwise idle) RAM
