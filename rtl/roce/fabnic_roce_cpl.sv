@@ -657,8 +657,26 @@ module fabnic_roce_cpl #(
   logic [2:0] syn_kind;
   assign syn_kind = h_q.aeth.syndrome[7:5];
 
+  // an SQE beat taken for the oldest WQE (S_WAIT, or S_CQE chaining the next WQE)
+  logic sqe_take;
+  assign sqe_take = (st_q == S_WAIT && s_rd_tvalid) || cqe_chain;
+
   always_ff @(posedge clk) begin
     m_ctl_done <= 1'b0;
+    // the taken SQE's fields (the states below may override w_haddr: translated)
+    if (sqe_take) begin
+      more_q       <= !s_rd_tlast;
+      next_idx_q   <= next_idx_q + 16'd1;
+      a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
+      a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
+      a_q.w_len    <= sqe_decode(s_rd_tdata).len;
+      a_q.w_wr_id  <= sqe_decode(s_rd_tdata).wr_id;
+      a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
+      sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
+      if (sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
+          || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD)
+        a_q.w_len <= 32'd8;
+    end
     case (st_q)
       S_IDLE: begin
         flushing_q       <= 1'b0;
@@ -843,18 +861,7 @@ module fabnic_roce_cpl #(
         end
       end
       S_WAIT: begin
-        if (s_rd_tvalid) begin
-          more_q       <= !s_rd_tlast;
-          next_idx_q   <= next_idx_q + 16'd1;
-          a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
-          a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
-          a_q.w_len    <= sqe_decode(s_rd_tdata).len;
-          a_q.w_wr_id  <= sqe_decode(s_rd_tdata).wr_id;
-          a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
-          sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
-          if (sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
-              || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD)
-            a_q.w_len <= 32'd8;
+        if (s_rd_tvalid) begin   // (the SQE's fields: sqe_take, before the case)
           // only READ and atomic WQEs place data here: their buffer is translated (and
           // checked again); SEND / WRITE WQEs skip the MR check
           if (sqe_decode(s_rd_tdata).opcode == WR_READ
@@ -908,15 +915,7 @@ module fabnic_roce_cpl #(
             load_ret_q <= S_ADV;
             st_q       <= S_WAIT;
           end
-          if (cqe_chain) begin
-            more_q       <= !s_rd_tlast;
-            next_idx_q   <= next_idx_q + 16'd1;
-            a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
-            a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
-            a_q.w_len    <= sqe_decode(s_rd_tdata).len;
-            a_q.w_wr_id  <= sqe_decode(s_rd_tdata).wr_id;
-            a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
-            sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
+          if (cqe_chain) begin       // (the SQE's fields: sqe_take, before the case)
             a_q.loaded   <= 1'b1;
             cqe_status_q <= WS_SUCCESS;
             st_q         <= S_CQE;

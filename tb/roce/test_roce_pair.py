@@ -509,7 +509,6 @@ if cocotb is not None:
         st = await writes(qa, cqa, [(0, 3072, 64, mra.lkey, mrb.rkey)] * 2)
         assert st == [(0, "SUCCESS"), (1, "SUCCESS")], st
         qa2, qb2, cqa2, cqb2, pda2, pdb2 = await env.connect(ACC, timeout=2, retry_cnt=1)
-        mra2 = await run_driver(a.ctx.reg_mr, pda2, la, size, ACC)
         before = b.mem.read(lb, size)
         # lkey of A's other PD on qa2: local protection error
         st = await writes(qa2, cqa2, [(0, 3584, 64, mra.lkey, mrb.rkey)])
@@ -520,7 +519,6 @@ if cocotb is not None:
         st = await writes(qa3, cqa3, [(0, 3584, 64, mra3.lkey, mrb.rkey)])
         assert st == [(0, "REM_ACCESS_ERR")], st
         assert b.mem.read(lb, size) == before, "a key of another PD wrote memory"
-        del mra2
 
         # 6. a fresh registration at the same place works again
         qa, cqa, pda, pdb, mra, mrb = await pair()
