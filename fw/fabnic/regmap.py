@@ -308,6 +308,11 @@ ROCE_CNT = Block(
         ("sr_spurious", "Selective repeat: spurious retransmissions seen by the responder: "
                         "request packets (not READ requests) that had already been "
                         "received (also counted in rx_dup)."),
+        # SQE shadow (docs/roce_engine.md)
+        ("sqe_shadow_hit", "SQEs the completer re-read that the SQE shadow served on chip "
+                           "(copies of what the requester had read)."),
+        ("sqe_shadow_miss", "SQEs the completer re-read from host memory (not in the SQE "
+                            "shadow, or not yet sent by the requester)."),
     ]),
 )
 

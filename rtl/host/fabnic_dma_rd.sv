@@ -13,7 +13,10 @@
 // sits in lane 0 of the first m_axis beat; tkeep is all ones except on the
 // last beat (contiguous from lane 0); tlast closes each descriptor; tid holds
 // the tag and tuser[0] on the last beat is 1 if any RRESP of the descriptor
-// was not OKAY (the data of such a beat is what the slave returned).
+// was not OKAY (the data of such a beat is what the slave returned). With
+// TUSER_EACH=1, every beat's tuser[0] says whether an RRESP of the descriptor up to
+// and including the AXI beats that beat was built from was not OKAY (a beat whose
+// tuser is 0 holds data the slave returned OKAY).
 // Zero-length descriptors produce no stream beats and no bus traffic, only a
 // completion. Completions (tag, status) come out in descriptor order after the
 // last stream beat of the descriptor has been accepted.
@@ -32,6 +35,7 @@ module fabnic_dma_rd #(
     parameter int MAX_OUTSTANDING = 16,   // bursts in flight (AR issued, last R not seen)
     parameter int DESC_DEPTH      = 16,   // descriptors accepted but not completed (pow2)
     parameter logic [ID_W-1:0] AXI_ID = '0,
+    parameter bit TUSER_EACH      = 1'b0, // tuser on every beat: an error so far in the descriptor
     parameter int STRB_W          = AXI_DATA_W / 8
 ) (
     input  wire logic                  clk,
@@ -254,7 +258,7 @@ module fabnic_dma_rd #(
       m_axis_tkeep  <= is_last_out ? last_keep : {STRB_W{1'b1}};
       m_axis_tlast  <= is_last_out;
       m_axis_tid    <= info_out.tag;
-      m_axis_tuser  <= is_last_out && (err_q || (in_cur && rerr));
+      m_axis_tuser  <= (TUSER_EACH || is_last_out) && (err_q || (in_cur && rerr));
     end
 
     if (m_cpl_ready) m_cpl_valid <= 1'b0;

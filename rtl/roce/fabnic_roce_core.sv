@@ -260,6 +260,7 @@ module fabnic_roce_core #(
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq, c_tx_len_err;
   logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop, c_sr_probe;
   logic [31:0] c_sr_rresp_ooo, c_sr_spurious;
+  logic [31:0] c_sqe_shadow_hit, c_sqe_shadow_miss;
 
   logic [24:0] fec_qp_en_data;
   assign fec_qp_idx = fec_qp_en_data[23:0];
@@ -359,6 +360,8 @@ module fabnic_roce_core #(
       .sts_roce_cnt_sr_probe(c_sr_probe),
       .sts_roce_cnt_sr_rresp_ooo(c_sr_rresp_ooo),
       .sts_roce_cnt_sr_spurious(c_sr_spurious),
+      .sts_roce_cnt_sqe_shadow_hit(c_sqe_shadow_hit),
+      .sts_roce_cnt_sqe_shadow_miss(c_sqe_shadow_miss),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -594,7 +597,7 @@ module fabnic_roce_core #(
     // about 70 cycles allows 32 / 70 packets per cycle (16 allowed 0.23, less than the
     // 100 G wire's 0.31 for 64 B WRITEs)
     fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .AXI_ID(AXI_ID_W'(g)),
-                    .MAX_OUTSTANDING(RD_OS),
+                    .MAX_OUTSTANDING(RD_OS), .TUSER_EACH(g == 0),
                     .DESC_DEPTH(g == 3 ? 64 : 16)) u_rd (
         .clk, .rst,
         .s_desc_addr(rd_desc_addr[g]), .s_desc_len(rd_desc_len[g]), .s_desc_tag(8'd0),
@@ -641,6 +644,35 @@ module fabnic_roce_core #(
         .out_data({sq_tdata[g], sq_tlast[g], sq_tuser[g]}), .status_count(unused_cnt)
     );
   end
+
+  // SQE shadow: the completer's SQE re-reads are served from the SQEs the requester
+  // read (fabnic_roce_sqe_shadow); only misses go to host memory (port 1). The
+  // completer's FIFO above holds 2 * SQE_BATCH beats, the shadow's RES_DEPTH.
+  logic [63:0]  rq_rd_addr, cp_rd_addr;
+  logic [31:0]  rq_rd_len, cp_rd_len;
+  logic [15:0]  cp_rd_nok;
+  logic         rq_rd_valid, rq_rd_ready, cp_rd_valid, cp_rd_ready;
+  logic [511:0] cp_tdata;
+  logic         cp_tvalid, cp_tready, cp_tlast, cp_tuser;
+  assign rd_desc_addr[0] = rq_rd_addr;
+  assign rd_desc_len[0]  = rq_rd_len;
+  fabnic_roce_sqe_shadow #(.RES_DEPTH(2 * SQE_BATCH)) u_shadow (
+      .clk, .rst,
+      .s_fdesc_addr(rq_rd_addr), .s_fdesc_len(rq_rd_len), .s_fdesc_valid(rq_rd_valid),
+      .s_fdesc_ready(rq_rd_ready), .m_fdesc_valid(rd_desc_valid[0]),
+      .m_fdesc_ready(rd_desc_ready[0]),
+      .f_beat(rd_tvalid[0] && rd_tready[0]), .f_data(rd_tdata[0][223:0]),
+      .f_last(rd_tlast[0]), .f_err(rd_tuser[0]),
+      .s_desc_addr(cp_rd_addr), .s_desc_len(cp_rd_len), .s_desc_nok(cp_rd_nok),
+      .s_desc_valid(cp_rd_valid), .s_desc_ready(cp_rd_ready),
+      .m_desc_addr(rd_desc_addr[1]), .m_desc_len(rd_desc_len[1]),
+      .m_desc_valid(rd_desc_valid[1]), .m_desc_ready(rd_desc_ready[1]),
+      .s_dma_tdata(sq_tdata[1]), .s_dma_tvalid(sq_tvalid[1]), .s_dma_tready(sq_tready[1]),
+      .s_dma_tuser(sq_tuser[1]),
+      .m_tdata(cp_tdata), .m_tvalid(cp_tvalid), .m_tready(cp_tready), .m_tlast(cp_tlast),
+      .m_tuser(cp_tuser),
+      .cnt_hit(c_sqe_shadow_hit), .cnt_miss(c_sqe_shadow_miss)
+  );
 
   fabnic_axi_rd_mux #(.N(NRD), .ID_W(AXI_ID_W), .ADDR_W(64), .DATA_W(DATA_W)) u_rdmux (
       .clk, .rst,
@@ -764,8 +796,8 @@ module fabnic_roce_core #(
       .una_wr_en, .una_wr_addr, .una_wr_data,
       .pub_wr_en, .pub_wr_addr, .pub_sq_pi, .pub_sq_hi, .pub_psn_hi, .pub_lerr,
       .pub_lerr_idx, .pub_lerr_status,
-      .m_rd_addr(rd_desc_addr[0]), .m_rd_len(rd_desc_len[0]), .m_rd_valid(rd_desc_valid[0]),
-      .m_rd_ready(rd_desc_ready[0]), .s_rd_tdata(sq_tdata[0]), .s_rd_tvalid(sq_tvalid[0]),
+      .m_rd_addr(rq_rd_addr), .m_rd_len(rq_rd_len), .m_rd_valid(rq_rd_valid),
+      .m_rd_ready(rq_rd_ready), .s_rd_tdata(sq_tdata[0]), .s_rd_tvalid(sq_tvalid[0]),
       .s_rd_tready(sq_tready[0]), .s_rd_tlast(sq_tlast[0]), .s_rd_tuser(sq_tuser[0]),
       .m_job(jobs[0]), .m_job_valid(job_valid[0]), .m_job_ready(job_ready[0]),
       .cfg_cc_on(cfg_cc_ctrl[0]), .m_lim_valid(lim_req_valid), .m_lim_ready(lim_req_ready),
@@ -882,9 +914,10 @@ module fabnic_roce_core #(
       .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev_type(ev_type), .m_ev_qpn(ev_qpn),
       .m_ev_wqe_idx(ev_wqe_idx), .m_ev_wqe_psn(ev_wqe_psn), .m_ev_psn(ev_psn),
       .m_ev_wqe_ssn(ev_wqe_ssn), .m_ev_one(ev_one),
-      .m_rd_addr(rd_desc_addr[1]), .m_rd_len(rd_desc_len[1]), .m_rd_valid(rd_desc_valid[1]),
-      .m_rd_ready(rd_desc_ready[1]), .s_rd_tdata(sq_tdata[1]), .s_rd_tvalid(sq_tvalid[1]),
-      .s_rd_tready(sq_tready[1]), .s_rd_tlast(sq_tlast[1]), .s_rd_tuser(sq_tuser[1]),
+      .m_rd_addr(cp_rd_addr), .m_rd_len(cp_rd_len), .m_rd_nok(cp_rd_nok),
+      .m_rd_valid(cp_rd_valid), .m_rd_ready(cp_rd_ready), .s_rd_tdata(cp_tdata),
+      .s_rd_tvalid(cp_tvalid), .s_rd_tready(cp_tready), .s_rd_tlast(cp_tlast),
+      .s_rd_tuser(cp_tuser),
       .m_wr_addr(wr_addr[1]), .m_wr_len(wr_len[1]), .m_wr_valid(wr_valid[1]),
       .m_wr_ready(wr_ready[1]), .m_wr_tdata(wr_tdata[1]), .m_wr_tkeep(wr_tkeep[1]),
       .m_wr_tvalid(wr_tvalid[1]), .m_wr_tready(wr_tready[1]), .m_wr_tlast(wr_tlast[1]),
@@ -1101,7 +1134,7 @@ module fabnic_roce_core #(
                     unused_wtag, unused_wmis, unused_wout, unused_ce_src, rx_cnp_qpn[23:QPN_W],
                     rx_ce_qpn[23:QPN_W], unused_dcqcn, c_op_q,
                     c_flags_q, rd_cpl_valid, rq_addr[23:21],
-                    cmd_roce_cmd_data[7:6], c_idx_q};
+                    cmd_roce_cmd_data[7:6], c_idx_q, sq_tlast[1]};
 
 endmodule
 

@@ -152,6 +152,7 @@ module fabnic_roce_cpl #(
     // SQE re-reads
     output logic      [63:0]                  m_rd_addr,
     output logic      [31:0]                  m_rd_len,
+    output logic      [15:0]                  m_rd_nok,   // leading SQEs the requester sent
     output logic                              m_rd_valid,
     input  wire logic                         m_rd_ready,
     input  wire logic [511:0]                 s_rd_tdata,
@@ -365,6 +366,16 @@ module fabnic_roce_cpl #(
                 && psn_le(w_end_nx, tgt_q);
   end
 
+  // SQEs of a read of n from SQ index idx that the requester has sent (below its sq_hi),
+  // so read itself: the core's SQE shadow may serve only those
+  function automatic logic [15:0] sent_n(input logic [15:0] hi, input logic [15:0] idx,
+                                         input logic [15:0] n);
+    logic [15:0] d;
+    d = hi - idx;
+    if (d[15]) d = 16'd0;   // idx above hi (not expected): nothing
+    return (d < n) ? d : n;
+  endfunction
+
   // ---------------------------------------------------------------- SQE look-ahead
   // P_IDLE -(pf_go: read the next header's QP state)-> P_LOAD -> P_REQ (issue the read)
   // -> P_IDLE with the slot (pf_pend_q) filled; P_LOAD/P_REQ are abandoned when the FSM
@@ -372,7 +383,7 @@ module fabnic_roce_cpl #(
   typedef enum logic [1:0] { P_IDLE, P_LOAD, P_REQ } pf_e;
   pf_e              pf_st;
   logic [QPN_W-1:0] pf_qpn_q;
-  logic [15:0]      pf_idx_q, pf_n_q;
+  logic [15:0]      pf_idx_q, pf_n_q, pf_nok_q;
   logic [63:0]      pf_addr_q;
   logic             pf_pend_q, pf_stale_q;   // slot: a read is out for (pf_qpn_q, pf_idx_q)
   logic             pf_ok_st, pf_go, pf_issue, pf_take, pf_cont;
@@ -423,6 +434,7 @@ module fabnic_roce_cpl #(
         pf_qpn_q  <= qpn_q;
         pf_idx_q  <= cache_end_q;
         pf_n_q    <= cont_n;
+        pf_nok_q  <= sent_n(pb_q.sq_hi, cache_end_q, cont_n);
         pf_addr_q <= qc_q.sq_base + {42'd0, (cache_end_q & sq_mask), 6'd0};
         pf_st     <= P_REQ;
       end
@@ -435,6 +447,7 @@ module fabnic_roce_cpl #(
           n      = (pend_n < end_n) ? pend_n : end_n;
           if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
           pf_n_q    <= n;
+          pf_nok_q  <= n;   // at most up to sq_hi
           pf_idx_q  <= as_rd.wqe_idx;
           pf_addr_q <= st_rd.sq_base + {42'd0, (as_rd.wqe_idx & msk), 6'd0};
         end
@@ -490,6 +503,7 @@ module fabnic_roce_cpl #(
   assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0}
                                          : pf_addr_q;
   assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : pf_n_q, 6'd0};
+  assign m_rd_nok    = (st_q == S_FETCH) ? sent_n(pb_q.sq_hi, a_q.wqe_idx, nfetch) : pf_nok_q;
   assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || cqe_chain;
   assign chk_valid   = st_q == S_CHK;
 

@@ -21,12 +21,16 @@
 // read port and issues the DMA read of its SQEs, so that the next visit finds them in
 // flight or arrived instead of paying a host-memory round trip per QP (with one WQE per
 // QP and many QPs that round trip was the per-message cost). SQE reads return in issue
-// order on one stream, so the stage keeps one entry and the visit FSM obeys two rules:
+// order on one stream, so the stage queues its entries in issue order (PF_DEPTH of them:
+// with one WQE per QP, a visit lasts about one message's wire time while an SQE read
+// waits behind the payload reads already queued in host memory, longer than that; one
+// entry left the requester waiting for SQEs) and the visit FSM obeys two rules:
 // (1) a prefetch is only issued while the visit has already issued its own read and is
 // not walking a selective-repeat resend, and once one is out the visit ends at its
-// batch's last SQE instead of fetching more; (2) in IDLE the prefetched QP is visited
-// before any event but a control op (events wait; the stage starts nothing while one is
-// pending, so they cannot starve). A visit re-loads the QP's context and uses the
+// batch's last SQE instead of fetching more; (2) in IDLE the prefetched QPs are visited
+// before any event but a control op and doorbells (a doorbell reads no SQEs; doorbells
+// and prefetched visits take turns), and completer events wait (the stage starts
+// nothing while one is pending, so they cannot starve). A visit re-loads the QP's context and uses the
 // prefetched SQEs only if the send position is still the one they were read for;
 // otherwise (QP re-initialised in between) it discards them and visits the QP as usual.
 // The core's SQE FIFO holds two batches, so prefetched SQEs never stall the shared
@@ -68,6 +72,7 @@ module fabnic_roce_req #(
     parameter int CNT_W   = 32,
     parameter int SR_W    = 64,     // selective repeat: packets in flight (receiver window)
     parameter int SQE_BATCH = 32,   // SQEs per read at most
+    parameter int PF_DEPTH = 4,     // prefetched QPs queued at most (power of two >= 2)
     parameter bit PREFETCH = 1'b1,  // cross-QP SQE prefetch (the core's SQE FIFO then holds
                                     // 2 * SQE_BATCH beats: a visit's batch + a prefetch)
     parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
@@ -425,16 +430,31 @@ module fabnic_roce_req #(
 
   // ---------------------------------------------------------------- SQE prefetch stage
   // P_IDLE -> (pf_go: pop the active FIFO, read the context RAMs) P_LOAD -> P_REQ (issue
-  // the SQE read) -> P_HAVE (entry waits for the visit FSM); P_LOAD -> P_HAVE without a
+  // the SQE read) -> entry queued for the visit FSM (pq); P_LOAD queues it without a
   // read when the QP has nothing to send (the visit then sorts it out as E_ACT would).
-  typedef enum logic [1:0] { P_IDLE, P_LOAD, P_REQ, P_HAVE } pf_e;
+  typedef enum logic [1:0] { P_IDLE, P_LOAD, P_REQ } pf_e;
   pf_e              pf_st;
   logic [QPN_W-1:0] pf_qpn;
-  logic             pf_rd;          // a read was issued for the entry
   logic [15:0]      pf_ci;          // SQ index of its first SQE
   logic [63:0]      pf_addr;
   logic [15:0]      pf_n;
-  logic [15:0]      pf_end;         // SQ index after the last SQE it read
+  // queued entries: QP, a read was issued, SQ index of its first SQE, index after its last
+  typedef struct packed {
+    logic [QPN_W-1:0] qpn;
+    logic             rd;
+    logic [15:0]      ci;
+    logic [15:0]      ie;
+  } pfe_t;
+  pfe_t             pq_in, pq_out;
+  logic             pq_push, pq_valid, pq_in_ready;
+  // Order rule for the queue: a visit that issues its own SQE read must find no later
+  // entry's read out (its beats would come first). Entries without a read (an SR QP,
+  // or a QP the stage found nothing to read for) fetch at their visit, so nothing is
+  // queued behind one (pq_nr_q); a visit whose prefetched SQEs turned out stale (a
+  // control op in between) puts its QP back in the active FIFO instead of fetching
+  // while later entries are queued.
+  logic             pq_nr_q;
+  logic [$clog2(PF_DEPTH):0] pq_cnt;
   logic [15:0]      room, ra_pend, ra_end, ra_n, pf_neff;   // read-ahead (below)
   logic             ra_go, rd_fire, pop;
   logic [15:0]      pend, to_end, nfetch;   // the visit's own SQE read (below)
@@ -463,22 +483,36 @@ module fabnic_roce_req #(
                        || st_q == S_RLREQ || st_q == S_RLRSP || st_q == S_RLWAIT)
                       && !resend_q;
   assign pf_go   = PREFETCH && pf_st == P_IDLE && visit_read && act_out_valid
-                   && !s_ctl_valid && !s_ev_valid && !s_db_valid;
-  assign pf_busy = pf_st != P_IDLE;
+                   && pq_cnt < ($clog2(PF_DEPTH)+1)'(PF_DEPTH) && !pq_nr_q
+                   && !s_ctl_valid && !s_ev_valid;
+  assign pf_busy = pf_st != P_IDLE || pq_valid;   // the stage or its queue holds a QP
   assign pf_out  = pf_busy || pf_go;           // no further fetch in this visit
   assign others  = act_out_valid || pf_busy;   // other QPs are waiting for a visit
 
-  // event acceptance in IDLE: control first, then a prefetched QP; nothing else while
-  // the prefetch stage holds a QP (its SQEs come before any later read's)
-  logic take_ctl, take_pf, take_ev, take_db, take_act;
+  // event acceptance in IDLE: control first, then prefetched QPs and doorbells taking
+  // turns (a doorbell reads no SQEs, so it may come between prefetched visits; with many
+  // QPs posting at once, holding doorbells until the prefetch queue ran dry left the
+  // active FIFO, and so the prefetch, empty); completer events and plain visits (their
+  // SQE reads would come after the queued ones) only while the prefetch holds no QP
+  logic take_ctl, take_pf, take_ev, take_db, take_act, db_last_q;
   always_comb begin
     take_ctl = st_q == S_IDLE && s_ctl_valid;
-    take_pf  = st_q == S_IDLE && !s_ctl_valid && pf_st == P_HAVE;
     take_ev  = st_q == S_IDLE && !s_ctl_valid && !pf_busy && s_ev_valid;
-    take_db  = st_q == S_IDLE && !s_ctl_valid && !pf_busy && !s_ev_valid && s_db_valid;
+    take_pf  = st_q == S_IDLE && !s_ctl_valid && pq_valid && !(s_db_valid && !db_last_q);
+    take_db  = st_q == S_IDLE && !s_ctl_valid && !take_ev && !take_pf && s_db_valid;
     take_act = st_q == S_IDLE && !s_ctl_valid && !pf_busy && !s_ev_valid && !s_db_valid
                && act_out_valid;
   end
+  always_ff @(posedge clk) begin
+    if (take_db)      db_last_q <= 1'b1;
+    else if (take_pf) db_last_q <= 1'b0;
+    if (rst) db_last_q <= 1'b0;
+  end
+  fabnic_fifo #(.WIDTH($bits(pfe_t)), .DEPTH(PF_DEPTH)) u_pq (
+      .clk, .rst,
+      .in_valid(pq_push), .in_ready(pq_in_ready), .in_data(pq_in),
+      .out_valid(pq_valid), .out_ready(take_pf), .out_data(pq_out), .status_count(pq_cnt)
+  );
   assign s_ctl_ready   = take_ctl;
   assign s_ev_ready    = take_ev;
   // A doorbell for the QP being visited is taken by the visit itself (its SQ producer
@@ -497,11 +531,27 @@ module fabnic_roce_req #(
   // only while a visit is under way
   always_comb begin
     rd_en   = take_ctl || take_pf || take_ev || take_db || take_act || pf_go;
-    rd_addr = take_ctl ? s_ctl_qpn : take_pf ? pf_qpn : take_ev ? s_ev_qpn
+    rd_addr = take_ctl ? s_ctl_qpn : take_pf ? pq_out.qpn : take_ev ? s_ev_qpn
             : take_db ? s_db_qpn : act_out_qpn;
   end
 
+  // SR QPs (window cap, resends) are not prefetched
+  logic pf_ld_rd, pf_req_fire;
+  assign pf_ld_rd    = rs_rd.in_sched && !rs_rd.err && st_rd.state == QPS_RTS && !st_rd.sr
+                       && rs_rd.sq_ci != rs_rd.sq_pi;
+  assign pf_req_fire = pf_st == P_REQ && st_q != S_FETCH && pf_neff != 16'd0 && m_rd_ready;
+  // queued from P_LOAD (no read) or when P_REQ's read is issued; pf_go checked the room
+  assign pq_push = (pf_st == P_LOAD && !pf_ld_rd) || pf_req_fire;
+  always_comb begin
+    pq_in.qpn = pf_qpn;
+    pq_in.rd  = pf_st == P_REQ;
+    pq_in.ci  = (pf_st == P_REQ) ? pf_ci : rs_rd.sq_ci;
+    pq_in.ie  = pf_ci + pf_neff;
+  end
   always_ff @(posedge clk) begin
+    if (pf_st == P_LOAD && !pf_ld_rd) pq_nr_q <= 1'b1;
+    else if (take_pf && !pq_out.rd)   pq_nr_q <= 1'b0;   // (nothing was queued after it)
+    if (rst) pq_nr_q <= 1'b0;
     case (pf_st)
       P_IDLE: if (pf_go) begin
         pf_qpn <= act_out_qpn;
@@ -511,18 +561,9 @@ module fabnic_roce_req #(
         pf_ci   <= rs_rd.sq_ci;
         pf_n    <= sqe_count(rs_rd.sq_pi, rs_rd.sq_ci, st_rd.sq_log);
         pf_addr <= sqe_addr(st_rd.sq_base, rs_rd.sq_ci, st_rd.sq_log);
-        pf_rd   <= 1'b0;
-        // SR QPs (window cap, resends) are not prefetched
-        if (rs_rd.in_sched && !rs_rd.err && st_rd.state == QPS_RTS && !st_rd.sr
-            && rs_rd.sq_ci != rs_rd.sq_pi) pf_st <= P_REQ;
-        else                               pf_st <= P_HAVE;
+        pf_st   <= pf_ld_rd ? P_REQ : P_IDLE;
       end
-      P_REQ: if (st_q != S_FETCH && pf_neff != 16'd0 && m_rd_ready) begin
-        pf_rd  <= 1'b1;
-        pf_end <= pf_ci + pf_neff;
-        pf_st  <= P_HAVE;
-      end
-      default: if (take_pf) pf_st <= P_IDLE;   // P_HAVE
+      default: if (pf_req_fire) pf_st <= P_IDLE;   // P_REQ
     endcase
     if (rst) pf_st <= P_IDLE;
   end
@@ -545,7 +586,7 @@ module fabnic_roce_req #(
     pf_neff = (room < pf_n) ? room : pf_n;
   end
   assign ra_go = (st_q == S_CHKW || st_q == S_PKT) && !resend_q && !qc_q.sr && !rs_q.err
-                 && vr_q == 2'd1 && pf_st == P_IDLE && !pf_go && ra_n != 16'd0
+                 && vr_q == 2'd1 && !pf_busy && !pf_go && ra_n != 16'd0
                  && (!others || 16'(quantum_q) > ra_idx_q - rs_q.sq_ci);
   assign m_rd_valid  = st_q == S_FETCH || (pf_st == P_REQ && pf_neff != 16'd0) || ra_go;
   assign rd_fire     = m_rd_valid && m_rd_ready;
@@ -554,10 +595,10 @@ module fabnic_roce_req #(
   always_ff @(posedge clk) begin
     ob_q <= ob_q + (rd_fire ? ($bits(ob_q))'(m_rd_len[21:6]) : '0) - ($bits(ob_q))'(pop);
     vr_q <= vr_q + 2'((st_q == S_FETCH || ra_go) && m_rd_ready) - 2'(pop && s_rd_tlast);
-    if (take_pf) vr_q <= 2'(pf_rd);
+    if (take_pf) vr_q <= 2'(pq_out.rd);
     if (st_q == S_FETCH && m_rd_ready) ra_idx_q <= rs_q.sq_ci + nfetch;
     else if (ra_go && m_rd_ready)      ra_idx_q <= ra_idx_q + ra_n;
-    if (take_pf) ra_idx_q <= pf_end;
+    if (take_pf) ra_idx_q <= pq_out.ie;
     if (rst) begin
       ob_q <= '0;
       vr_q <= '0;
@@ -691,7 +732,7 @@ module fabnic_roce_req #(
           ev_q <= E_ACT; qpn_q <= act_out_qpn;
           st_q <= S_LOAD;
         end else if (take_pf) begin
-          ev_q <= E_PF; qpn_q <= pf_qpn; pfv_rd_q <= pf_rd; pfv_ci_q <= pf_ci;
+          ev_q <= E_PF; qpn_q <= pq_out.qpn; pfv_rd_q <= pq_out.rd; pfv_ci_q <= pq_out.ci;
           st_q <= S_LOAD;
         end
       end
@@ -821,7 +862,12 @@ module fabnic_roce_req #(
         end
       end
       S_SKIP: if (s_rd_tvalid && s_rd_tlast && vr_q == 2'd1) begin   // SQEs not used
-        if (redo_q) begin
+        if (redo_q && pf_busy && rs_q.in_sched && !rs_q.err && qc_q.state == QPS_RTS
+            && rs_q.sq_ci != rs_q.sq_pi) begin
+          redo_q    <= 1'b0;      // later entries' reads are out: visit it again later
+          requeue_q <= 1'b1;
+          st_q      <= S_WB;
+        end else if (redo_q) begin
           redo_q <= 1'b0;
           ev_q   <= E_ACT;
           st_q   <= S_DISPATCH;
@@ -950,7 +996,8 @@ module fabnic_roce_req #(
   end
 
   logic unused;
-  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr, qc_q, sqe_q, sqe_c};
+  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr, qc_q, sqe_q, sqe_c,
+                  pq_in_ready};   // pf_go checks the room
 
 endmodule
 

@@ -104,6 +104,8 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_sr_probe,
     input  wire logic [31:0] sts_roce_cnt_sr_rresp_ooo,
     input  wire logic [31:0] sts_roce_cnt_sr_spurious,
+    input  wire logic [31:0] sts_roce_cnt_sqe_shadow_hit,
+    input  wire logic [31:0] sts_roce_cnt_sqe_shadow_miss,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -439,6 +441,10 @@ module fabnic_regs_roce #(
         ADDR_W'('h89c): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_rresp_ooo);
                 else ack_err <= 1'b1;
         ADDR_W'('h8a0): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sr_spurious);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8a4): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sqe_shadow_hit);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8a8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sqe_shadow_miss);
                 else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;

@@ -189,8 +189,9 @@ def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
     assert cnt["irq"] == 0x5000 + 0x800 + 4 * 31
     assert cnt["tx_len_err"] == 0x5000 + 0x800 + 4 * 32
     assert cnt["sr_probe"] == 0x5000 + 0x800 + 4 * 38
-    assert cnt["sr_spurious"] == 0x5000 + 0x800 + 4 * 40   # the last one (docs/registers.md)
-    assert len(cnt) == 41
+    assert cnt["sr_spurious"] == 0x5000 + 0x800 + 4 * 40
+    assert cnt["sqe_shadow_miss"] == 0x5000 + 0x800 + 4 * 42   # the last one (docs/registers.md)
+    assert len(cnt) == 43
 
 
 def test_command_timeout_and_refusal(nic: FakeNic, mem: FakeMemory) -> None:

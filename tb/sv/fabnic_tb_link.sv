@@ -5,7 +5,9 @@
 // s_axis -> [rate pacer] -> [store: ring of beats] -> [delay line] -> m_axis
 //
 // * Serialization: beats are taken at `rate` bytes/cycle (16.16 fixed point) plus
-//   `ovh` bytes per frame (fabnic_tb_net_pacer); the sender sees back-pressure.
+//   `ovh` bytes per frame (fabnic_tb_net_pacer, with one beat of slack: the wire stays
+//   busy from one frame's short last beat into the next frame); the sender sees
+//   back-pressure.
 // * A frame is decided on when its last beat is taken (cycle t) and becomes
 //   available at the far end at cycle t + delay (+1 register); it is then sent
 //   out at full AXIS speed. The ring holds the bits in flight (delay * rate) plus
@@ -25,7 +27,10 @@ module fabnic_tb_link #(
     parameter int BUF_BYTES  = 131072,   // ring size (power of two beats)
     parameter int DESC_DEPTH = 1024,     // frames in flight (power of two)
     parameter int DELAY_MAX  = 65535,    // delay input is clamped to this
-    parameter int DROP_LIST  = 8         // entries of the explicit drop list
+    parameter int DROP_LIST  = 8,        // entries of the explicit drop list
+    // pacer: bytes the wire may have pending beyond one cycle's worth (fabnic_tb_net_pacer
+    // SLACK): one beat, a MAC's FIFO, so back-to-back frames keep the wire busy
+    parameter int PACE_SLACK = KEEP_W
 ) (
     input  wire logic                   clk,
     input  wire logic                   rst,
@@ -125,7 +130,7 @@ module fabnic_tb_link #(
                     (d_wr - d_rd < 32'(DESC_DEPTH - 1));
   end
 
-  fabnic_tb_net_pacer pacer (
+  fabnic_tb_net_pacer #(.SLACK(PACE_SLACK)) pacer (
     .clk, .rst, .rate, .ovh, .take(in_take), .take_first(in_first),
     .take_bytes(in_bytes), .ok(pace_ok)
   );

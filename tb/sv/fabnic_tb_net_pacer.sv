@@ -9,9 +9,18 @@
 // cycle's worth is pending (`ok`), so a partly used cycle carries over to the
 // next beat and the long-run rate is exact. Every frame adds `ovh` bytes on its
 // first beat (preamble, IFG, FCS). An idle wire does not save credit.
+// SLACK (bytes, default 0): a beat may also be taken while up to SLACK more bytes are
+// pending, a MAC's transmit FIFO of that size. With SLACK = 0, a cycle whose beat ends
+// a frame with few bytes (a 138-byte frame's third beat holds 10) leaves the rest of
+// that cycle's wire time unused, because the next frame's beat can only come the next
+// cycle: back-to-back 64 B RoCE WRITE frames then get 4 cycles each at 100 G instead of
+// the wire's 3.24. SLACK = one beat keeps the wire busy across frame boundaries (the
+// long-run rate is the same; the extra pending bytes are at most SLACK).
 `default_nettype none
 
-module fabnic_tb_net_pacer (
+module fabnic_tb_net_pacer #(
+    parameter int SLACK = 0
+) (
     input  wire logic        clk,
     input  wire logic        rst,
     input  wire logic [31:0] rate,        // bytes/cycle, 16.16 fixed point
@@ -25,7 +34,7 @@ module fabnic_tb_net_pacer (
   logic signed [47:0] backlog;
   logic signed [47:0] add, nxt;
 
-  assign ok = (rate == 32'd0) || (backlog < $signed({16'd0, rate}));
+  assign ok = (rate == 32'd0) || (backlog < $signed({16'd0, rate}) + $signed(48'(SLACK) << 16));
 
   always_comb begin
     add = '0;
