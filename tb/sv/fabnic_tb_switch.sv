@@ -44,7 +44,8 @@ module fabnic_tb_switch #(
     parameter int    N_MAC       = 16,
     parameter int    TRACE_DEPTH = 4096,
     parameter string TRACE_PLUSARG = "fabnic_qtrace",
-    parameter bit    ECN_DEQ     = 1'b0      // 1: RED/ECN decided when a frame starts to leave
+    parameter bit    ECN_DEQ     = 1'b0,     // 1: RED/ECN decided when a frame starts to leave
+    parameter int    PACE_SLACK  = KEEP_W    // egress pacers' slack (fabnic_tb_net_pacer SLACK)
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -184,7 +185,7 @@ module fabnic_tb_switch #(
   logic [63:0]       pause_until[N_PORTS];
 
   for (genvar p = 0; p < N_PORTS; p++) begin : g_pace
-    fabnic_tb_net_pacer pacer (
+    fabnic_tb_net_pacer #(.SLACK(PACE_SLACK)) pacer (
       .clk, .rst, .rate, .ovh, .take(e_take[p]), .take_first(e_beat[p] == 16'd0),
       .take_bytes(16'($countones(m_axis_tkeep[p*KEEP_W +: KEEP_W]))), .ok(pace_ok[p])
     );
