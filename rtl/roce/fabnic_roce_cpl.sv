@@ -507,39 +507,21 @@ module fabnic_roce_cpl #(
   assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || cqe_chain;
   assign chk_valid   = st_q == S_CHK;
 
-  // lkey translation cache for the local buffers of READ / atomic WQEs (one entry, as
-  // the requester's): the region of the last passed check; emptied by any MR-table
-  // write, not filled from a check whose table read may predate one. A hit in S_WAIT
-  // translates the SQE's buffer at once (no S_CHK / S_CHKW).
-  logic        lc_v, lc_hit;
-  logic [31:0] lc_key;
-  logic [23:0] lc_pd;
-  logic [3:0]  lc_acc;
-  logic [63:0] lc_lo, lc_off;
-  logic [64:0] lc_hi, lc_end;
-  logic [1:0]  lc_mw;
-  always_comb begin
-    logic [31:0] n;
-    n      = (sqe_decode(s_rd_tdata).opcode == WR_READ) ? sqe_decode(s_rd_tdata).len : 32'd8;
-    lc_end = {1'b0, sqe_decode(s_rd_tdata).laddr} + 65'(n);
-    lc_hit = lc_v && !mr_wr_valid && sqe_decode(s_rd_tdata).lkey == lc_key && qc_q.pd == lc_pd
-             && lc_acc[MR_ACC_LOCAL_WRITE] && n != 32'd0
-             && sqe_decode(s_rd_tdata).laddr >= lc_lo && lc_end <= lc_hi && !lc_end[64];
-  end
-  always_ff @(posedge clk) begin
-    lc_mw <= {lc_mw[0], mr_wr_valid};
-    if (st_q == S_CHKW && chk_res_valid && chk_ok && a_q.w_len != 32'd0 && lc_mw == 2'b00
-        && !mr_wr_valid) begin
-      lc_v   <= 1'b1;
-      lc_key <= sqe_lkey_q;
-      lc_pd  <= qc_q.pd;
-      lc_acc <= chk_racc;
-      lc_lo  <= chk_lo;
-      lc_hi  <= chk_hi;
-      lc_off <= chk_off;
-    end
-    if (mr_wr_valid || rst) lc_v <= 1'b0;
-  end
+  // lkey translation cache (fabnic_roce_xlate_cache, one entry, as the requester's)
+  // for the local buffers of READ / atomic WQEs: the region of the last passed check;
+  // emptied by any MR-table write, not filled from a check whose table read may predate
+  // one. A hit in S_WAIT translates the SQE's buffer at once (no S_CHK / S_CHKW).
+  logic        lc_hit;
+  logic [63:0] lc_off;
+  fabnic_roce_xlate_cache u_lkc (
+      .clk, .rst, .mr_wr_valid,
+      .fill(st_q == S_CHKW && chk_res_valid && chk_ok && a_q.w_len != 32'd0),
+      .fill_key(sqe_lkey_q), .fill_pd(qc_q.pd), .fill_acc(chk_racc), .fill_lo(chk_lo),
+      .fill_hi(chk_hi), .fill_off(chk_off),
+      .key(sqe_decode(s_rd_tdata).lkey), .pd(qc_q.pd), .va(sqe_decode(s_rd_tdata).laddr),
+      .len((sqe_decode(s_rd_tdata).opcode == WR_READ) ? sqe_decode(s_rd_tdata).len : 32'd8),
+      .need(4'(1 << MR_ACC_LOCAL_WRITE)), .hit(lc_hit), .off(lc_off)
+  );
 
   // CQE
   cqe_req_t cqe;

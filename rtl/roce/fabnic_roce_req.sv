@@ -640,48 +640,29 @@ module fabnic_roce_req #(
   assign chk_acc   = c_rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
   assign chk_pd    = qc_q.pd;
 
-  // lkey translation cache (one entry): the region of the last passed check (key, PD,
+  // lkey translation cache (fabnic_roce_xlate_cache, one entry): the region of the last passed check (key, PD,
   // VA range, access bits, host offset). An SQE whose buffer lies inside it, with the
   // same key and the QP's PD, needing no other access, is translated here (va + off)
   // and skips the checker: S_WAIT -> S_PKT, and S_PKT goes on to the next WQE in one
   // cycle. Any MR-table write empties the cache, and a check whose table read may
   // predate a write (one in its issue cycle or the cycle after) does not fill it, so a
   // hit is always what the table would answer now.
-  logic        mc_v;
-  logic [31:0] mc_key;
-  logic [23:0] mc_pd;
-  logic [3:0]  mc_acc;
-  logic [63:0] mc_lo, mc_off;
-  logic [64:0] mc_hi;
-  logic [1:0]  mw_hist;
-  always_comb begin
-    logic        rdat, atom;
-    logic [64:0] end_va;
-    logic [3:0]  need;
-    atom   = sqe_in.opcode == WR_CMP_SWAP || sqe_in.opcode == WR_FETCH_ADD;
-    rdat   = atom || sqe_in.opcode == WR_READ;
-    need   = rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
-    end_va = {1'b0, sqe_in.laddr} + 65'(atom ? 32'd8 : sqe_in.len);
-    hit_in = mc_v && !mr_wr_valid && sqe_in.lkey == mc_key && qc_q.pd == mc_pd
-             && sqe_in.len != 32'd0 && !sqe_in.len[31] && sqe_in.opcode <= WR_FETCH_ADD
-             && !(atom && sqe_in.len != 32'd8) && (need & ~mc_acc) == 4'd0
-             && sqe_in.laddr >= mc_lo && end_va <= mc_hi && !end_va[64];
-  end
-  always_ff @(posedge clk) begin
-    mw_hist <= {mw_hist[0], mr_wr_valid};
-    // the result of a check issued two cycles ago, for the SQE now in sqe_q
-    if (st_q == S_CHKW && chk_res_valid && chk_ok && sqe_q.len != 32'd0
-        && mw_hist == 2'b00 && !mr_wr_valid) begin
-      mc_v   <= 1'b1;
-      mc_key <= sqe_q.lkey;
-      mc_pd  <= qc_q.pd;
-      mc_acc <= chk_racc;
-      mc_lo  <= chk_lo;
-      mc_hi  <= chk_hi;
-      mc_off <= chk_off;
-    end
-    if (mr_wr_valid || rst) mc_v <= 1'b0;
-  end
+  logic [63:0] mc_off;
+  logic        mc_hit, in_atom, in_rdat;
+  assign in_atom = sqe_in.opcode == WR_CMP_SWAP || sqe_in.opcode == WR_FETCH_ADD;
+  assign in_rdat = in_atom || sqe_in.opcode == WR_READ;
+  // the result of a check issued two cycles ago, for the SQE now in sqe_q
+  fabnic_roce_xlate_cache u_lkc (
+      .clk, .rst, .mr_wr_valid,
+      .fill(st_q == S_CHKW && chk_res_valid && chk_ok && sqe_q.len != 32'd0),
+      .fill_key(sqe_q.lkey), .fill_pd(qc_q.pd), .fill_acc(chk_racc), .fill_lo(chk_lo),
+      .fill_hi(chk_hi), .fill_off(chk_off),
+      .key(sqe_in.lkey), .pd(qc_q.pd), .va(sqe_in.laddr),
+      .len(in_atom ? 32'd8 : sqe_in.len), .need(in_rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0),
+      .hit(mc_hit), .off(mc_off)
+  );
+  assign hit_in = mc_hit && !sqe_in.len[31] && sqe_in.opcode <= WR_FETCH_ADD
+                  && !(in_atom && sqe_in.len != 32'd8);
 
   assign m_kick_valid = st_q == S_KICK;
   assign m_kick_qpn   = qpn_q;

@@ -617,43 +617,28 @@ module fabnic_roce_resp #(
   assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
                      && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
                      && (is_read || is_atomic || (is_write && is_first));
-  // rkey translation cache (one entry): the region of the last passed remote-write check
+  // rkey translation cache (fabnic_roce_xlate_cache, one entry): the region of the last passed remote-write check
   // (key, PD, VA range, access bits, host offset), as in the requester's lkey cache:
   // emptied by any MR-table write, not filled from a check whose table read may predate
   // one. An in-order go-back-N WRITE FIRST/ONLY (no immediate) that passes S_NEW's
   // checks and whose RETH range lies inside it is decided in S_DISPATCH itself
   // (fast_disp): S_MR_CHKW's bookkeeping, its write descriptor out, then S_PLACE.
-  logic        rc_v;
-  logic [31:0] rc_key;
-  logic [23:0] rc_pd;
-  logic [3:0]  rc_acc;
-  logic [63:0] rc_lo, rc_off;
-  logic [64:0] rc_hi, rc_end;
-  logic [1:0]  rc_mw;
+  logic [63:0] rc_off;
   logic        rc_hit, fast_disp;
-  assign rc_end = {1'b0, h_q.reth.va} + 65'(h_q.reth.dma_len);
-  assign rc_hit = rc_v && !mr_wr_valid && h_q.reth.rkey == rc_key && qc_q.pd == rc_pd
-                  && rc_acc[MR_ACC_REMOTE_WRITE] && h_q.reth.dma_len != 32'd0
-                  && h_q.reth.va >= rc_lo && rc_end <= rc_hi && !rc_end[64];
+  fabnic_roce_xlate_cache u_rkc (
+      .clk, .rst, .mr_wr_valid,
+      .fill(st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write
+            && h_q.reth.dma_len != 0),
+      .fill_key(h_q.reth.rkey), .fill_pd(qc_q.pd), .fill_acc(chk_racc), .fill_lo(chk_lo),
+      .fill_hi(chk_hi), .fill_off(chk_off),
+      .key(h_q.reth.rkey), .pd(qc_q.pd), .va(h_q.reth.va), .len(h_q.reth.dma_len),
+      .need(4'(1 << MR_ACC_REMOTE_WRITE)), .hit(rc_hit), .off(rc_off)
+  );
   assign fast_disp = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
                      && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
                      && is_write && is_first && !needs_rqe && !r_q.in_write
                      && qc_q.access[MR_ACC_REMOTE_WRITE] && rc_hit && !wr_len_bad
                      && plen_q != 0;
-  always_ff @(posedge clk) begin
-    rc_mw <= {rc_mw[0], mr_wr_valid};
-    if (st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && h_q.reth.dma_len != 0
-        && rc_mw == 2'b00 && !mr_wr_valid) begin
-      rc_v   <= 1'b1;
-      rc_key <= h_q.reth.rkey;
-      rc_pd  <= qc_q.pd;
-      rc_acc <= chk_racc;
-      rc_lo  <= chk_lo;
-      rc_hi  <= chk_hi;
-      rc_off <= chk_off;
-    end
-    if (mr_wr_valid || rst) rc_v <= 1'b0;
-  end
   assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK || (spec_fire && !fast_disp);
 
   // placement
