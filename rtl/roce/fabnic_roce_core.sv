@@ -597,7 +597,7 @@ module fabnic_roce_core #(
     // about 70 cycles allows 32 / 70 packets per cycle (16 allowed 0.23, less than the
     // 100 G wire's 0.31 for 64 B WRITEs)
     fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .AXI_ID(AXI_ID_W'(g)),
-                    .MAX_OUTSTANDING(RD_OS), .TUSER_EACH(g == 0),
+                    .MAX_OUTSTANDING(RD_OS), .TUSER_EACH(g <= 1),
                     .DESC_DEPTH(g == 3 ? 64 : 16)) u_rd (
         .clk, .rst,
         .s_desc_addr(rd_desc_addr[g]), .s_desc_len(rd_desc_len[g]), .s_desc_tag(8'd0),

@@ -447,7 +447,7 @@ module fabnic_roce_cpl #(
           n      = (pend_n < end_n) ? pend_n : end_n;
           if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
           pf_n_q    <= n;
-          pf_nok_q  <= n;   // at most up to sq_hi
+          pf_nok_q  <= sent_n(pb_rd.sq_hi, as_rd.wqe_idx, n);
           pf_idx_q  <= as_rd.wqe_idx;
           pf_addr_q <= st_rd.sq_base + {42'd0, (as_rd.wqe_idx & msk), 6'd0};
         end

@@ -494,19 +494,31 @@ module fabnic_roce_req #(
   // QPs posting at once, holding doorbells until the prefetch queue ran dry left the
   // active FIFO, and so the prefetch, empty); completer events and plain visits (their
   // SQE reads would come after the queued ones) only while the prefetch holds no QP
+  // pq_old_q: prefetch entries (queued or in the stage) older than the last QP init. A
+  // QP re-initialised while queued has in_sched 0 and its visit drops it; a doorbell
+  // taken before that visit would schedule the QP again, and the old entry would then
+  // pass as current (same SQ index 0) and send the old SQEs. So doorbells wait until
+  // those entries are visited (inits are rare: QP set-up).
+  logic [7:0] pq_old_q;
   logic take_ctl, take_pf, take_ev, take_db, take_act, db_last_q;
   always_comb begin
     take_ctl = st_q == S_IDLE && s_ctl_valid;
     take_ev  = st_q == S_IDLE && !s_ctl_valid && !pf_busy && s_ev_valid;
     take_pf  = st_q == S_IDLE && !s_ctl_valid && pq_valid && !(s_db_valid && !db_last_q);
-    take_db  = st_q == S_IDLE && !s_ctl_valid && !take_ev && !take_pf && s_db_valid;
+    take_db  = st_q == S_IDLE && !s_ctl_valid && !take_ev && !take_pf && s_db_valid
+               && pq_old_q == '0;
     take_act = st_q == S_IDLE && !s_ctl_valid && !pf_busy && !s_ev_valid && !s_db_valid
                && act_out_valid;
   end
   always_ff @(posedge clk) begin
     if (take_db)      db_last_q <= 1'b1;
     else if (take_pf) db_last_q <= 1'b0;
-    if (rst) db_last_q <= 1'b0;
+    if (take_ctl && !s_ctl_op)         pq_old_q <= 8'(pq_cnt) + 8'(pf_st != P_IDLE);
+    else if (take_pf && pq_old_q != '0) pq_old_q <= pq_old_q - 8'd1;
+    if (rst) begin
+      db_last_q <= 1'b0;
+      pq_old_q  <= '0;
+    end
   end
   fabnic_fifo #(.WIDTH($bits(pfe_t)), .DEPTH(PF_DEPTH)) u_pq (
       .clk, .rst,
