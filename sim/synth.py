@@ -67,6 +67,7 @@ BLOCKS: list[tuple[str, str, dict[str, int]]] = [
     ("roce_icrc_check",       "fabnic_roce_icrc_check", {"DATA_W": W}),
     # host interface
     ("dma_rd",                "fabnic_dma_rd",        {"AXI_DATA_W": W}),
+    ("dma_rd tuser_each",     "fabnic_dma_rd",        {"AXI_DATA_W": W, "TUSER_EACH": 1}),
     ("dma_wr",                "fabnic_dma_wr",        {"AXI_DATA_W": W}),
     ("axil_slave",            "fabnic_axil_slave",    {}),
     ("irq",                   "fabnic_irq",           {}),
@@ -87,6 +88,9 @@ BLOCKS: list[tuple[str, str, dict[str, int]]] = [
                                                        "MAX_D": 2, "MAX_LEN": 8192, "NGROUP": 8,
                                                        "IN_DEPTH": 256, "NROB": 32, "NRTX": 32}),
     ("axis_tail_append (fec)", "fabnic_axis_tail_append", {"DATA_W": W, "TAIL_MAX": 12}),
+    # RoCE engine sub-blocks (the whole roce_core takes more than the budget)
+    ("roce_sqe_shadow",       "fabnic_roce_sqe_shadow", {}),
+    ("roce_xlate_cache",      "fabnic_roce_xlate_cache", {}),
     # tenants
     ("vtep",                  "fabnic_vtep",          {"DATA_W": W}),
     ("roce_vni 1024 QP",      "fabnic_roce_vni",      {"DATA_W": W}),
