@@ -5,6 +5,7 @@
 #   make sim             the regression (TESTS="<pytest -k expr>", WAVES=1, JOBS=n, SLOW=1)
 #   make lint            verilator --lint-only -Wall on every RTL module
 #   make synth           Yosys (read_slang) cell counts + nextpnr-ecp5 Fmax
+#   make timing          logic levels of every RTL module (UltraScale+), cached -> build/timing/results.json
 #   make bench           benchmarks -> table + build/bench/results.json (BENCH=<pattern>)
 #   make cov             regression with line/toggle coverage, per-file report
 #   make regs            regenerate register RTL + docs/registers.md from fw/fabnic/regmap.py
@@ -20,10 +21,10 @@ SLOW   ?= 0
 
 PYTEST_ARGS := -n $(JOBS) $(if $(TESTS),-k "$(TESTS)") $(if $(filter 1,$(SLOW)),,-m "not slow")
 
-.PHONY: setup demo sim lint synth bench cov regs clean help
+.PHONY: setup demo sim lint synth timing bench cov regs clean help
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,14p' Makefile
 
 $(STAMP): pyproject.toml sim/bootstrap.sh
 	@bash sim/bootstrap.sh
@@ -48,6 +49,10 @@ lint: $(STAMP)
 # default budget (570 s total, 300 s per block) for a complete table.
 synth: $(STAMP)
 	$(PY) sim/synth.py $(SYNTH_ARGS)
+
+# TIMING_ARGS="--only parser -v" (a subset, five worst paths each), "--tops" (whole designs)
+timing: $(STAMP)
+	$(PY) sim/timing.py -j $(JOBS) $(TIMING_ARGS)
 
 bench: $(STAMP)
 	BENCH="$(BENCH)" $(PY) sim/bench.py
