@@ -27,12 +27,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "[setup] ERROR: missing system tools: ${missing[*]} (Debian: apt-get install build-essential perl)" >&2
   exit 1
 fi
-if [ ! -f /usr/include/lz4.h ]; then
+# ccache: every Verilator build compiles the same runtime files (verilated.cpp, the VPI
+# glue); with ccache only the first build of a regression pays for them, and a second
+# run of the same models is nearly free. Optional: builds work without it.
+apt_missing=()
+[ -f /usr/include/lz4.h ] || apt_missing+=(liblz4-dev)
+command -v ccache >/dev/null 2>&1 || apt_missing+=(ccache)
+if [ ${#apt_missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "[setup] installing liblz4-dev (FST waveforms)"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq liblz4-dev >/dev/null) \
-      || echo "[setup] note: could not install liblz4-dev; WAVES=1 will write VCD instead of FST"
+    echo "[setup] installing ${apt_missing[*]} (FST waveforms, compiler cache)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_missing[@]}" >/dev/null) \
+      || echo "[setup] note: could not install ${apt_missing[*]}; without liblz4-dev WAVES=1 writes VCD, without ccache builds are slower"
   else
-    echo "[setup] note: liblz4-dev is not installed; WAVES=1 will write VCD instead of FST (sudo apt-get install liblz4-dev)"
+    echo "[setup] note: not installed: ${apt_missing[*]} (sudo apt-get install ${apt_missing[*]}): without liblz4-dev WAVES=1 writes VCD instead of FST, without ccache every Verilator build compiles its runtime again"
   fi
 fi

@@ -126,10 +126,20 @@ def run(
                                waves, testcase, extra_env, plusargs)
 
 
+def _note_build(bdir: Path, toplevel: str, seconds: float) -> None:
+    """Leave the build's wall time in its directory for the summary at the end of `make sim`
+    (tb/conftest.py); an up-to-date build takes about a second and is not worth a line."""
+    import json
+
+    (bdir / "fabnic_build.json").write_text(json.dumps(
+        {"toplevel": toplevel, "dir": bdir.name, "seconds": round(seconds, 1), "time": time.time()}))
+
+
 def _build_and_test(runner, bdir: Path, toplevel: str, module: str, test_dir: Path,
                     srcs: list[Path], parameters: dict[str, object], args: list[str],
                     waves: bool, testcase, extra_env, plusargs) -> Path:
     with build_slot():
+        t0 = time.monotonic()
         runner.build(
             sources=srcs,
             hdl_toplevel=toplevel,
@@ -140,6 +150,7 @@ def _build_and_test(runner, bdir: Path, toplevel: str, module: str, test_dir: Pa
             timescale=("1ns", "1ps"),
             log_file=bdir / "build.log",
         )
+        _note_build(bdir, toplevel, time.monotonic() - t0)
     # cocotb's runner hands this process's sys.path to the simulator as PYTHONPATH
     for p in (str(tools.REPO / "fw"), str(tools.REPO / "tb"), str(test_dir)):
         if p not in sys.path:
