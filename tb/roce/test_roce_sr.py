@@ -29,6 +29,9 @@ import random
 import struct
 from pathlib import Path
 
+import pytest
+from test_roce_pair import PAIR_PARAMS
+
 from fabnic_tb.runner import run
 
 HERE = Path(__file__).parent
@@ -651,9 +654,10 @@ if cocotb is not None:
             env.link("lab", loss_en=0)
 
 
+@pytest.mark.xdist_group("tb_roce_pair")  # one build directory: one worker
 def test_roce_sr():
     run(toplevel="tb_roce_pair", module="test_roce_sr", test_dir=HERE,
-        extra_sources=[HERE / "tb_roce_pair.sv"], parameters={"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64},
+        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
         testcase=os.environ.get("ROCE_SR_TESTS",
                                "sr_drop_list,sr_send_ooo,sr_send_err,sr_read_ooo,sr_inflight_cap,"
                                "sr_lossy_mix,"
