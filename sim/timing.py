@@ -61,7 +61,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tb"))
 from fabnic_tb import tools  # noqa: E402
 
-ANALYSIS_VERSION = "1"
+ANALYSIS_VERSION = "2"
 BUDGET = 6
 NS_PER_LEVEL = 0.5
 CLK_Q_SETUP_NS = 0.6
@@ -96,6 +96,10 @@ OVERRIDES: dict[str, dict[str, int]] = {
 # Whole-design tops: only with --tops (each takes tens of minutes).
 TOPS = ("fabnic_nic", "fabnic_roce_core", "fabnic_datapath_100g", "fabnic_vnic_core",
         "fabnic_vnic_dev", "fabnic_dp_core", "fabnic_synth_ecp5", "fabnic_datapath_10g")
+
+# Measured to need more than 10 minutes of Yosys each on these machines.
+LONG_SYNTH = ("fabnic_crc32", "fabnic_roce_icrc_gen", "fabnic_roce_icrc_check", "fabnic_fec_tx",
+              "fabnic_fec_port", "fabnic_eth_mac_axis")
 
 HANDSHAKE = re.compile(r"(valid|ready)$")
 
@@ -393,7 +397,8 @@ def _distinct(rr, cells, names, n):
     for lvl, eid, b in rr:
         ecell = eid.split("#")[0]
         reg = names.get(_q_bit(cells.get(ecell, {})), ecell) if ecell in cells else ecell
-        key = re.sub(r"\[\d+\]$", "", reg.split(" (")[0])
+        # fold bus bits (x[3]) and the pieces of one RAM (u_ram.mem.0.2, ...)
+        key = re.sub(r"(\[\d+\]|(\.\d+)+)$", "", reg.split(" (")[0])
         if key in seen:
             continue
         seen.add(key)
@@ -427,7 +432,9 @@ def short_src(src: str) -> str:
     """'/abs/rtl/pkt/x.sv:139.5-139.20|...' -> 'pkt/x.sv:139'."""
     if not src:
         return ""
-    first = src.split("|")[0]
+    parts = src.split("|")
+    # Yosys' own techmap libraries (/share/...) say nothing about the design: prefer RTL
+    first = next((x for x in parts if not x.startswith("/share/")), parts[0])
     m = re.match(r"(.*?):(\d+)", first)
     if not m:
         return first
@@ -615,8 +622,11 @@ def main(argv: list[str]) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     results: dict[str, Result] = {}
-    # the biggest designs first so two workers finish together
-    order = sorted(cfgs, key=lambda c: -tools._module_index()[c.module].stat().st_size)
+    # the biggest designs first so two workers finish together; the ones known to take
+    # Yosys' ABC9 mapping many minutes (wide XOR networks, big FEC buffers) last, so a
+    # time-out there does not hold up the rest of the table
+    order = sorted(cfgs, key=lambda c: (c.module in LONG_SYNTH,
+                                        -tools._module_index()[c.module].stat().st_size))
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         futs = {ex.submit(run_one, c, args.reanalyze, args.force): c for c in order}
         for i, f in enumerate(as_completed(futs), 1):
