@@ -95,7 +95,8 @@ OVERRIDES: dict[str, dict[str, int]] = {
 }
 # Whole-design tops: only with --tops (each takes tens of minutes).
 TOPS = ("fabnic_nic", "fabnic_roce_core", "fabnic_datapath_100g", "fabnic_vnic_core",
-        "fabnic_vnic_dev", "fabnic_dp_core", "fabnic_synth_ecp5", "fabnic_datapath_10g")
+        "fabnic_vnic_dev", "fabnic_dp_core", "fabnic_synth_ecp5", "fabnic_datapath_10g",
+        "fabnic_u250_top", "fabnic_u250_shell")
 
 # Measured to need more than 10 minutes of Yosys each on these machines.
 LONG_SYNTH = ("fabnic_crc32", "fabnic_roce_icrc_gen", "fabnic_roce_icrc_check", "fabnic_fec_tx",
