@@ -100,7 +100,7 @@ TOPS = ("fabnic_nic", "fabnic_roce_core", "fabnic_datapath_100g", "fabnic_vnic_c
 
 # Measured to need more than 10 minutes of Yosys each on these machines.
 LONG_SYNTH = ("fabnic_crc32", "fabnic_roce_icrc_gen", "fabnic_roce_icrc_check", "fabnic_fec_tx",
-              "fabnic_fec_port", "fabnic_eth_mac_axis")
+              "fabnic_fec_port", "fabnic_eth_mac_axis", "fabnic_roce_rx")
 
 HANDSHAKE = re.compile(r"(valid|ready)$")
 
@@ -605,6 +605,28 @@ def print_table(results: list[Result], verbose: bool) -> None:
                 print(f"{'':<8}comb. handshake: {hp}")
 
 
+def markdown(path: Path) -> str:
+    """results.json as the Markdown table of docs/timing.md, worst first."""
+    data = json.loads(path.read_text())
+    rows = []
+    for label, b in data["blocks"].items():
+        ptxt = ", ".join(f"{k} {v}" for k, v in b["params"].items()) or "defaults"
+        if b["status"] != "ok":
+            rows.append((1 << 20, f"| {label} | {ptxt} | {b['status']} | | | | {b['note']} |"))
+            continue
+        t = b["timing"]
+        w = t["worst"][0] if t["worst"] else {}
+        path_txt = f"{w.get('start', '')} -> {w.get('end', '')}".replace("|", "/")
+        rows.append((t["levels"], f"| {label} | {ptxt} | {t['levels']} | "
+                     f"{t['endpoints_over']} of {t['endpoints']} | {t['in_to_reg']} / "
+                     f"{t['reg_to_out']} | {len(t['handshake_through'])} | {path_txt} |"))
+    rows.sort(key=lambda r: -r[0])
+    head = ("| block | parameters | levels | endpoints over 6 | in>reg / reg>out | comb. "
+            "handshakes | worst path (start -> end) |\n| --- | --- | --- | --- | --- | --- | --- |")
+    return "\n".join([f"Commit {data['commit']}, budget {data['budget']} levels.", "", head]
+                     + [r[1] for r in rows])
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="only configurations whose label or module contains this")
@@ -614,7 +636,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--reanalyze", action="store_true", help="re-walk existing netlists")
     ap.add_argument("-v", "--verbose", action="store_true", help="the five worst paths of each block")
     ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
+    ap.add_argument("--markdown", action="store_true",
+                    help="print build/timing/results.json as a Markdown table and exit")
     args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown(OUT / "results.json"))
+        return 0
     cfgs = configs(args.only, args.tops)
     if args.list:
         for c in cfgs:

@@ -27,15 +27,21 @@
 // Depth rule: DEPTH is a power of two, >= 4. The writer learns of a read, and the
 // reader of a write, SYNC_STAGES + 1 cycles of the receiving clock after it happened,
 // so a continuous stream at one beat per cycle of the slower clock needs
-// DEPTH >= 2 * (SYNC_STAGES + 2) beats (16 with 2 stages); a shallower FIFO is still
+// DEPTH >= 2 * (SYNC_STAGES + 2) beats (8 with 2 stages); a shallower FIFO is still
 // correct but stalls the writer. The slower side sets the throughput; a faster writer
 // is throttled by back-pressure.
 //
 // Reset rule: either reset empties the whole FIFO. s_rst is carried into m_clk and
 // m_rst into s_clk by fabnic_reset_sync (asserted at once, released SYNC_STAGES
 // clocks of the receiving side after the source releases), and each side is held in
-// reset while its own reset or the carried one is high, so the two pointers are always
-// zeroed together and never disagree. While a side is held (s_rst_active /
+// reset while its own reset or the carried one is high. The carried reset is also
+// carried back (a second fabnic_reset_sync per direction): after its own reset falls
+// a side stays held until that echo releases (SYNC_STAGES far clocks, then SYNC_STAGES
+// of its own), i.e. until the far side has been held, zeroed its pointer and released.
+// So a side never picks up the far side's old pointer: without the echo, a short reset
+// against a far clock more than about twice slower makes the reader read a lap of
+// stale beats, or the writer overrun a reader not yet reset. The two pointers are thus
+// always zeroed together and never disagree. While a side is held (s_rst_active /
 // m_rst_active high) s_axis_tready, resp. m_axis_tvalid, is low and the beats in the
 // FIFO are discarded; a frame cut by a reset must be handled by the user (the U250
 // shell uses fabnic_u250_frame_guard). s_rst and m_rst must be glitch-free (flop
@@ -43,12 +49,13 @@
 //
 // Parameters:
 //   DATA_W, KEEP_W, USER_W  beat fields (any widths >= 1)
-//   DEPTH                   beats, power of two >= 4 (see the depth rule)
+//   DEPTH                   memory beats, power of two >= 4 (see the depth rule); the
+//                           FIFO holds DEPTH + 1 beats (the output register is one more)
 //   SYNC_STAGES             synchronizer flops per crossing, >= 2
 //
 // Latency: a beat appears on m_axis about SYNC_STAGES + 2 m_clk cycles after it was
-// written. m_axis_* come from flops (the memory read register and a valid flop);
-// s_axis_tready and m_axis_tvalid depend only on flops.
+// written. m_axis_* come from flops (the memory read register and a valid flop,
+// masked by m_rst_active); s_axis_tready and m_axis_tvalid depend only on flops.
 `default_nettype none
 
 module fabnic_axis_async_fifo #(
@@ -96,13 +103,19 @@ module fabnic_axis_async_fifo #(
   endfunction
 
   // ---------------------------------------------------------------- resets
-  logic s_rst_from_m, m_rst_from_s;
+  // *_from_*: the other side's reset carried across; *_echo: our own reset carried
+  // across and back (released once the far side has been held and released)
+  logic s_rst_from_m, m_rst_from_s, s_rst_echo, m_rst_echo;
   fabnic_reset_sync #(.STAGES(SYNC_STAGES)) u_rst_m2s (
       .clk(s_clk), .arst(m_rst), .rst(s_rst_from_m));
   fabnic_reset_sync #(.STAGES(SYNC_STAGES)) u_rst_s2m (
       .clk(m_clk), .arst(s_rst), .rst(m_rst_from_s));
-  assign s_rst_active = s_rst || s_rst_from_m;
-  assign m_rst_active = m_rst || m_rst_from_s;
+  fabnic_reset_sync #(.STAGES(SYNC_STAGES)) u_rst_s2m2s (
+      .clk(s_clk), .arst(m_rst_from_s), .rst(s_rst_echo));
+  fabnic_reset_sync #(.STAGES(SYNC_STAGES)) u_rst_m2s2m (
+      .clk(m_clk), .arst(s_rst_from_m), .rst(m_rst_echo));
+  assign s_rst_active = s_rst || s_rst_from_m || s_rst_echo;
+  assign m_rst_active = m_rst || m_rst_from_s || m_rst_echo;
 
   logic [W-1:0] mem [DEPTH];
 
@@ -169,7 +182,8 @@ module fabnic_axis_async_fifo #(
     end
   end
 
-  assign m_axis_tvalid = out_valid_q;
+  // held in reset: no beat is offered (out_valid_q clears only on the next m_clk edge)
+  assign m_axis_tvalid = out_valid_q && !m_rst_active;
   assign {m_axis_tlast, m_axis_tuser, m_axis_tkeep, m_axis_tdata} = out_q;
 
 endmodule
