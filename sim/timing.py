@@ -41,6 +41,8 @@ build/bench/results.json, plus the details of each block.
   make timing TIMING_ARGS="--tops"              also the whole-design tops (long)
   .venv/bin/python sim/timing.py --list         the configurations, no synthesis
   .venv/bin/python sim/timing.py --reanalyze    re-walk cached netlists only
+  .venv/bin/python sim/timing.py --compare old.json build/timing/results.json
+                                                what changed between two commits
 """
 
 from __future__ import annotations
@@ -92,6 +94,8 @@ OVERRIDES: dict[str, dict[str, int]] = {
     "fabnic_fec_port": {"DATA_W": 512, "MAX_K": 32, "MAX_R": 2, "MAX_D": 2, "MAX_LEN": 8192,
                         "NGROUP": 8, "IN_DEPTH": 256, "NROB": 32, "NRTX": 32},
     "fabnic_axis_adapter": {"S_DATA_W": 64, "M_DATA_W": 512},
+    # its frame buffer must stay under 64 KiB: 512 beats of 64 bytes at 512 bits
+    "fabnic_vxlan_tx_repl": {"DATA_W": 512, "DEPTH": 512},
 }
 # Whole-design tops: only with --tops (each takes tens of minutes).
 TOPS = ("fabnic_nic", "fabnic_roce_core", "fabnic_datapath_100g", "fabnic_vnic_core",
@@ -612,7 +616,7 @@ def markdown(path: Path) -> str:
     for label, b in data["blocks"].items():
         ptxt = ", ".join(f"{k} {v}" for k, v in b["params"].items()) or "defaults"
         if b["status"] != "ok":
-            rows.append((1 << 20, f"| {label} | {ptxt} | {b['status']} | | | | {b['note']} |"))
+            rows.append((-1, f"| {label} | {ptxt} | {b['status']} | | | | {b['note']} |"))
             continue
         t = b["timing"]
         w = t["worst"][0] if t["worst"] else {}
@@ -627,6 +631,28 @@ def markdown(path: Path) -> str:
                      + [r[1] for r in rows])
 
 
+def compare(old_path: Path, new_path: Path) -> str:
+    """The level and endpoint changes between two results.json files (two commits)."""
+    old, new = (json.loads(p.read_text()) for p in (old_path, new_path))
+    lines = [f"{'block':<30} {'levels':>15} {'endpoints over':>22}   ({old['commit']} -> {new['commit']})"]
+    for label in sorted(set(old["blocks"]) | set(new["blocks"])):
+        a, b = old["blocks"].get(label), new["blocks"].get(label)
+
+        def lv(x):
+            if x is None:
+                return ("absent", "-")
+            if x["status"] != "ok":
+                return (x["status"], "-")
+            return (str(x["timing"]["levels"]), str(x["timing"]["endpoints_over"]))
+        (la, ea), (lb, eb) = lv(a), lv(b)
+        if (la, ea) == (lb, eb):
+            continue
+        lines.append(f"{label:<30} {la:>6} -> {lb:<6} {ea:>9} -> {eb:<9}")
+    if len(lines) == 1:
+        lines.append("no change")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="only configurations whose label or module contains this")
@@ -638,7 +664,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
     ap.add_argument("--markdown", action="store_true",
                     help="print build/timing/results.json as a Markdown table and exit")
+    ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
+                    help="compare two results.json files (two commits) and exit")
     args = ap.parse_args(argv)
+    if args.compare:
+        print(compare(Path(args.compare[0]), Path(args.compare[1])))
+        return 0
     if args.markdown:
         print(markdown(OUT / "results.json"))
         return 0

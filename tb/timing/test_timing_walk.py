@@ -134,3 +134,28 @@ def test_dsp_without_preg_is_logic() -> None:
     assert timing.analyze(n.json(), "top")["levels"] == timing.DSP_LEVELS
     n.cells["dsp"]["parameters"]["PREG"] = "1"
     assert timing.analyze(n.json(), "top")["levels"] == 0
+
+
+def test_compare_and_markdown(tmp_path: Path) -> None:
+    def block(levels: int, over: int) -> dict:
+        return {"label": "x", "module": "fabnic_x", "params": {"DATA_W": 512}, "status": "ok",
+                "timing": {"levels": levels, "endpoints_over": over, "endpoints": 10,
+                           "in_to_reg": 1, "reg_to_out": 2, "handshake_through": [],
+                           "worst": [{"start": "a_q", "end": "b_q"}]}}
+
+    old = {"commit": "aaa", "budget": 6, "records": [],
+           "blocks": {"same": block(5, 0), "better": block(9, 4)}}
+    new = {"commit": "bbb", "budget": 6, "records": [],
+           "blocks": {"same": block(5, 0), "better": block(6, 0),
+                      "gone": {**block(1, 0), "status": "timeout", "note": "t"}}}
+    po, pn = tmp_path / "old.json", tmp_path / "new.json"
+    po.write_text(timing.json.dumps(old))
+    pn.write_text(timing.json.dumps(new))
+    out = timing.compare(po, pn).splitlines()
+    assert "aaa -> bbb" in out[0]
+    rows = {ln.split()[0]: ln.split()[1:] for ln in out[1:]}
+    assert set(rows) == {"better", "gone"}          # unchanged blocks are not listed
+    assert rows["better"] == ["9", "->", "6", "4", "->", "0"]
+    md = timing.markdown(pn).splitlines()
+    assert md[-1].startswith("| gone |") and "timeout" in md[-1]   # failures sort last
+    assert md[4].startswith("| better | DATA_W 512 | 6 | 0 of 10 |")
