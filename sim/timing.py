@@ -105,7 +105,7 @@ TOPS = ("fabnic_nic", "fabnic_roce_core", "fabnic_datapath_100g", "fabnic_vnic_c
 
 # Measured to need more than 10 minutes of Yosys each on these machines.
 LONG_SYNTH = ("fabnic_crc32", "fabnic_roce_icrc_gen", "fabnic_roce_icrc_check", "fabnic_fec_tx",
-              "fabnic_fec_port", "fabnic_eth_mac_axis", "fabnic_roce_rx")
+              "fabnic_fec_port", "fabnic_roce_rx")
 
 HANDSHAKE = re.compile(r"(valid|ready)$")
 

@@ -121,6 +121,7 @@ module fabnic_axis_async_fifo #(
 
   // ---------------------------------------------------------------- write side (s_clk)
   logic [AW:0] wr_ptr_q, wr_gray_q, rd_gray_s;
+  logic [AW:0] rd_gray_q;    // (m_clk) declared here: the s_clk side synchronizes it
   (* ASYNC_REG = "TRUE" *) logic [AW:0] rd_gray_sync_q [SYNC_STAGES];
   logic        full, wr_en;
 
@@ -150,7 +151,7 @@ module fabnic_axis_async_fifo #(
   end
 
   // ---------------------------------------------------------------- read side (m_clk)
-  logic [AW:0]  rd_ptr_q, rd_gray_q, wr_gray_m;
+  logic [AW:0]  rd_ptr_q, wr_gray_m;
   (* ASYNC_REG = "TRUE" *) logic [AW:0] wr_gray_sync_q [SYNC_STAGES];
   logic         empty, rd_en, out_valid_q;
   logic [W-1:0] out_q;

@@ -123,9 +123,11 @@ module fabnic_u250_bar_bridge #(
   typedef enum logic [1:0] {W_ADDR, W_DATA, W_LITE, W_RESP} wstate_e;
   wstate_e           ws_q;
   logic [ID_W-1:0]   w_id_q;
-  logic [ADDR_W-1:0] w_addr_q;
+  logic [NIC_ADDR_W-1:2] w_addr_q; // the NIC register word address
   logic              w_single_q;   // AWLEN = 0 and AWSIZE <= 2
   logic              w_first_q;    // the next W beat is the first of the burst
+  logic              w_nic_q;      // the address is in the NIC window (decided at AW)
+  logic [LW-1:0]     w_lane_q;     // the 32-bit lane the address selects (decided at AW)
   logic              aw_pend_q, wl_pend_q;
   logic [1:0]        bresp_q;
 
@@ -133,10 +135,10 @@ module fabnic_u250_bar_bridge #(
   logic [LW-1:0] w_lane;
   logic [3:0]    w_lane_strb;
   logic          w_beat_ok;
-  assign w_lane      = lane_of(w_addr_q);
+  assign w_lane      = w_lane_q;
   assign w_lane_strb = s_axi_wstrb[4*w_lane +: 4];
   // the first beat of a single-beat NIC access, no strobe outside the addressed lane
-  assign w_beat_ok   = w_first_q && w_single_q && in_nic(w_addr_q[ADDR_W-1:NIC_ADDR_W])
+  assign w_beat_ok   = w_first_q && w_single_q && w_nic_q
                        && s_axi_wstrb == (STRB_W'(w_lane_strb) << (4 * w_lane));
 
   assign s_axi_awready  = ws_q == W_ADDR;
@@ -147,14 +149,16 @@ module fabnic_u250_bar_bridge #(
   assign m_axil_awvalid = aw_pend_q;
   assign m_axil_wvalid  = wl_pend_q;
   assign m_axil_bready  = ws_q == W_LITE && !aw_pend_q && !wl_pend_q;
-  assign m_axil_awaddr  = {w_addr_q[NIC_ADDR_W-1:2], 2'b00};
+  assign m_axil_awaddr  = {w_addr_q, 2'b00};
 
   always_ff @(posedge clk) begin
     unique case (ws_q)
       W_ADDR: if (s_axi_awvalid) begin
         w_id_q     <= s_axi_awid;
-        w_addr_q   <= s_axi_awaddr;
+        w_addr_q   <= s_axi_awaddr[NIC_ADDR_W-1:2];
         w_single_q <= s_axi_awlen == 8'd0 && s_axi_awsize <= 3'd2;
+        w_nic_q    <= in_nic(s_axi_awaddr[ADDR_W-1:NIC_ADDR_W]);
+        w_lane_q   <= lane_of(s_axi_awaddr);
         w_first_q  <= 1'b1;
         ws_q       <= W_DATA;
       end
