@@ -48,7 +48,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
 # time-first). Each test's duration of the last run is kept in pytest's cache; on a fresh
 # clone the weights below (seconds on a 2-core machine, cold build included) stand in.
 _FIRST_RUN_WEIGHTS = {
-    "test_roce_incast": 270, "test_roce_sr": 200, "test_nic_roce_vxlan": 180,
+    "test_roce_sr": 200, "test_roce_incast": 80, "test_nic_roce_vxlan": 180,
     "test_roce_fec": 160, "test_roce_pair": 90, "test_fec_port": 80, "test_pkt": 55,
     "test_net_switch": 50, "test_vnic_dev": 48, "test_dcqcn_rp": 40, "test_eth_mac_10g": 40,
 }
