@@ -70,7 +70,7 @@ CLK_Q_SETUP_NS = 0.6
 DSP_LEVELS = 4
 OUT = tools.BUILD / "timing"
 CACHE = OUT / "cache"
-BLOCK_TIMEOUT = int(os.environ.get("TIMING_BLOCK_TIMEOUT", "1800"))
+BLOCK_TIMEOUT = int(os.environ.get("TIMING_BLOCK_TIMEOUT", "300"))  # keeps the table < 60 min
 
 # Reference parameters: DATA_W/AXI_DATA_W 512, NUM_QP 1,024 wherever a module has them.
 REF_PARAMS = {"DATA_W": 512, "AXI_DATA_W": 512, "NUM_QP": 1024}
