@@ -68,6 +68,13 @@ module fabnic_u250_status_cdc #(
       logic [CNT_W-1:0] cnt_q, gray_q;
       (* ASYNC_REG = "TRUE" *) logic [CNT_W-1:0] gray_sync_q [SYNC_STAGES];
       logic [CNT_W-1:0] bin_q;
+      // Gray to binary, b[k] = XOR of the synchronized gray bits k and above, in two
+      // registered steps so neither is a CNT_W-deep XOR chain: first within groups of
+      // 8 bits (suffix XOR inside the group, and each group's parity), then each bit
+      // takes the parities of the groups above its own.
+      localparam int NG = (CNT_W + 7) / 8;
+      logic [CNT_W-1:0] part_q;
+      logic [NG-1:0]    par_q;
 
       always_ff @(posedge src_clk) begin
         if (src_event[j]) begin
@@ -81,17 +88,28 @@ module fabnic_u250_status_cdc #(
       end
 
       always_ff @(posedge dst_clk) begin
-        logic [CNT_W-1:0] b;
+        logic [CNT_W-1:0] g, part;
+        logic [NG-1:0]    par;
+        logic             above;
         gray_sync_q[0] <= gray_q;
         for (int i = 1; i < SYNC_STAGES; i++) gray_sync_q[i] <= gray_sync_q[i-1];
-        // Gray to binary: b[k] = XOR of gray bits k and above (registered, off the
-        // synchronizer's last stage)
-        b[CNT_W-1] = gray_sync_q[SYNC_STAGES-1][CNT_W-1];
-        for (int k = CNT_W - 2; k >= 0; k--) b[k] = b[k+1] ^ gray_sync_q[SYNC_STAGES-1][k];
-        bin_q <= b;
+        g = gray_sync_q[SYNC_STAGES-1];
+        for (int k = CNT_W - 1; k >= 0; k--) begin
+          part[k] = (k % 8 == 7 || k == CNT_W - 1) ? g[k] : (g[k] ^ part[k+1]);
+        end
+        for (int gi = 0; gi < NG; gi++) par[gi] = part[8*gi];
+        part_q <= part;
+        par_q  <= par;
+        for (int k = 0; k < CNT_W; k++) begin
+          above = 1'b0;
+          for (int gi = k / 8 + 1; gi < NG; gi++) above ^= par_q[gi];
+          bin_q[k] <= part_q[k] ^ above;
+        end
         if (dst_rst) begin
           for (int i = 0; i < SYNC_STAGES; i++) gray_sync_q[i] <= '0;
-          bin_q <= '0;
+          part_q <= '0;
+          par_q  <= '0;
+          bin_q  <= '0;
         end
       end
       assign dst_count[j] = bin_q;
