@@ -428,9 +428,8 @@ def bit_names(mod: dict) -> dict[int, str]:
             label = name if len(bits) == 1 else f"{name}[{i}]"
             if src:
                 label += f" ({src})"
-            score = len(name) + (100 if "." in name and False else 0)
-            if b not in out or score < out[b][0]:
-                out[b] = (score, label)
+            if b not in out or len(name) < out[b][0]:
+                out[b] = (len(name), label)
     return {b: v[1] for b, v in out.items()}
 
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Incast with real NICs (tb_roce_incast, N senders + 1 receiver around the switch
 model), engine selective repeat + FEC(4,1,1) in the port shims on every NIC, a shallow
-switch buffer with tail drop. N = 2 in the regression; N = 4 with SLOW=1 (the 5-NIC
-model was the largest build of the regression: about 200 s against 60 s for N = 2).
+switch buffer with tail drop. N = 2 in the regression; N = 4 with SLOW=1 (a 5-NIC
+model takes about three minutes to build, the 3-NIC one about one).
 
 incast_fec: 2 rounds, every sender WRITEs 32 KB into its own region of the receiver's
 buffer at nearly the same time (fresh random payload per round). Checked: the switch
