@@ -56,7 +56,7 @@ _DURATIONS_KEY = "fabnic/durations"
 
 
 def pytest_collection_modifyitems(session, config, items) -> None:
-    known = config.cache.get(_DURATIONS_KEY, {}) if config.cache else {}
+    known = config.cache.get(_DURATIONS_KEY, {}) if getattr(config, "cache", None) else {}
 
     def weight(item) -> float:
         if item.nodeid in known:
@@ -79,7 +79,7 @@ def pytest_runtest_logreport(report) -> None:
 
 def pytest_sessionfinish(session, exitstatus) -> None:
     config = session.config
-    if hasattr(config, "workerinput") or not _DURATIONS or config.cache is None:
+    if hasattr(config, "workerinput") or not _DURATIONS or getattr(config, "cache", None) is None:
         return
     known = config.cache.get(_DURATIONS_KEY, {})
     known.update(_DURATIONS)

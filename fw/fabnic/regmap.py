@@ -246,6 +246,11 @@ ROCE = Block(
             "upper limit: 0 or values above 64 act as 64. A value near the path's BDP "
             "in packets keeps queues short (e.g. an incast).",
             width=7, reset=64),
+        Reg("rx_filter", 0x54, "rw",
+            "Receive station filter: bit0 drop frames whose destination MAC is not "
+            "local_mac (unicast), bit1 accept broadcast, bit2 accept multicast (I/G bit "
+            "set) while bit0 is on. Frames failing it count in rx_drop_dst_mac.",
+            width=3, reset=1),
     ) + tuple(Reg(f"data{i}", 0x80 + 4 * i, "rw", f"Command operand word {i}.")
               for i in range(24)),
 )
@@ -255,12 +260,21 @@ ROCE_CNT = Block(
     "RoCEv2 transport counters (free-running, wrap). Every dropped packet is "
     "counted under exactly one drop reason.",
     _counters(0x00, [
-        ("rx_frames", "Frames in from the MAC."),
-        ("rx_roce", "RoCEv2 packets accepted for processing (ICRC good, headers good)."),
-        ("rx_drop_bad", "Dropped: frame marked bad by the MAC or an IP/UDP header error."),
-        ("rx_drop_not_roce", "Dropped: not UDP 4791 to this NIC's IP address."),
+        ("rx_frames", "Frames in from the MAC. Once the receive front is idle, rx_frames = "
+                      "rx_roce + rx_cnp + the sum of the receive front's drop counters "
+                      "(every frame counts under exactly one; docs/roce.md, Receive "
+                      "validation): rx_drop_bad, _dst_mac, _not_roce, _dst_ip, _ip_frag, "
+                      "_icrc, _oversize, _ip_hdr, _ip_csum, _udp_len, _frame_len, _hdr, "
+                      "_pad, _qpn, _op_len, _pmtu, _reth_len."),
+        ("rx_roce", "RoCEv2 packets that passed every receive check and went to the "
+                    "responder or the completer."),
+        ("rx_drop_bad", "Dropped: frame marked bad by the MAC (FCS, runt, code error)."),
+        ("rx_drop_not_roce", "Dropped: not RoCEv2 (not IPv4 with a 20-byte header or "
+                             "IPv6, not UDP, or not destination port 4791)."),
         ("rx_drop_icrc", "Dropped: ICRC wrong."),
-        ("rx_drop_hdr", "Dropped: BTH/extension header error (short, version, opcode)."),
+        ("rx_drop_hdr", "Dropped: BTH transport version not 0, unknown opcode, or the BTH "
+                        "and extension headers the opcode needs plus the ICRC longer "
+                        "than the UDP payload."),
         ("rx_drop_qpn", "Dropped: destination QP number >= NUM_QP."),
         ("rx_drop_qp_state", "Dropped: QP not in a state that accepts the packet."),
         ("rx_drop_psn", "Dropped: responses/ACKs with a PSN outside the outstanding window, "
@@ -271,10 +285,12 @@ ROCE_CNT = Block(
         ("rx_access_err", "Remote access errors (rkey, PD, bounds, rights): NAK sent, "
                           "nothing written."),
         ("rx_inv_req", "Invalid requests (opcode sequence, length): NAK sent."),
-        ("rx_acks", "ACKs received."),
-        ("rx_naks", "NAKs received (any syndrome)."),
+        ("rx_acks", "ACKs acted upon (PSN outstanding; any other ACK counts in rx_drop_psn)."),
+        ("rx_naks", "NAKs acted upon, any syndrome (PSN outstanding; any other NAK counts "
+                    "in rx_drop_psn, so a NAK forged without an outstanding PSN cannot "
+                    "move a QP)."),
         ("rx_read_resp", "READ response packets received and placed."),
-        ("rx_cnp", "CNPs received."),
+        ("rx_cnp", "CNPs received (to a QP < NUM_QP; not drops)."),
         ("tx_frames", "Frames sent."),
         ("tx_req_pkts", "Request packets sent (first transmissions and retransmissions)."),
         ("tx_retx_pkts", "Request packets retransmitted."),
@@ -313,6 +329,24 @@ ROCE_CNT = Block(
                            "(copies of what the requester had read)."),
         ("sqe_shadow_miss", "SQEs the completer re-read from host memory (not in the SQE "
                             "shadow, or not yet sent by the requester)."),
+        # receive front drop reasons (docs/roce.md, Receive validation)
+        ("rx_drop_dst_mac", "Dropped: destination MAC not this station (rx_filter)."),
+        ("rx_drop_dst_ip", "Dropped: RoCEv2 to an IP address that is not local_ip."),
+        ("rx_drop_ip_frag", "Dropped: IPv4 fragment (MF set or fragment offset not 0)."),
+        ("rx_drop_oversize", "Dropped: frame longer than the receive frame FIFO."),
+        ("rx_drop_ip_hdr", "Dropped: IP header error (frame ends inside its headers, IP "
+                           "version, IPv4 IHL, IP length field below the header)."),
+        ("rx_drop_ip_csum", "Dropped: IPv4 header checksum wrong."),
+        ("rx_drop_udp_len", "Dropped: UDP length differs from the IP payload length."),
+        ("rx_drop_frame_len", "Dropped: frame length differs from the IP length (truncated "
+                              "frame, or bytes after the datagram beyond Ethernet padding)."),
+        ("rx_drop_pad", "Dropped: BTH pad count larger than the payload left."),
+        ("rx_drop_op_len", "Dropped: a payload on an opcode that carries none (READ "
+                           "request, ACK, atomics, CNP, SACK), or an empty LAST packet."),
+        ("rx_drop_pmtu", "Dropped: payload larger than the destination QP's path MTU, or "
+                         "a FIRST/MIDDLE packet whose payload is not the path MTU."),
+        ("rx_drop_reth_len", "Dropped: WRITE ONLY whose RETH length is not its payload "
+                             "length, or WRITE FIRST whose RETH length does not exceed it."),
     ]),
 )
 

@@ -261,6 +261,8 @@ module fabnic_roce_core #(
   logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop, c_sr_probe;
   logic [31:0] c_sr_rresp_ooo, c_sr_spurious;
   logic [31:0] c_sqe_shadow_hit, c_sqe_shadow_miss;
+  logic [31:0] c_rx_drop_dst_mac, c_rx_drop_dst_ip, c_rx_drop_ip_frag, c_rx_drop_oversize, c_rx_drop_ip_hdr, c_rx_drop_ip_csum, c_rx_drop_udp_len, c_rx_drop_frame_len, c_rx_drop_pad, c_rx_drop_op_len, c_rx_drop_pmtu, c_rx_drop_reth_len;
+  logic [2:0]  cfg_roce_rx_filter;
 
   logic [24:0] fec_qp_en_data;
   assign fec_qp_idx = fec_qp_en_data[23:0];
@@ -288,6 +290,7 @@ module fabnic_roce_core #(
       .cfg_roce_sr_reorder(cfg_roce_sr_reorder),
       .cfg_roce_sr_probe(cfg_roce_sr_probe),
       .cfg_roce_sr_max_inflight(cfg_roce_sr_max_inflight),
+      .cfg_roce_rx_filter(cfg_roce_rx_filter),
       .cmd_roce_cmd(cmd_roce_cmd),
       .cmd_roce_cmd_data(cmd_roce_cmd_data),
       .sts_roce_cmd_status(sts_roce_cmd_status),
@@ -362,6 +365,18 @@ module fabnic_roce_core #(
       .sts_roce_cnt_sr_spurious(c_sr_spurious),
       .sts_roce_cnt_sqe_shadow_hit(c_sqe_shadow_hit),
       .sts_roce_cnt_sqe_shadow_miss(c_sqe_shadow_miss),
+      .sts_roce_cnt_rx_drop_dst_mac(c_rx_drop_dst_mac),
+      .sts_roce_cnt_rx_drop_dst_ip(c_rx_drop_dst_ip),
+      .sts_roce_cnt_rx_drop_ip_frag(c_rx_drop_ip_frag),
+      .sts_roce_cnt_rx_drop_oversize(c_rx_drop_oversize),
+      .sts_roce_cnt_rx_drop_ip_hdr(c_rx_drop_ip_hdr),
+      .sts_roce_cnt_rx_drop_ip_csum(c_rx_drop_ip_csum),
+      .sts_roce_cnt_rx_drop_udp_len(c_rx_drop_udp_len),
+      .sts_roce_cnt_rx_drop_frame_len(c_rx_drop_frame_len),
+      .sts_roce_cnt_rx_drop_pad(c_rx_drop_pad),
+      .sts_roce_cnt_rx_drop_op_len(c_rx_drop_op_len),
+      .sts_roce_cnt_rx_drop_pmtu(c_rx_drop_pmtu),
+      .sts_roce_cnt_rx_drop_reth_len(c_rx_drop_reth_len),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -854,10 +869,11 @@ module fabnic_roce_core #(
   assign rpd_tlast  = rqq_tlast[1];
   assign rpd_tuser  = rqq_tuser[1];
   assign rqq_tready[1] = rpd_tready;
-  logic [127:0]      unused_ce_src;
   fabnic_roce_rx #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .CNT_W(CNT_W)) u_rx (
-      .clk, .rst, .cfg_local_ip(local_ip),
+      .clk, .rst, .cfg_local_ip(local_ip), .cfg_local_mac(local_mac),
+      .cfg_rx_filter(cfg_roce_rx_filter),
       .st_sr_we(st_wr_en), .st_sr_qpn(24'(st_wr_addr)), .st_sr_val(qpc_new.sr),
+      .st_pmtu_val(qpc_new.pmtu),
       .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep),
       .s_axis_tvalid(s_axis_rx_tvalid), .s_axis_tready(s_axis_rx_tready),
       .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
@@ -870,10 +886,17 @@ module fabnic_roce_core #(
       .m_rsp_tvalid(rqx_tvalid[1]), .m_rsp_tready(rqx_tready[1]), .m_rsp_tlast(rqx_tlast[1]),
       .m_rsp_tuser(rqx_tuser[1]),
       .m_cnp_valid(rx_cnp_valid), .m_cnp_qpn(rx_cnp_qpn),
-      .m_ce_valid(rx_ce_valid), .m_ce_qpn(rx_ce_qpn), .m_ce_src_ip(unused_ce_src),
-      .cnt_frames(c_rx_frames), .cnt_roce(c_rx_roce), .cnt_drop_bad(c_rx_drop_bad),
-      .cnt_drop_not_roce(c_rx_drop_not_roce), .cnt_drop_icrc(c_rx_drop_icrc),
-      .cnt_drop_hdr(c_rx_drop_hdr), .cnt_drop_qpn(c_rx_drop_qpn), .cnt_cnp(c_rx_cnp)
+      .m_ce_valid(rx_ce_valid), .m_ce_qpn(rx_ce_qpn),
+      .cnt_frames(c_rx_frames), .cnt_roce(c_rx_roce), .cnt_cnp(c_rx_cnp),
+      .cnt_drop_bad(c_rx_drop_bad), .cnt_drop_dst_mac(c_rx_drop_dst_mac),
+      .cnt_drop_not_roce(c_rx_drop_not_roce), .cnt_drop_dst_ip(c_rx_drop_dst_ip),
+      .cnt_drop_ip_frag(c_rx_drop_ip_frag), .cnt_drop_icrc(c_rx_drop_icrc),
+      .cnt_drop_oversize(c_rx_drop_oversize), .cnt_drop_ip_hdr(c_rx_drop_ip_hdr),
+      .cnt_drop_ip_csum(c_rx_drop_ip_csum), .cnt_drop_udp_len(c_rx_drop_udp_len),
+      .cnt_drop_frame_len(c_rx_drop_frame_len), .cnt_drop_hdr(c_rx_drop_hdr),
+      .cnt_drop_pad(c_rx_drop_pad), .cnt_drop_qpn(c_rx_drop_qpn),
+      .cnt_drop_op_len(c_rx_drop_op_len), .cnt_drop_pmtu(c_rx_drop_pmtu),
+      .cnt_drop_reth_len(c_rx_drop_reth_len)
   );
 
   // completer
@@ -1131,7 +1154,7 @@ module fabnic_roce_core #(
 
   logic unused;
   assign unused = ^{unused_axil_timeout, unused_fc0, unused_fc1, unused_fc2, cfg_device_scratch,
-                    unused_wtag, unused_wmis, unused_wout, unused_ce_src, rx_cnp_qpn[23:QPN_W],
+                    unused_wtag, unused_wmis, unused_wout, rx_cnp_qpn[23:QPN_W],
                     rx_ce_qpn[23:QPN_W], unused_dcqcn, c_op_q,
                     c_flags_q, rd_cpl_valid, rq_addr[23:21],
                     cmd_roce_cmd_data[7:6], c_idx_q, sq_tlast[1]};

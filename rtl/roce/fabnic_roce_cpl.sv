@@ -736,23 +736,24 @@ module fabnic_roce_cpl #(
             end else begin
               case (h_q.bth.opcode)
                 OP_ACK: begin
-                  if (syn_kind == 3'b000) begin
+                  // acted upon (and counted as an ACK/NAK) only for an outstanding PSN;
+                  // any other ACK/NAK is a drop, so a frame forged without knowing an
+                  // outstanding PSN cannot move the QP
+                  if (!in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)) begin
+                    cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                  end else if (syn_kind == 3'b000) begin
                     cnt_acks <= cnt_acks + 1'b1;
-                    if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi))
-                      tgt_q <= h_q.bth.psn + 24'd1;
+                    tgt_q <= h_q.bth.psn + 24'd1;
                   end else begin
                     cnt_naks <= cnt_naks + 1'b1;
-                    if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)
-                        || h_q.bth.psn == pb_q.psn_hi) begin
-                      tgt_q <= h_q.bth.psn;
-                      if (syn_kind == 3'b001) post_q <= P_RNR;
-                      else if (h_q.aeth.syndrome[4:0] == 5'd0) post_q <= P_SEQ;
-                      else begin
-                        post_q <= P_ERRNAK;
-                        nak_status_q <= (h_q.aeth.syndrome[4:0] == 5'd1) ? WS_REM_INV_REQ
-                                      : (h_q.aeth.syndrome[4:0] == 5'd2) ? WS_REM_ACCESS
-                                      : WS_REM_OP_ERR;
-                      end
+                    tgt_q <= h_q.bth.psn;
+                    if (syn_kind == 3'b001) post_q <= P_RNR;
+                    else if (h_q.aeth.syndrome[4:0] == 5'd0) post_q <= P_SEQ;
+                    else begin
+                      post_q <= P_ERRNAK;
+                      nak_status_q <= (h_q.aeth.syndrome[4:0] == 5'd1) ? WS_REM_INV_REQ
+                                    : (h_q.aeth.syndrome[4:0] == 5'd2) ? WS_REM_ACCESS
+                                    : WS_REM_OP_ERR;
                     end
                   end
                   st_q <= S_DRAIN;    // ACK payload frame is empty; drain it first

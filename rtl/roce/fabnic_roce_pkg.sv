@@ -21,6 +21,31 @@ package fabnic_roce_pkg;
     RX_ERR_OPCODE = 2'd3   // opcode not an RC opcode handled here (nor CNP)
   } rx_err_e;
 
+  // ---------------------------------------------------------------- receive validation
+  // Outcome of fabnic_roce_rx_check for one frame, in its priority order (the first
+  // failing check is the frame's one reason; docs/roce.md "Receive validation").
+  typedef enum logic [3:0] {
+    RXC_OK        = 4'd0,
+    RXC_IP_HDR    = 4'd1,   // parser: runt, IP version, IHL
+    RXC_IP_CSUM   = 4'd2,   // parser: IPv4 header checksum
+    RXC_FRAME_LEN = 4'd3,   // frame length != IP end, IPv4 total length < header
+    RXC_UDP_LEN   = 4'd4,   // parser: UDP length != IP payload length
+    RXC_HDR       = 4'd5,   // BTH decoder error or headers + ICRC beyond the UDP payload
+    RXC_PAD       = 4'd6,   // pad count beyond the payload
+    RXC_QPN       = 4'd7,   // destination QP >= NUM_QP
+    RXC_OP_LEN    = 4'd8,   // payload on an opcode without one, or an empty LAST
+    RXC_PMTU      = 4'd9,   // payload above the path MTU, FIRST/MIDDLE not the path MTU
+    RXC_RETH_LEN  = 4'd10   // WRITE ONLY / FIRST RETH length disagrees with the payload
+  } rx_check_e;
+  localparam int RXC_NUM = 11;
+
+  typedef enum logic [1:0] {
+    RX_ROUTE_REQ  = 2'd0,   // responder (requests)
+    RX_ROUTE_RSP  = 2'd1,   // completer (responses, ACKs, SACKs)
+    RX_ROUTE_CNP  = 2'd2,   // congestion notification (rate limiter)
+    RX_ROUTE_DROP = 2'd3
+  } rx_route_e;
+
   // Decoded header record. Fields of headers the opcode does not carry are zero.
   typedef struct packed {
     fabnic_pkt_pkg::bth_t            bth;

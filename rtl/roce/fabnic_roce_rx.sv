@@ -2,18 +2,33 @@
 //
 // fabnic_roce_rx: receive front of the transport engine.
 //
-//   frames (no FCS) -> classify/trim -> ICRC check -> frame FIFO (drops bad frames)
-//   -> IP/UDP parser (drops header errors) -> BTH decoder (pad + ICRC removed)
-//   -> dispatch: requests to the responder, responses to the completer, CNPs counted.
+//   frames (no FCS) -> input slice -> station filter (2 stages) -> ICRC check
+//   -> frame FIFO (drops bad and oversize frames; frame length measured on the way in)
+//   -> IP/UDP parser -> BTH decoder -> validation (fabnic_roce_rx_check)
+//   -> dispatch: requests to the responder, responses to the completer, CNPs out.
 //
-// Classify (first beat; DATA_W >= 512 so every header is in it): frames that are not
-// UDP 4791 to this NIC's IP address (IPv4, or IPv6 when the destination matches
-// cfg_local_ip) are dropped and counted; a single-beat frame is cut to its IP length
-// (Ethernet padding removed, so the ICRC is the frame's last 4 bytes). The frame
-// FIFO is store-and-forward: a frame whose ICRC is wrong, or that the MAC marked bad,
-// never reaches the transport, so nothing it carries touches host memory.
+// Every frame in is counted under exactly one outcome: accepted (cnt_roce), CNP
+// (cnt_cnp), or one drop reason (cnt_drop_*), so cnt_frames equals their sum once the
+// front is idle. The reasons, in the order the front checks them, and the rule behind
+// each are listed in docs/roce.md ("Receive validation"):
+//   station filter (first beat): dst_mac (cfg_rx_filter), not_roce (not IPv4 with
+//     IHL 5 or IPv6, UDP, port 4791), dst_ip (not cfg_local_ip), ip_frag (IPv4 MF set
+//     or fragment offset != 0);
+//   frame FIFO: bad (tuser[0] from the MAC), icrc, oversize (longer than FIFO_DEPTH
+//     beats);
+//   validation: ip_hdr, ip_csum, udp_len, frame_len, hdr, pad, qpn, op_len, pmtu,
+//     reth_len (fabnic_roce_rx_check).
+// Nothing of a dropped frame reaches the transport: the frame FIFO is store-and-
+// forward and a dropped record's payload is drained here.
+// A single-beat frame is cut to its IP length on the way in (Ethernet padding; the
+// ICRC is then the frame's last 4 bytes); a longer frame must end at its IP length.
 // Each packet reaches the responder or completer as a header record plus payload
 // length, then its payload frame (an empty payload is one tkeep=0 beat).
+//
+// cfg_rx_filter: bit 0 destination MAC filter on (unicast to cfg_local_mac only),
+// bit 1 accept broadcast, bit 2 accept multicast (group bit set). With bit 0 clear
+// every destination MAC is accepted.
+// The input handshake is registered (skid slice); the station filter adds 2 cycles.
 `default_nettype none
 
 module fabnic_roce_rx #(
@@ -27,11 +42,14 @@ module fabnic_roce_rx #(
     input  wire logic                        rst,
 
     input  wire logic [127:0]                cfg_local_ip,
+    input  wire logic [47:0]                 cfg_local_mac,
+    input  wire logic [2:0]                  cfg_rx_filter,
 
     // selective repeat: per-QP sr bit (static context writes), selects the SR layouts
     input  wire logic                        st_sr_we,
     input  wire logic [23:0]                 st_sr_qpn,
     input  wire logic                        st_sr_val,
+    input  wire logic [2:0]                  st_pmtu_val,   // path MTU code, same write
 
     input  wire logic [DATA_W-1:0]           s_axis_tdata,
     input  wire logic [KEEP_W-1:0]           s_axis_tkeep,
@@ -68,16 +86,27 @@ module fabnic_roce_rx #(
     // ECN-CE seen on a request (for the notification point)
     output logic                             m_ce_valid,
     output logic      [23:0]                 m_ce_qpn,
-    output logic      [127:0]                m_ce_src_ip,
 
     output logic      [CNT_W-1:0]            cnt_frames,
     output logic      [CNT_W-1:0]            cnt_roce,
+    output logic      [CNT_W-1:0]            cnt_cnp,
     output logic      [CNT_W-1:0]            cnt_drop_bad,
+    output logic      [CNT_W-1:0]            cnt_drop_dst_mac,
     output logic      [CNT_W-1:0]            cnt_drop_not_roce,
+    output logic      [CNT_W-1:0]            cnt_drop_dst_ip,
+    output logic      [CNT_W-1:0]            cnt_drop_ip_frag,
     output logic      [CNT_W-1:0]            cnt_drop_icrc,
+    output logic      [CNT_W-1:0]            cnt_drop_oversize,
+    output logic      [CNT_W-1:0]            cnt_drop_ip_hdr,
+    output logic      [CNT_W-1:0]            cnt_drop_ip_csum,
+    output logic      [CNT_W-1:0]            cnt_drop_udp_len,
+    output logic      [CNT_W-1:0]            cnt_drop_frame_len,
     output logic      [CNT_W-1:0]            cnt_drop_hdr,
+    output logic      [CNT_W-1:0]            cnt_drop_pad,
     output logic      [CNT_W-1:0]            cnt_drop_qpn,
-    output logic      [CNT_W-1:0]            cnt_cnp
+    output logic      [CNT_W-1:0]            cnt_drop_op_len,
+    output logic      [CNT_W-1:0]            cnt_drop_pmtu,
+    output logic      [CNT_W-1:0]            cnt_drop_reth_len
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
@@ -86,108 +115,290 @@ module fabnic_roce_rx #(
     $error("fabnic_roce_rx: DATA_W must be >= 512 (headers classified on the first beat)");
   end
 
+  localparam int QPN_W = (NUM_QP > 1) ? $clog2(NUM_QP) : 1;
+  localparam int LQ_W  = $clog2(FIFO_DEPTH);
+
   function automatic logic [15:0] be16(input logic [DATA_W-1:0] d, input int off);
     return {d[8*off +: 8], d[8*(off+1) +: 8]};
   endfunction
 
-  // ---------------------------------------------------------------- classify and trim
-  logic        first_q, keep_q;
-  logic        vlan, v4, v6, udp, roce, to_me;
-  int unsigned l3;
-  logic [15:0] et, iplen;
-  logic [31:0] dip4;
-  logic [127:0] dip6;
-  logic [15:0] frame_len;
-  logic [KEEP_W-1:0] keep_trim;
+  function automatic logic [31:0] be32(input logic [DATA_W-1:0] d, input int off);
+    return {be16(d, off), be16(d, off + 2)};
+  endfunction
+
+  function automatic logic [127:0] be128(input logic [DATA_W-1:0] d, input int off);
+    logic [127:0] v;
+    for (int i = 0; i < 16; i++) v[8*(15-i) +: 8] = d[8*(off+i) +: 8];
+    return v;
+  endfunction
+
+  // ---------------------------------------------------------------- input slice
+  logic [DATA_W-1:0] r_tdata;
+  logic [KEEP_W-1:0] r_tkeep;
+  logic              r_tvalid, r_tready, r_tlast;
+  logic [0:0]        r_tuser;
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .REG_TYPE(2)) u_in (
+      .clk, .rst,
+      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast,
+      .s_axis_tuser(s_axis_tuser),
+      .m_axis_tdata(r_tdata), .m_axis_tkeep(r_tkeep), .m_axis_tvalid(r_tvalid),
+      .m_axis_tready(r_tready), .m_axis_tlast(r_tlast), .m_axis_tuser(r_tuser)
+  );
+
+  // ---------------------------------------------------------------- station filter
+  // Stage A: compares on the beat, the L3 fields taken at both offsets (14 and 18)
+  // and selected by the VLAN EtherType after the compare. Stage B: the frame's
+  // outcome from stage A's flags (first beat), the single-beat trim, the counters.
+  typedef struct packed {
+    logic        mac_uni, mac_bcast, mac_mcast;
+    logic        v4, v6, ihl5, udp4, udp6, port4, port6, dip4, dip6, frag4;
+    logic [15:0] end4, end6;   // frame offset where the IPv4 / IPv6 datagram ends
+  } cls_t;
+
+  function automatic cls_t cls_at(input logic [DATA_W-1:0] d, input int l3,
+                                  input logic [127:0] ip);
+    cls_t c;
+    c.mac_uni   = 1'b0;
+    c.mac_bcast = 1'b0;
+    c.mac_mcast = 1'b0;
+    c.v4    = be16(d, l3 - 2) == 16'h0800 && d[8*l3 + 4 +: 4] == 4'd4;
+    c.v6    = be16(d, l3 - 2) == 16'h86DD && d[8*l3 + 4 +: 4] == 4'd6;
+    c.ihl5  = d[8*l3 +: 4] == 4'd5;
+    c.udp4  = d[8*(l3+9) +: 8] == 8'd17;
+    c.udp6  = d[8*(l3+6) +: 8] == 8'd17;
+    c.port4 = be16(d, l3 + 22) == 16'd4791;
+    c.port6 = be16(d, l3 + 42) == 16'd4791;
+    c.dip4  = be32(d, l3 + 16) == ip[31:0];
+    c.dip6  = be128(d, l3 + 24) == ip;
+    c.frag4 = d[8*(l3+6) + 5] || d[8*(l3+6) +: 5] != '0 || d[8*(l3+7) +: 8] != '0;
+    c.end4  = 16'(l3) + be16(d, l3 + 2);
+    c.end6  = 16'(l3 + 40) + be16(d, l3 + 4);
+    return c;
+  endfunction
+
+  // bytes beyond tkeep read as zero, so a frame shorter than its headers is judged
+  // on its own bytes only
+  cls_t cls14, cls18, cls_a;
+  logic vlan_a;
+  logic [DATA_W-1:0] r_masked;
   always_comb begin
-    vlan = be16(s_axis_tdata, 12) == 16'h8100;
-    l3   = vlan ? 18 : 14;
-    et   = vlan ? be16(s_axis_tdata, 16) : be16(s_axis_tdata, 12);
-    v4   = et == 16'h0800 && s_axis_tdata[8*l3 + 4 +: 4] == 4'd4;
-    v6   = et == 16'h86DD && s_axis_tdata[8*l3 + 4 +: 4] == 4'd6;
-    dip4 = '0;
-    dip6 = '0;
-    for (int i = 0; i < 4; i++) dip4[8*(3-i) +: 8] = s_axis_tdata[8*(l3+16+i) +: 8];
-    for (int i = 0; i < 16; i++) dip6[8*(15-i) +: 8] = s_axis_tdata[8*(l3+24+i) +: 8];
-    if (v4) begin
-      udp   = s_axis_tdata[8*(l3+9) +: 8] == 8'd17 && s_axis_tdata[8*l3 +: 4] == 4'd5;
-      roce  = be16(s_axis_tdata, l3 + 22) == 16'd4791;
-      to_me = dip4 == cfg_local_ip[31:0];
-      iplen = be16(s_axis_tdata, l3 + 2);
-    end else begin
-      udp   = s_axis_tdata[8*(l3+6) +: 8] == 8'd17;
-      roce  = be16(s_axis_tdata, l3 + 42) == 16'd4791;
-      to_me = dip6 == cfg_local_ip;
-      iplen = be16(s_axis_tdata, l3 + 4) + 16'd40;
-    end
-    frame_len = 16'(l3) + iplen;
-    keep_trim = s_axis_tkeep;
-    if (s_axis_tlast && first_q && (v4 || v6))   // a single-beat frame: cut at the IP length
-      for (int i = 0; i < KEEP_W; i++) if (i >= int'(frame_len)) keep_trim[i] = 1'b0;
+    for (int i = 0; i < KEEP_W; i++) r_masked[8*i +: 8] = r_tdata[8*i +: 8] & {8{r_tkeep[i]}};
+    cls14  = cls_at(r_masked, 14, cfg_local_ip);
+    cls18  = cls_at(r_masked, 18, cfg_local_ip);
+    vlan_a = be16(r_masked, 12) == 16'h8100;
+    cls_a  = vlan_a ? cls18 : cls14;
+    cls_a.mac_uni   = r_masked[47:0] == {cfg_local_mac[7:0], cfg_local_mac[15:8],
+                                        cfg_local_mac[23:16], cfg_local_mac[31:24],
+                                        cfg_local_mac[39:32], cfg_local_mac[47:40]};
+    cls_a.mac_bcast = r_masked[47:0] == '1;
+    cls_a.mac_mcast = r_masked[0];
   end
-  logic accept_first;
-  assign accept_first = (v4 || v6) && udp && roce && to_me;
+
+  typedef enum logic [2:0] {
+    SF_PASS, SF_DST_MAC, SF_NOT_ROCE, SF_DST_IP, SF_IP_FRAG
+  } sf_e;
+
+  // stage registers
+  logic              a_valid_q, a_first_q, first_in_q;
+  logic [DATA_W-1:0] a_tdata_q;
+  logic [KEEP_W-1:0] a_tkeep_q;
+  logic              a_tlast_q, a_tuser_q;
+  cls_t              a_cls_q;
+  logic              b_valid_q, b_pass_q, keep_q;
+  logic [DATA_W-1:0] b_tdata_q;
+  logic [KEEP_W-1:0] b_tkeep_q;
+  logic              b_tlast_q, b_tuser_q;
+  logic              b_new_q;      // a frame's first beat entered stage B
+  sf_e               b_reason_q;
+
+  logic c_tready, en;
+  assign en       = !b_valid_q || !b_pass_q || c_tready;
+  assign r_tready = en;
+
+  // stage B decision from stage A's flags
+  logic mac_ok, is_roce, dip_ok, frag;
+  sf_e  sf;
+  logic [KEEP_W-1:0] keep_trim;
+  logic [15:0]       ip_end_a;
+  always_comb begin
+    mac_ok  = !cfg_rx_filter[0] || a_cls_q.mac_uni
+              || (a_cls_q.mac_bcast ? cfg_rx_filter[1] : (a_cls_q.mac_mcast && cfg_rx_filter[2]));
+    is_roce = (a_cls_q.v4 && a_cls_q.ihl5 && a_cls_q.udp4 && a_cls_q.port4)
+              || (a_cls_q.v6 && a_cls_q.udp6 && a_cls_q.port6);
+    dip_ok  = a_cls_q.v4 ? a_cls_q.dip4 : a_cls_q.dip6;
+    frag    = a_cls_q.v4 && a_cls_q.frag4;
+    if (!mac_ok)       sf = SF_DST_MAC;
+    else if (!is_roce) sf = SF_NOT_ROCE;
+    else if (!dip_ok)  sf = SF_DST_IP;
+    else if (frag)     sf = SF_IP_FRAG;
+    else               sf = SF_PASS;
+    // a single-beat frame is cut at its IP end (Ethernet padding)
+    ip_end_a  = a_cls_q.v4 ? a_cls_q.end4 : a_cls_q.end6;
+    keep_trim = a_tkeep_q;
+    if (a_first_q && a_tlast_q)
+      for (int i = 0; i < KEEP_W; i++) if (32'(ip_end_a) <= i) keep_trim[i] = 1'b0;
+  end
+
+  always_ff @(posedge clk) begin
+    b_new_q <= 1'b0;
+    if (en) begin
+      a_valid_q <= r_tvalid;
+      if (r_tvalid) begin
+        a_tdata_q  <= r_tdata;
+        a_tkeep_q  <= r_tkeep;
+        a_tlast_q  <= r_tlast;
+        a_tuser_q  <= r_tuser[0];
+        a_cls_q    <= cls_a;
+        a_first_q  <= first_in_q;
+        first_in_q <= r_tlast;
+      end
+      b_valid_q <= a_valid_q;
+      if (a_valid_q) begin
+        b_tdata_q <= a_tdata_q;
+        b_tkeep_q <= keep_trim;
+        b_tlast_q <= a_tlast_q;
+        b_tuser_q <= a_tuser_q;
+        if (a_first_q) begin
+          b_pass_q   <= sf == SF_PASS;
+          keep_q     <= sf == SF_PASS;
+          b_new_q    <= 1'b1;
+          b_reason_q <= sf;
+        end else begin
+          b_pass_q <= keep_q;
+        end
+      end
+    end
+    if (rst) begin
+      a_valid_q  <= 1'b0;
+      b_valid_q  <= 1'b0;
+      first_in_q <= 1'b1;
+      b_new_q    <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (b_new_q) begin
+      cnt_frames <= cnt_frames + 1'b1;
+      unique case (b_reason_q)
+        SF_DST_MAC:  cnt_drop_dst_mac  <= cnt_drop_dst_mac + 1'b1;
+        SF_NOT_ROCE: cnt_drop_not_roce <= cnt_drop_not_roce + 1'b1;
+        SF_DST_IP:   cnt_drop_dst_ip   <= cnt_drop_dst_ip + 1'b1;
+        SF_IP_FRAG:  cnt_drop_ip_frag  <= cnt_drop_ip_frag + 1'b1;
+        default: ;
+      endcase
+    end
+    if (rst) begin
+      cnt_frames        <= '0;
+      cnt_drop_dst_mac  <= '0;
+      cnt_drop_not_roce <= '0;
+      cnt_drop_dst_ip   <= '0;
+      cnt_drop_ip_frag  <= '0;
+    end
+  end
 
   logic [DATA_W-1:0] c_tdata;
   logic [KEEP_W-1:0] c_tkeep;
-  logic              c_tvalid, c_tready, c_tlast, c_tuser, pass;
-  assign pass          = first_q ? accept_first : keep_q;
-  assign c_tdata       = s_axis_tdata;
-  assign c_tkeep       = keep_trim;
-  assign c_tvalid      = s_axis_tvalid && pass;
-  assign c_tlast       = s_axis_tlast;
-  assign c_tuser       = s_axis_tuser;
-  assign s_axis_tready = pass ? c_tready : 1'b1;
-
-  always_ff @(posedge clk) begin
-    if (s_axis_tvalid && s_axis_tready) begin
-      first_q <= s_axis_tlast;
-      if (first_q) keep_q <= accept_first;
-      if (first_q) cnt_frames <= cnt_frames + 1'b1;
-      if (first_q && !accept_first) cnt_drop_not_roce <= cnt_drop_not_roce + 1'b1;
-      if (s_axis_tlast && s_axis_tuser && pass) cnt_drop_bad <= cnt_drop_bad + 1'b1;
-    end
-    if (rst) begin
-      first_q <= 1'b1;
-      keep_q  <= 1'b0;
-      cnt_frames        <= '0;
-      cnt_drop_not_roce <= '0;
-      cnt_drop_bad      <= '0;
-    end
-  end
+  logic              c_tvalid, c_tlast, c_tuser;
+  assign c_tdata  = b_tdata_q;
+  assign c_tkeep  = b_tkeep_q;
+  assign c_tvalid = b_valid_q && b_pass_q;
+  assign c_tlast  = b_tlast_q;
+  assign c_tuser  = b_tuser_q;
 
   // ---------------------------------------------------------------- ICRC + frame FIFO
   logic [DATA_W-1:0] i_tdata;
   logic [KEEP_W-1:0] i_tkeep;
-  logic              i_tvalid, i_tready, i_tlast, i_tuser;
-  logic [CNT_W-1:0]  unused_icrc_frames, icrc_bad;
+  logic              i_tvalid, i_tready, i_tlast, i_tuser, fifo_in_ready;
+  logic [CNT_W-1:0]  unused_icrc_frames, unused_icrc_bad;
   fabnic_roce_icrc_check #(.DATA_W(DATA_W), .STRIP_ICRC(1'b0), .CNT_W(CNT_W)) u_icrc (
       .clk, .rst,
       .s_axis_tdata(c_tdata), .s_axis_tkeep(c_tkeep), .s_axis_tvalid(c_tvalid),
       .s_axis_tready(c_tready), .s_axis_tlast(c_tlast), .s_axis_tuser(c_tuser),
       .m_axis_tdata(i_tdata), .m_axis_tkeep(i_tkeep), .m_axis_tvalid(i_tvalid),
       .m_axis_tready(i_tready), .m_axis_tlast(i_tlast), .m_axis_tuser(i_tuser),
-      .cnt_frames(unused_icrc_frames), .cnt_icrc_bad(icrc_bad)
+      .cnt_frames(unused_icrc_frames), .cnt_icrc_bad(unused_icrc_bad)
   );
-  assign cnt_drop_icrc = icrc_bad;
 
+  // which frames the MAC marked bad (the ICRC check ORs its own verdict into tuser)
+  logic       mf_valid, mf_out, unused_mf_ready;
+  logic [2:0] unused_mf_count;
+  fabnic_fifo #(.WIDTH(1), .DEPTH(4)) u_macflag (
+      .clk, .rst,
+      .in_valid(c_tvalid && c_tready && c_tlast), .in_ready(unused_mf_ready),
+      .in_data(c_tuser),
+      .out_valid(mf_valid), .out_ready(i_tvalid && i_tready && i_tlast), .out_data(mf_out),
+      .status_count(unused_mf_count)
+  );
+
+  // frame length in bytes, measured on the way into the FIFO (beats before the last
+  // count KEEP_W; the last beat's tkeep is contiguous from lane 0)
+  logic [16:0] flen_acc_q, flen_last_q, flen_now;
+  logic [$clog2(KEEP_W+1)-1:0] last_bytes;
+  logic        mac_bad_last_q;
+  always_comb begin
+    last_bytes = '0;
+    for (int i = 0; i < KEEP_W; i++) if (i_tkeep[i]) last_bytes = $bits(last_bytes)'(i + 1);
+    flen_now = flen_acc_q + 17'(last_bytes);
+  end
+
+  logic lq_room_q;
+  logic f_good, f_bad, f_ovf, f_oversize;
   logic [DATA_W-1:0] f_tdata;
   logic [KEEP_W-1:0] f_tkeep;
   logic              f_tvalid, f_tready, f_tlast;
   logic [0:0]        f_tuser;
   logic [$clog2(FIFO_DEPTH):0] unused_depth;
-  logic              unused_good, unused_bad, unused_ovf, f_oversize;
+  assign i_tready = fifo_in_ready && lq_room_q;
   fabnic_axis_fifo #(.DATA_W(DATA_W), .DEPTH(FIFO_DEPTH), .FRAME_FIFO(1'b1),
                      .DROP_BAD_FRAME(1'b1)) u_fifo (
       .clk, .rst,
-      .s_axis_tdata(i_tdata), .s_axis_tkeep(i_tkeep), .s_axis_tvalid(i_tvalid),
-      .s_axis_tready(i_tready), .s_axis_tlast(i_tlast), .s_axis_tuser(i_tuser),
+      .s_axis_tdata(i_tdata), .s_axis_tkeep(i_tkeep), .s_axis_tvalid(i_tvalid && lq_room_q),
+      .s_axis_tready(fifo_in_ready), .s_axis_tlast(i_tlast), .s_axis_tuser(i_tuser),
       .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
       .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser),
-      .status_depth(unused_depth), .status_good_frame(unused_good),
-      .status_bad_frame(unused_bad), .status_overflow(unused_ovf),
+      .status_depth(unused_depth), .status_good_frame(f_good),
+      .status_bad_frame(f_bad), .status_overflow(f_ovf),
       .status_oversize(f_oversize)
   );
+
+  always_ff @(posedge clk) begin
+    if (i_tvalid && i_tready) begin
+      if (i_tlast) begin
+        flen_acc_q     <= '0;
+        flen_last_q    <= flen_now;
+        mac_bad_last_q <= mf_valid && mf_out;
+      end else begin
+        flen_acc_q <= flen_acc_q + 17'(KEEP_W);
+      end
+    end
+    // a FIFO status pulse follows the last beat's write by one cycle
+    if (f_bad &&  mac_bad_last_q) cnt_drop_bad  <= cnt_drop_bad + 1'b1;
+    if (f_bad && !mac_bad_last_q) cnt_drop_icrc <= cnt_drop_icrc + 1'b1;
+    if (f_oversize)               cnt_drop_oversize <= cnt_drop_oversize + 1'b1;
+    if (rst) begin
+      flen_acc_q        <= '0;
+      mac_bad_last_q    <= 1'b0;
+      cnt_drop_bad      <= '0;
+      cnt_drop_icrc     <= '0;
+      cnt_drop_oversize <= '0;
+    end
+  end
+
+  // frame lengths of the committed frames, in order
+  logic        lq_valid, lq_pop, unused_lq_ready;
+  logic [16:0] lq_data;
+  logic [LQ_W:0] lq_count;
+  fabnic_fifo #(.WIDTH(17), .DEPTH(FIFO_DEPTH)) u_len (
+      .clk, .rst,
+      .in_valid(f_good), .in_ready(unused_lq_ready), .in_data(flen_last_q),
+      .out_valid(lq_valid), .out_ready(lq_pop), .out_data(lq_data),
+      .status_count(lq_count)
+  );
+  // stop the FIFO input while the length queue could not take every frame in flight
+  always_ff @(posedge clk) begin
+    lq_room_q <= 32'(lq_count) < FIFO_DEPTH - 4;
+    if (rst) lq_room_q <= 1'b0;
+  end
 
   // ---------------------------------------------------------------- IP/UDP parser
   pkt_meta_t         pm;
@@ -196,7 +407,7 @@ module fabnic_roce_rx #(
   logic [KEEP_W-1:0] p_tkeep;
   logic              p_tvalid, p_tready, p_tlast, p_tuser;
   logic [CNT_W-1:0]  pc [13];
-  fabnic_pkt_parser #(.DATA_W(DATA_W), .STRIP(1'b1), .DROP_ERRORS(1'b1), .CNT_W(CNT_W)) u_parse (
+  fabnic_pkt_parser #(.DATA_W(DATA_W), .STRIP(1'b1), .DROP_ERRORS(1'b0), .CNT_W(CNT_W)) u_parse (
       .clk, .rst,
       .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
       .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser[0]),
@@ -209,22 +420,28 @@ module fabnic_roce_rx #(
       .cnt_err_ip_length(pc[11]), .cnt_err_udp_length(pc[12])
   );
 
-  // side info per packet, in order: UDP payload length and ECN
+  // side information per frame, in order: the parser's errors, lengths and ECN
+  typedef struct packed {
+    pkt_err_t    err;
+    logic [7:0]  pay_off;
+    logic [15:0] pay_len;
+    logic [1:0]  ecn;
+  } side_t;
+  side_t       sd_in, sd;
   logic        sd_valid, sd_pop;
-  logic [17:0] sd_data;
   logic [3:0]  unused_sd_count;
-  logic [127:0] src_ip_q;
-  fabnic_fifo #(.WIDTH(18), .DEPTH(8)) u_side (
-      .clk, .rst, .in_valid(pm_valid), .in_ready(pm_ready), .in_data({pm.payload_len, pm.ecn}),
-      .out_valid(sd_valid), .out_ready(sd_pop), .out_data(sd_data), .status_count(unused_sd_count)
+  assign sd_in = '{err: pm.err, pay_off: pm.payload_offset, pay_len: pm.payload_len,
+                   ecn: pm.ecn};
+  fabnic_fifo #(.WIDTH($bits(side_t)), .DEPTH(8)) u_side (
+      .clk, .rst, .in_valid(pm_valid), .in_ready(pm_ready), .in_data(sd_in),
+      .out_valid(sd_valid), .out_ready(sd_pop), .out_data(sd),
+      .status_count(unused_sd_count)
   );
-  always_ff @(posedge clk) if (pm_valid && pm_ready) src_ip_q <= pm.src_ip;
 
   // ---------------------------------------------------------------- BTH decode
   roce_hdr_t         h;
   logic              h_valid, h_ready;
   // per-QP selective-repeat bit, read combinationally by the decoder (LUT RAM)
-  localparam int QPN_W = (NUM_QP > 1) ? $clog2(NUM_QP) : 1;
   logic              sr_bits [NUM_QP];
   logic [23:0]       lk_qpn;
   logic              lk_sr;
@@ -250,36 +467,57 @@ module fabnic_roce_rx #(
       .cnt_err_pad(hc[4])
   );
 
-  // ---------------------------------------------------------------- dispatch
-  typedef enum logic [1:0] { R_NONE, R_REQ, R_RSP, R_DROP } route_e;
-  route_e route_q, route;
-  logic   busy_q;          // a payload frame is being routed
-  logic [7:0] op;
-  logic       is_rsp, is_req_op, bad_qpn;
-  logic [15:0] plen;
-  assign op        = h.bth.opcode;
-  assign is_rsp    = (op >= OP_READ_RESP_FIRST && op <= OP_ATOMIC_ACK) || op == OP_SR_SACK;
-  assign is_req_op = op <= OP_READ_REQUEST || op == OP_COMPARE_SWAP || op == OP_FETCH_ADD;
-  assign bad_qpn   = 32'(h.bth.dest_qp) >= NUM_QP;
-  assign plen      = sd_data[17:2] - 16'(h.hdr_len) - 16'(h.bth.pad_count) - 16'd4;
+  // ---------------------------------------------------------------- validation
+  logic       ck_valid, ck_ready;
+  assign ck_valid = h_valid && sd_valid && lq_valid;
+  assign h_ready  = ck_valid && ck_ready;
+  assign sd_pop   = ck_valid && ck_ready;
+  assign lq_pop   = ck_valid && ck_ready;
 
-  always_comb begin
-    if (h.err != RX_ERR_NONE || bad_qpn || h.is_cnp || !(is_rsp || is_req_op)) route = R_DROP;
-    else if (is_rsp) route = R_RSP;
-    else route = R_REQ;
+  roce_hdr_t  vh;
+  logic [15:0] vplen;
+  rx_route_e  vroute;
+  logic [1:0] vecn;
+  logic       v_valid, v_ready;
+  logic [CNT_W-1:0] ck_req, ck_rsp, ck_drop [RXC_NUM];
+  fabnic_roce_rx_check #(.NUM_QP(NUM_QP), .CNT_W(CNT_W)) u_check (
+      .clk, .rst,
+      .st_we(st_sr_we), .st_qpn(st_sr_qpn), .st_pmtu(st_pmtu_val),
+      .s_hdr(h), .s_ip_err(sd.err), .s_pay_off(sd.pay_off), .s_pay_len(sd.pay_len),
+      .s_ecn(sd.ecn), .s_frame_len(lq_data), .s_valid(ck_valid), .s_ready(ck_ready),
+      .m_hdr(vh), .m_plen(vplen), .m_route(vroute), .m_ecn(vecn),
+      .m_valid(v_valid), .m_ready(v_ready),
+      .cnt_req(ck_req), .cnt_rsp(ck_rsp), .cnt_cnp(cnt_cnp), .cnt_drop(ck_drop)
+  );
+  assign cnt_drop_ip_hdr    = ck_drop[RXC_IP_HDR];
+  assign cnt_drop_ip_csum   = ck_drop[RXC_IP_CSUM];
+  assign cnt_drop_udp_len   = ck_drop[RXC_UDP_LEN];
+  assign cnt_drop_frame_len = ck_drop[RXC_FRAME_LEN];
+  assign cnt_drop_hdr       = ck_drop[RXC_HDR];
+  assign cnt_drop_pad       = ck_drop[RXC_PAD];
+  assign cnt_drop_qpn       = ck_drop[RXC_QPN];
+  assign cnt_drop_op_len    = ck_drop[RXC_OP_LEN];
+  assign cnt_drop_pmtu      = ck_drop[RXC_PMTU];
+  assign cnt_drop_reth_len  = ck_drop[RXC_RETH_LEN];
+  always_ff @(posedge clk) begin
+    cnt_roce <= ck_req + ck_rsp;
+    if (rst) cnt_roce <= '0;
   end
 
-  logic hdr_take;
-  assign m_req_hdr   = h;
-  assign m_rsp_hdr   = h;
-  assign m_req_plen  = plen;
-  assign m_rsp_plen  = plen;
-  assign m_req_valid = !busy_q && h_valid && sd_valid && route == R_REQ;
-  assign m_rsp_valid = !busy_q && h_valid && sd_valid && route == R_RSP;
-  assign hdr_take    = !busy_q && h_valid && sd_valid
-                       && (route == R_DROP || (route == R_REQ ? m_req_ready : m_rsp_ready));
-  assign h_ready     = hdr_take;
-  assign sd_pop      = hdr_take;
+  // ---------------------------------------------------------------- dispatch
+  // A record is taken when its side is ready; its payload frame then follows to the
+  // same side (drained for drops and CNPs) before the next record is presented.
+  rx_route_e route_q;
+  logic      busy_q;          // a payload frame is being routed
+
+  assign m_req_hdr   = vh;
+  assign m_rsp_hdr   = vh;
+  assign m_req_plen  = vplen;
+  assign m_rsp_plen  = vplen;
+  assign m_req_valid = !busy_q && v_valid && vroute == RX_ROUTE_REQ;
+  assign m_rsp_valid = !busy_q && v_valid && vroute == RX_ROUTE_RSP;
+  assign v_ready     = !busy_q && (vroute == RX_ROUTE_REQ ? m_req_ready
+                                 : vroute == RX_ROUTE_RSP ? m_rsp_ready : 1'b1);
 
   assign m_req_tdata  = d_tdata;
   assign m_req_tkeep  = d_tkeep;
@@ -289,50 +527,46 @@ module fabnic_roce_rx #(
   assign m_rsp_tkeep  = d_tkeep;
   assign m_rsp_tlast  = d_tlast;
   assign m_rsp_tuser  = d_tuser;
-  assign m_req_tvalid = busy_q && route_q == R_REQ && d_tvalid;
-  assign m_rsp_tvalid = busy_q && route_q == R_RSP && d_tvalid;
+  assign m_req_tvalid = busy_q && route_q == RX_ROUTE_REQ && d_tvalid;
+  assign m_rsp_tvalid = busy_q && route_q == RX_ROUTE_RSP && d_tvalid;
   always_comb begin
-    case (route_q)
-      R_REQ:   d_tready = busy_q && m_req_tready;
-      R_RSP:   d_tready = busy_q && m_rsp_tready;
-      default: d_tready = busy_q;
+    unique case (route_q)
+      RX_ROUTE_REQ: d_tready = busy_q && m_req_tready;
+      RX_ROUTE_RSP: d_tready = busy_q && m_rsp_tready;
+      default:      d_tready = busy_q;
     endcase
   end
 
   always_ff @(posedge clk) begin
     m_cnp_valid <= 1'b0;
     m_ce_valid  <= 1'b0;
-    if (hdr_take) begin
-      busy_q  <= 1'b1;
-      route_q <= route;
-      cnt_roce     <= cnt_roce + CNT_W'(route != R_DROP);
-      cnt_drop_hdr <= cnt_drop_hdr + CNT_W'(h.err != RX_ERR_NONE
-                                            || (!h.is_cnp && !(is_rsp || is_req_op)));
-      cnt_drop_qpn <= cnt_drop_qpn + CNT_W'(h.err == RX_ERR_NONE && bad_qpn);
-      cnt_cnp      <= cnt_cnp + CNT_W'(h.err == RX_ERR_NONE && h.is_cnp);
-      m_cnp_valid  <= h.err == RX_ERR_NONE && h.is_cnp && !bad_qpn;
-      m_cnp_qpn    <= h.bth.dest_qp;
-      m_ce_valid   <= route == R_REQ && sd_data[1:0] == 2'b11;
-      m_ce_qpn     <= h.bth.dest_qp;
-      m_ce_src_ip  <= src_ip_q;
+    if (v_valid && v_ready) begin
+      busy_q      <= 1'b1;
+      route_q     <= vroute;
+      m_cnp_valid <= vroute == RX_ROUTE_CNP;
+      m_cnp_qpn   <= vh.bth.dest_qp;
+      m_ce_valid  <= vroute == RX_ROUTE_REQ && vecn == 2'b11;
+      m_ce_qpn    <= vh.bth.dest_qp;
     end
     if (busy_q && d_tvalid && d_tready && d_tlast) busy_q <= 1'b0;
     if (rst) begin
-      busy_q       <= 1'b0;
-      cnt_roce     <= '0;
-      cnt_drop_hdr <= '0;
-      cnt_drop_qpn <= '0;
-      cnt_cnp      <= '0;
-      m_cnp_valid  <= 1'b0;
-      m_ce_valid   <= 1'b0;
+      busy_q      <= 1'b0;
+      route_q     <= RX_ROUTE_DROP;
+      m_cnp_valid <= 1'b0;
+      m_ce_valid  <= 1'b0;
     end
   end
 
   logic unused;
-  assign unused = ^{unused_icrc_frames, unused_depth, unused_good, unused_bad, unused_ovf,
-                    f_oversize, unused_d_plen, unused_sd_count, pc[0], pc[1], pc[2], pc[3],
-                    pc[5], pc[6], pc[7], pc[8], pc[9], pc[10], pc[11], pc[12], hc[0], hc[1],
-                    hc[2], hc[3], hc[4], pc[4], pm};
+  assign unused = ^{unused_icrc_frames, unused_icrc_bad, unused_mf_ready, unused_mf_count,
+                    unused_depth, f_ovf, unused_d_plen, unused_sd_count, unused_lq_ready,
+                    pc[0], pc[1], pc[2], pc[3], pc[4], pc[5], pc[6], pc[7], pc[8], pc[9],
+                    pc[10], pc[11], pc[12], hc[0], hc[1], hc[2], hc[3], hc[4],
+                    pm.dst_mac, pm.src_mac, pm.src_ip, pm.dst_ip, pm.vlan_valid, pm.vlan_pcp,
+                    pm.vlan_vid, pm.ethertype, pm.is_ipv4, pm.is_ipv6, pm.dscp, pm.ttl,
+                    pm.ip_proto, pm.flow_label, pm.ip_frag, pm.is_udp, pm.src_port,
+                    pm.dst_port, pm.udp_checksum, pm.l3_offset, pm.l4_offset,
+                    ck_drop[RXC_OK]};
 
 endmodule
 

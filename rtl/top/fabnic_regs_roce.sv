@@ -39,6 +39,7 @@ module fabnic_regs_roce #(
     output logic [5:0] cfg_roce_sr_reorder,
     output logic [7:0] cfg_roce_sr_probe,
     output logic [6:0] cfg_roce_sr_max_inflight,
+    output logic [2:0] cfg_roce_rx_filter,
     output logic [31:0] cfg_roce_data0,
     output logic [31:0] cfg_roce_data1,
     output logic [31:0] cfg_roce_data2,
@@ -106,6 +107,18 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_sr_spurious,
     input  wire logic [31:0] sts_roce_cnt_sqe_shadow_hit,
     input  wire logic [31:0] sts_roce_cnt_sqe_shadow_miss,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_dst_mac,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_dst_ip,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_ip_frag,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_oversize,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_ip_hdr,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_ip_csum,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_udp_len,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_frame_len,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_pad,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_op_len,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_pmtu,
+    input  wire logic [31:0] sts_roce_cnt_rx_drop_reth_len,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -263,6 +276,10 @@ module fabnic_regs_roce #(
         ADDR_W'('h450): begin
           if (req_write) cfg_roce_sr_max_inflight <= 7'(apply_strb(32'(cfg_roce_sr_max_inflight), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_roce_sr_max_inflight);
+        end
+        ADDR_W'('h454): begin
+          if (req_write) cfg_roce_rx_filter <= 3'(apply_strb(32'(cfg_roce_rx_filter), req_wdata, req_wstrb));
+          ack_rdata <= 32'(cfg_roce_rx_filter);
         end
         ADDR_W'('h480): begin
           if (req_write) cfg_roce_data0 <= 32'(apply_strb(32'(cfg_roce_data0), req_wdata, req_wstrb));
@@ -445,6 +462,30 @@ module fabnic_regs_roce #(
         ADDR_W'('h8a4): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sqe_shadow_hit);
                 else ack_err <= 1'b1;
         ADDR_W'('h8a8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_sqe_shadow_miss);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8ac): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_dst_mac);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8b0): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_dst_ip);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8b4): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_ip_frag);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8b8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_oversize);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8bc): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_ip_hdr);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8c0): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_ip_csum);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8c4): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_udp_len);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8c8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_frame_len);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8cc): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_pad);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8d0): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_op_len);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8d4): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_pmtu);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8d8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_reth_len);
                 else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;
@@ -641,6 +682,7 @@ module fabnic_regs_roce #(
       cfg_roce_sr_reorder <= 6'('h3);
       cfg_roce_sr_probe <= 8'('h4);
       cfg_roce_sr_max_inflight <= 7'('h40);
+      cfg_roce_rx_filter <= 3'('h1);
       cfg_roce_data0 <= 32'('h0);
       cfg_roce_data1 <= 32'('h0);
       cfg_roce_data2 <= 32'('h0);
