@@ -123,6 +123,9 @@ class WcOpcode(IntEnum):
     RECV_RDMA_WITH_IMM = 0x81
 
 
+WR_ID_UNKNOWN = (1 << 64) - 1   # CQE wr_id (ones above a 16-bit SQ index): WQE unreadable
+
+
 class WcStatus(IntEnum):
     """Completion status (CQE byte 0x15)."""
     SUCCESS = 0
@@ -134,6 +137,7 @@ class WcStatus(IntEnum):
     REM_OP_ERR = 6
     RETRY_EXC_ERR = 7
     RNR_RETRY_EXC_ERR = 8
+    LOC_QP_OP_ERR = 9      # host memory answered a read with an AXI error
 
 
 # What a send WR opcode completes as, and what the NIC must support for it.
@@ -909,6 +913,14 @@ class Context:
                 break
             cq.ci += 1
             qpn &= 0xFFFFFF
+            qp = self.qps.get(qpn)
+            if (wr_id >> 16 == WR_ID_UNKNOWN >> 16 and status != WcStatus.SUCCESS
+                    and not op & 0x80 and qp is not None):
+                # the NIC could not read this WQE back from host memory (AXI error) and
+                # reports its SQ index instead: the WR is named from the driver's ring
+                k = (wr_id - (qp.sq_pi - len(qp.sq_out))) & 0xFFFF
+                if k < len(qp.sq_out):
+                    wr_id = qp.sq_out[k].wr_id
             wc = WorkCompletion(wr_id, _status_name(status), _wc_opcode_name(op), byte_len,
                                 imm if flags & CQE_IMM_VALID else None, qpn)
             wcs.append(wc)

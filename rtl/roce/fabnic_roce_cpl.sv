@@ -666,7 +666,10 @@ module fabnic_roce_cpl #(
       a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
       a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
       a_q.w_len    <= sqe_decode(s_rd_tdata).len;
-      a_q.w_wr_id  <= sqe_decode(s_rd_tdata).wr_id;
+      // a beat with an AXI error is not data: the wr_id is reported as unknown, ones
+      // above the SQ index (the driver names the WR from its own ring bookkeeping)
+      a_q.w_wr_id  <= s_rd_tuser ? {48'hFFFF_FFFF_FFFF, next_idx_q}
+                                 : sqe_decode(s_rd_tdata).wr_id;
       a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
       sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
       if (sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP

@@ -253,6 +253,7 @@ package fabnic_roce_pkg;
   localparam logic [7:0] WS_REM_OP_ERR    = 8'd6;
   localparam logic [7:0] WS_RETRY_EXC     = 8'd7;
   localparam logic [7:0] WS_RNR_RETRY_EXC = 8'd8;
+  localparam logic [7:0] WS_LOC_QP_OP_ERR = 8'd9;   // host memory returned an error (AXI)
 
   // AETH syndromes.
   localparam logic [7:0] SYN_ACK        = 8'h1F;  // ACK, credit field "invalid" (no EE credits)

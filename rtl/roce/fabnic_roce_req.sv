@@ -63,6 +63,9 @@
 // completes the WQEs before it and then flushes. The published state (SQ producer
 // index, WQEs started, highest PSN sent) is rewritten after every packet, so a
 // response never arrives for a PSN the completer does not know was sent.
+// Host-memory errors: an SQE read whose beat carries tuser (an AXI error so far in the
+// read) is not used; the QP reads it again on a later visit, and after SQE_RETRIES
+// failed reads in a row the WQE completes with LOC_QP_OP_ERR like a local error.
 `default_nettype none
 
 module fabnic_roce_req #(
@@ -72,6 +75,8 @@ module fabnic_roce_req #(
     parameter int CNT_W   = 32,
     parameter int SR_W    = 64,     // selective repeat: packets in flight (receiver window)
     parameter int SQE_BATCH = 32,   // SQEs per read at most
+    parameter int SQE_RETRIES = 3,  // 0..3: SQE reads retried after an AXI error before
+                                    // the WQE completes with LOC_QP_OP_ERR
     parameter int PF_DEPTH = 4,     // prefetched QPs queued at most (power of two >= 2)
     parameter bit PREFETCH = 1'b1,  // cross-QP SQE prefetch (the core's SQE FIFO then holds
                                     // 2 * SQE_BATCH beats: a visit's batch + a prefetch)
@@ -183,7 +188,12 @@ module fabnic_roce_req #(
     output logic      [CNT_W-1:0]             cnt_sr_retx     // SR single-packet resends
 );
   import fabnic_pkt_pkg::*;
+
   import fabnic_roce_pkg::*;
+
+  if (SQE_RETRIES < 0 || SQE_RETRIES > 3) begin : g_chk_retries
+    $error("fabnic_roce_req: SQE_RETRIES must be 0..3");
+  end
 
   typedef struct packed {
     logic [15:0] sq_pi;
@@ -198,6 +208,7 @@ module fabnic_roce_req #(
     logic        lerr;
     logic [15:0] lerr_idx;
     logic [7:0]  lerr_status;
+    logic [1:0]  sqe_errs;   // SQE reads in a row that returned an AXI error
   } rstate_t;
 
   // ---------------------------------------------------------------- tables
@@ -637,12 +648,12 @@ module fabnic_roce_req #(
   assign c_rdat   = sqe_c.opcode == WR_READ || sqe_c.opcode == WR_CMP_SWAP
                     || sqe_c.opcode == WR_FETCH_ADD;
   logic nxt_ok;
-  assign wait_chk = st_q == S_WAIT && s_rd_tvalid && !resend_q && !(s_rd_tlast && s_rd_tuser)
+  assign wait_chk = st_q == S_WAIT && s_rd_tvalid && !resend_q && !s_rd_tuser
                     && !hit_in;
   // the packet just sent finished its WQE, the visit goes on and the next SQE is here
   assign chain_ok  = (quantum_q > 1 || !others) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi && more_q;
   assign nxt_ok    = st_q == S_PKT && !resend_q && job_fire && pkt_done_wqe && chain_ok
-                     && s_rd_tvalid && !(s_rd_tlast && s_rd_tuser);
+                     && s_rd_tvalid && !s_rd_tuser;
   assign pkt_chain = nxt_ok && (hit_in || chk_ready);
   assign chk_valid = st_q == S_CHK || wait_chk || (nxt_ok && !hit_in);
   assign chk_key   = sqe_c.lkey;
@@ -819,11 +830,12 @@ module fabnic_roce_req #(
       S_WAIT: begin
         if (s_rd_tvalid) begin
           sqe_q  <= sqe_decode(s_rd_tdata);
-          // a DMA error (reported on the last beat) leaves the QP scheduled: it
-          // retries on its next visit
-          if (resend_q && s_rd_tlast && s_rd_tuser) begin
+          if (!s_rd_tuser) rs_q.sqe_errs <= '0;
+          // an AXI error on a beat (tuser: an error so far in this read) means its SQE
+          // and every later one of the read are not used
+          if (resend_q && s_rd_tuser) begin
             rs_q.sq_ci <= sv_sq_ci;        // resend abandoned (the timer covers it)
-            st_q <= S_WB;
+            st_q <= (s_rd_tlast && vr_q <= 2'd1) ? S_WB : S_SKIP;
           end else if (resend_q && psn_le(wpsn_q + rs_span, ev_psn_q)) begin
             // the PSN is beyond this WQE: next SQE
             rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
@@ -843,9 +855,23 @@ module fabnic_roce_req #(
             rs_q.off      <= 32'(ev_psn_q - wpsn_q) << lg;
             rs_q.next_psn <= ev_psn_q;
             st_q <= S_CHK;
-          end else if (s_rd_tlast && s_rd_tuser) begin
-            requeue_q <= 1'b1;
-            st_q <= (vr_q > 2'd1) ? S_SKIP : S_WB;   // a read-ahead's beats follow
+          end else if (s_rd_tuser) begin
+            // the QP stays scheduled and reads the SQE again on its next visit, up to
+            // SQE_RETRIES times in a row; then the WQE completes with LOC_QP_OP_ERR
+            // and the QP's send side stops (the completer flushes the rest)
+            if (rs_q.sqe_errs == 2'(SQE_RETRIES)) begin
+              rs_q.err         <= 1'b1;
+              rs_q.in_sched    <= 1'b0;
+              rs_q.lerr        <= 1'b1;
+              rs_q.lerr_idx    <= rs_q.sq_ci;
+              rs_q.lerr_status <= WS_LOC_QP_OP_ERR;
+              kick_q           <= 1'b1;
+            end else begin
+              rs_q.sqe_errs <= rs_q.sqe_errs + 2'd1;
+              requeue_q     <= 1'b1;
+            end
+            // the rest of this read and a read-ahead's beats follow
+            st_q <= (s_rd_tlast && vr_q <= 2'd1) ? S_WB : S_SKIP;
           end else if (hit_in) begin
             haddr_q <= sqe_in.laddr + mc_off;       // translated by the cache
             st_q <= S_PKT;

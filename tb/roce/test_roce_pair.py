@@ -919,6 +919,97 @@ if cocotb is not None:
         assert b.mem.read(lb, 4 * 65536) == a.mem.read(la, 4 * 65536)
 
 
+    class ReadFaults:
+        """AXI SLVERR on chosen host-memory reads of one NIC: every read beat whose word
+        address is poisoned answers SLVERR (with zero data), ``times`` times or forever
+        (-1). Counts the poisoned beats served."""
+
+        def __init__(self, ram) -> None:
+            self.spots: dict[int, int] = {}
+            self.served = 0
+            orig = ram.read_if._read
+
+            async def _read(address: int, length: int) -> bytes:
+                left = self.spots.get(address, 0)
+                if left:
+                    self.spots[address] = left - 1 if left > 0 else -1
+                    self.served += 1
+                    raise OSError(f"poisoned read at {address:#x}")
+                return await orig(address, length)
+
+            ram.read_if._read = _read
+
+        def poison(self, addr: int, times: int = -1) -> None:
+            self.spots[addr & ~63] = times
+
+    @cocotb.test()
+    async def sqe_read_faults(dut):
+        """SLVERR on send-WQE reads (issue: host faults). A WQE read that fails on any
+        beat of a multi-SQE read is not executed; a transient failure is retried and the
+        WRs complete SUCCESS with the right data; a persistent one completes the WR with
+        LOC_QP_OP_ERR after a bounded number of reads, flushes the WRs behind it, leaves
+        the peer's memory untouched, and another QP of the same NIC keeps working."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_faults.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        faults = ReadFaults(a.ram)
+        rng = random.Random(7)
+        la = a.mem.alloc(1 << 16)
+        lb = b.mem.alloc(1 << 16)
+        src = bytes(rng.randrange(256) for _ in range(1 << 14))
+        a.mem.write(la, src)
+        b.mem.write(lb, bytes(1 << 16))
+
+        async def pair():
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=4)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, 1 << 16, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 1 << 16, ACC)
+            return qa, cqa, mra, mrb
+
+        def write(wr_id: int, off: int, n: int, mra, mrb) -> SendWR:
+            return SendWR(WrOpcode.RDMA_WRITE, wr_id=wr_id, local_addr=la + off, length=n,
+                          lkey=mra.lkey, remote_addr=lb + off, rkey=mrb.rkey)
+
+        def slot(qp, k: int) -> int:
+            return qp.sq_ring + 64 * ((qp.sq_pi + k) & (qp.sq_depth - 1))
+
+        # transient: the second of three WQEs (beat 1 of one SQE read) fails once
+        qa, cqa, mra, mrb = await pair()
+        faults.poison(slot(qa, 1), times=1)
+        await run_driver(a.ctx.post_send, qa, [write(10 + k, 1024 * k, 1000, mra, mrb)
+                                               for k in range(3)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 3, 20000)
+        assert [(w.wr_id, w.status) for w in wcs] == [(10 + k, "SUCCESS") for k in range(3)]
+        assert faults.served == 1
+        for k in range(3):
+            assert b.mem.read(lb + 1024 * k, 1000) == src[1024 * k:1024 * k + 1000]
+
+        # persistent: the first WQE's slot always fails (the DMA reader flags every beat
+        # of a read from the first error it has received on, so a failure on a later
+        # slot can also stop the WQEs before it in the same read: docs/roce_engine.md)
+        b.mem.write(lb, bytes(1 << 16))
+        qa, cqa, mra, mrb = await pair()
+        faults.served = 0
+        faults.poison(slot(qa, 0))
+        await run_driver(a.ctx.post_send, qa, [write(20 + k, 4096 + 1024 * k, 900, mra, mrb)
+                                               for k in range(3)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 3, 40000)
+        assert [(w.wr_id, w.status) for w in wcs] == [
+            (20, "LOC_QP_OP_ERR"), (21, "WR_FLUSH_ERR"), (22, "WR_FLUSH_ERR")], wcs
+        assert b.mem.read(lb + 4096, 3072) == bytes(3072), "a WQE of the QP was executed"
+        q = await run_driver(a.ctx.query_qp, qa)
+        assert q.state == verbs.QpState.ERR, q
+        # bounded: the requester read it 1 + 3 times (the completer's re-read may add one)
+        assert 4 <= faults.served <= 6, faults.served
+
+        # the NIC still takes new work on another QP
+        qa2, cqa2, mra2, mrb2 = await pair()
+        await run_driver(a.ctx.post_send, qa2, [write(30, 8192, 3000, mra2, mrb2)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa2, 1, 20000)
+        assert [(w.wr_id, w.status) for w in wcs] == [(30, "SUCCESS")]
+        assert b.mem.read(lb + 8192, 3000) == src[8192:11192]
+
+
 # One Verilator model of the pair serves the tests here and in test_roce_sr.py (a build
 # of it is among the largest costs of the regression). The QPN-space test has its own
 # 16,384-QP build: with that many QPs the timer sweep is slower and the timeouts of the
@@ -930,7 +1021,7 @@ PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults").split(","))
 
 
 def test_roce_pair_16k_qps():
