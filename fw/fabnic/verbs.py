@@ -914,13 +914,17 @@ class Context:
             cq.ci += 1
             qpn &= 0xFFFFFF
             qp = self.qps.get(qpn)
-            if (wr_id >> 16 == WR_ID_UNKNOWN >> 16 and status != WcStatus.SUCCESS
-                    and not op & 0x80 and qp is not None):
-                # the NIC could not read this WQE back from host memory (AXI error) and
-                # reports its SQ index instead: the WR is named from the driver's ring
-                k = (wr_id - (qp.sq_pi - len(qp.sq_out))) & 0xFFFF
-                if k < len(qp.sq_out):
-                    wr_id = qp.sq_out[k].wr_id
+            if wr_id >> 16 == WR_ID_UNKNOWN >> 16 and qp is not None:
+                # the NIC could not read this WQE from host memory (AXI error) and
+                # reports its ring index instead: the WR is named from the driver's ring
+                # (receives complete in order: the oldest posted one)
+                if op & 0x80:
+                    if qp.rq_out:
+                        wr_id = qp.rq_out[0]
+                elif status != WcStatus.SUCCESS:
+                    k = (wr_id - (qp.sq_pi - len(qp.sq_out))) & 0xFFFF
+                    if k < len(qp.sq_out):
+                        wr_id = qp.sq_out[k].wr_id
             wc = WorkCompletion(wr_id, _status_name(status), _wc_opcode_name(op), byte_len,
                                 imm if flags & CQE_IMM_VALID else None, qpn)
             wcs.append(wc)

@@ -161,6 +161,7 @@ module fabnic_roce_resp #(
     logic [15:0] rq_ci;
     logic        rqe_valid;
     logic        rqe_ok;
+    logic        rqe_dmaerr; // its host read returned an AXI error (rqe_ok = 0)
     logic        rqe_pf;     // loaded ahead (prefetch), not used by a packet yet
     logic [15:0] rqe_epoch;  // MR-table write epoch when its lkey was checked
     logic [63:0] rqe_haddr;
@@ -201,6 +202,7 @@ module fabnic_roce_resp #(
   // MR-table writes seen (wraps): a prefetched RQE is re-checked if this moved
   logic [15:0] mr_epoch_q, rqe_ep_q;
   logic        rqe_pf_q;     // the RQE being fetched is a prefetch
+  logic        rqe_bad_q;    // the RQE just read came with an AXI error: not used
   always_ff @(posedge clk) begin
     if (mr_wr_valid) mr_epoch_q <= mr_epoch_q + 16'd1;
     if (rst) mr_epoch_q <= '0;
@@ -543,9 +545,11 @@ module fabnic_roce_resp #(
             if (32'(bg_rx_q) + k < RQE_BATCH)
               bg_e_q[BGI'(32'(bg_rx_q) + k)] <= rqe_decode(s_rd_tdata[256*k +: 256]);
           bg_rx_q <= bg_rx_q + (BGW+1)'(2);
+          // a batch whose read returned an AXI error is discarded: the FSM reads the
+          // RQE itself when a packet needs it (and then sees the error)
           if (s_rd_tlast) begin
-            bg_st_q  <= BG_HAVE;
-            bg_new_q <= 1'b1;
+            bg_st_q  <= s_rd_tuser ? BG_IDLE : BG_HAVE;
+            bg_new_q <= !s_rd_tuser;
           end
         end
         BG_HAVE: if (bg_pop) begin
@@ -980,6 +984,7 @@ module fabnic_roce_resp #(
         spec_q <= 1'b0;
       end
       S_RQE_RD: begin
+        rqe_bad_q <= 1'b0;
         if (bg_pop) begin
           // the background reader has it: no host read
           r_q.rqe_wrid  <= bg_ent.wr_id;
@@ -993,11 +998,15 @@ module fabnic_roce_resp #(
       end
       S_RQE_WAIT: begin
         if (s_rd_tvalid && s_rd_tlast) begin
+          // an AXI error: the entry is not used (its check is overridden in S_RQE_CHKW);
+          // the receive completes LOC_QP_OP_ERR with ones above its RQ index as wr_id
+          rqe_bad_q <= s_rd_tuser;
           if (side_q) begin
             oq_haddr <= rqe_decode(s_rd_tdata[255:0]).addr;
             oq_len   <= rqe_decode(s_rd_tdata[255:0]).len;
           end else begin
-            r_q.rqe_wrid  <= rqe_decode(s_rd_tdata[255:0]).wr_id;
+            r_q.rqe_wrid  <= s_rd_tuser ? {48'hFFFF_FFFF_FFFF, r_q.rq_ci}
+                                        : rqe_decode(s_rd_tdata[255:0]).wr_id;
             r_q.rqe_haddr <= rqe_decode(s_rd_tdata[255:0]).addr;
             r_q.rqe_len   <= rqe_decode(s_rd_tdata[255:0]).len;
           end
@@ -1012,7 +1021,7 @@ module fabnic_roce_resp #(
       S_RQE_CHKW: begin
         if (chk_res_valid && side_q) begin
           oq_valid <= 1'b1;
-          oq_ok    <= chk_ok;
+          oq_ok    <= chk_ok && !rqe_bad_q;
           oq_qpn   <= qpn_q;
           oq_idx   <= r_q.rq_ci + sk;
           oq_epoch <= rqe_ep_q;
@@ -1022,7 +1031,8 @@ module fabnic_roce_resp #(
           r_q.rqe_valid <= 1'b1;
           // WRITE_IMM places nothing in it; a prefetched one keeps the verdict for the
           // SEND that will use it
-          r_q.rqe_ok    <= chk_ok || (!rqe_pf_q && !is_send);
+          r_q.rqe_ok    <= (chk_ok && !rqe_bad_q) || (!rqe_pf_q && !is_send);
+          r_q.rqe_dmaerr <= rqe_bad_q;
           r_q.rqe_pf    <= rqe_pf_q;
           r_q.rqe_epoch <= rqe_ep_q;
           r_q.msg_off   <= '0;
@@ -1072,7 +1082,9 @@ module fabnic_roce_resp #(
             cnt_lkey_err <= cnt_lkey_err + CNT_W'(r_q.rqe_pf);
             // receive buffer not accessible: local protection error, nothing placed
             ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
-            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_PROT_ERR, WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
+            cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq,
+                              (!side_q && r_q.rqe_dmaerr) ? WS_LOC_QP_OP_ERR : WS_LOC_PROT_ERR,
+                              WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
@@ -1107,7 +1119,12 @@ module fabnic_roce_resp #(
       // ------------------------------------------------ atomics
       S_ATOM_RD: if (fsm_rd_valid && m_rd_ready) st_q <= S_ATOM_WAIT;
       S_ATOM_WAIT: begin
-        if (s_rd_tvalid && s_rd_tlast) begin
+        if (s_rd_tvalid && s_rd_tlast && s_rd_tuser) begin
+          // the target could not be read: nothing is written, NAK remote operational
+          // error (the receive side enters ERR with it)
+          ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
+          st_q  <= S_DRAIN;
+        end else if (s_rd_tvalid && s_rd_tlast) begin
           atom_orig_q <= s_rd_tdata[63:0];
           if (op == OP_COMPARE_SWAP)
             atom_new_q <= (s_rd_tdata[63:0] == h_q.atomic_eth.compare)
@@ -1388,7 +1405,7 @@ module fabnic_roce_resp #(
   end
 
   logic unused;
-  assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
+  assign unused = ^{s_axis_tuser, unused_mr_wr_ready, unused_chk_err,
                     unused_chk_id, s_rd_tdata[511:256], h_q, qc_q, unused_sw_qpn, unused_sw_psn,
                     unused_sw_user, unused_sw_cnt[0], unused_sw_cnt[1], unused_sw_cnt[2],
                     unused_sw_cnt[3], unused_sw_cnt[4], unused_sw_cnt[5]};

@@ -1009,6 +1009,58 @@ if cocotb is not None:
         assert [(w.wr_id, w.status) for w in wcs] == [(30, "SUCCESS")]
         assert b.mem.read(lb + 8192, 3000) == src[8192:11192]
 
+    @cocotb.test()
+    async def responder_read_faults(dut):
+        """SLVERR on the responder's host reads (issue: host faults). A receive WQE that
+        cannot be read is not used: the SEND is NAKed (remote operational error), the
+        receive completes LOC_QP_OP_ERR and the next one is flushed, nothing is placed.
+        An atomic whose target cannot be read writes nothing and returns no value: the
+        requester sees REM_OP_ERR."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_rfaults.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        faults = ReadFaults(b.ram)
+        la = a.mem.alloc(1 << 14)
+        lb = b.mem.alloc(1 << 14)
+        a.mem.write(la, bytes(range(256)) * 64)
+        b.mem.write(lb, bytes(1 << 14))
+
+        # receive WQE read fails (both RQEs sit in the poisoned 64-byte word)
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=4)
+        mra = await run_driver(a.ctx.reg_mr, pda, la, 1 << 14, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 1 << 14, ACC)
+        faults.poison(qb.rq_ring + 32 * (qb.rq_pi & (qb.rq_depth - 1)))
+        await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=0x60 + j, addr=lb + 2048 * j,
+                                                     length=2048, lkey=mrb.lkey)
+                                              for j in range(2)])
+        await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.SEND, wr_id=40, local_addr=la,
+                                                      length=700, lkey=mra.lkey)])
+        wa = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
+        assert [(w.wr_id, w.status) for w in wa] == [(40, "REM_OP_ERR")], wa
+        wb = await run_driver(b.ctx.wait_cq, cqb, 2, 40000)
+        assert [(w.wr_id, w.status) for w in wb] == [(0x60, "LOC_QP_OP_ERR"),
+                                                     (0x61, "WR_FLUSH_ERR")], wb
+        assert b.mem.read(lb, 4096) == bytes(4096), "a SEND was placed"
+        assert faults.served >= 1
+
+        # atomic target read fails
+        faults.spots.clear()
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=4)
+        mra = await run_driver(a.ctx.reg_mr, pda, la, 1 << 14, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 1 << 14, ACC)
+        target = lb + 8192
+        b.mem.write(target, (1000).to_bytes(8, "little"))
+        a.mem.write(la + 4096, bytes(8))
+        faults.poison(target)
+        await run_driver(a.ctx.post_send, qa, [SendWR(WrOpcode.ATOMIC_FETCH_AND_ADD, wr_id=41,
+                                                      local_addr=la + 4096, lkey=mra.lkey,
+                                                      remote_addr=target, rkey=mrb.rkey,
+                                                      compare_add=5)])
+        wa = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
+        assert [(w.wr_id, w.status) for w in wa] == [(41, "REM_OP_ERR")], wa
+        assert b.mem.read(target, 8) == (1000).to_bytes(8, "little"), "the atomic wrote"
+        assert a.mem.read(la + 4096, 8) == bytes(8), "a value came back"
+
 
 # One Verilator model of the pair serves the tests here and in test_roce_sr.py (a build
 # of it is among the largest costs of the regression). The QPN-space test has its own
@@ -1021,7 +1073,7 @@ PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults,responder_read_faults").split(","))
 
 
 def test_roce_pair_16k_qps():
