@@ -13,6 +13,13 @@
 // - No bubbles: a new frame can be presented in the cycle after the previous
 //   tlast handshake (the choice is combinational and locked as soon as a beat
 //   is presented, so tdata/tvalid stay stable until accepted).
+// - The round-robin state is a registered priority mask (the inputs after the
+//   last winner), so the pick is a one-hot priority search of req & mask, then
+//   of req: no index arithmetic between the registers and the grant.
+// - Combinational valid/ready paths, by design (a zero-latency mux): the selected
+//   s_axis_tvalid -> m_axis_tvalid, m_axis_tready -> s_axis_tready[sel], and
+//   s_axis_tvalid -> s_axis_tready (the grant). Put a fabnic_axis_register on
+//   either side where a neighbour needs the handshake registered.
 //
 // Inputs are packed: input i uses s_axis_tdata[i*DATA_W +: DATA_W] etc.
 `default_nettype none
@@ -52,30 +59,49 @@ module fabnic_axis_arb_mux #(
 
   logic             active_q;  // a frame is in progress (locked on sel_q)
   logic [SEL_W-1:0] sel_q;
-  logic [SEL_W-1:0] last_q;    // input that sent the last frame (round-robin pointer)
+  logic [N-1:0]     prio_q;    // round-robin mask: inputs after the one that sent the last frame
 
-  logic [N-1:0]     req;
+  logic [N-1:0]     req, hi_req, gnt;
   logic [SEL_W-1:0] pick;
-  logic             any_req;
+  logic             any_req, pick_last;
 
   assign req     = s_axis_tvalid & enable;
   assign any_req = |req;
+  assign hi_req  = req & prio_q;
 
-  // round-robin pick: first requesting input after last_q
+  // round-robin pick as a one-hot grant: the lowest requester above the last winner,
+  // else the lowest requester
   always_comb begin
-    logic found;
-    int   idx;
-    pick  = last_q;
-    found = 1'b0;
-    for (int k = 1; k <= N; k++) begin
-      idx = int'(last_q) + k;
-      if (idx >= N) idx = idx - N;
-      if (!found && req[idx]) begin
-        pick  = SEL_W'(idx);
-        found = 1'b1;
+    logic found_hi, found;
+    gnt      = '0;
+    found_hi = 1'b0;
+    found    = 1'b0;
+    for (int i = 0; i < N; i++) begin
+      if (hi_req[i] && !found_hi) begin
+        gnt[i]   = 1'b1;
+        found_hi = 1'b1;
       end
     end
+    if (!found_hi) begin
+      for (int i = 0; i < N; i++) begin
+        if (req[i] && !found) begin
+          gnt[i] = 1'b1;
+          found  = 1'b1;
+        end
+      end
+    end
+    pick = '0;
+    for (int i = 0; i < N; i++) if (gnt[i]) pick = pick | SEL_W'(i);
+    pick_last = |(gnt & s_axis_tlast);
   end
+
+  // the inputs above a one-hot winner (next round's priority)
+  function automatic logic [N-1:0] above(input logic [N-1:0] g);
+    logic [N-1:0] m;
+    m = '0;
+    for (int i = 1; i < N; i++) m[i] = m[i-1] | g[i-1];
+    return m;
+  endfunction
 
   assign sel = active_q ? sel_q : pick;
 
@@ -92,27 +118,29 @@ module fabnic_axis_arb_mux #(
     s_axis_tready[sel] = m_axis_tready && (active_q || any_req);
   end
 
-  logic fire;
-  assign fire = out_valid && m_axis_tready;
+  logic [N-1:0] sel_oh;
+  always_comb begin
+    for (int i = 0; i < N; i++) sel_oh[i] = sel_q == SEL_W'(i);
+  end
 
   always_ff @(posedge clk) begin
     if (!active_q) begin
       if (any_req) begin
         sel_q <= pick;
-        if (fire && m_axis_tlast) begin
-          last_q <= pick;        // single-beat frame: done at once
+        if (m_axis_tready && pick_last) begin
+          prio_q <= above(gnt);    // single-beat frame: done at once
         end else begin
-          active_q <= 1'b1;      // locked until tlast
+          active_q <= 1'b1;        // locked until tlast
         end
       end
-    end else if (fire && m_axis_tlast) begin
+    end else if (s_axis_tvalid[sel_q] && m_axis_tready && s_axis_tlast[sel_q]) begin
       active_q <= 1'b0;
-      last_q   <= sel_q;
+      prio_q   <= above(sel_oh);
     end
     if (rst) begin
       active_q <= 1'b0;
       sel_q    <= '0;
-      last_q   <= SEL_W'(N - 1);
+      prio_q   <= '0;
     end
   end
 

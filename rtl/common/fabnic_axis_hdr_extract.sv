@@ -10,10 +10,16 @@
 //   read as zero) and one payload beat with tkeep=0, tlast=1, tuser[0]=1. A frame of
 //   exactly HDR_BYTES bytes gives the same empty payload beat with tuser[0]=0.
 // - tuser[0] of the input's last beat is carried to the last payload beat.
-// - Back-pressure: a header that is not taken stalls the input when the next frame's
-//   header completes. One beat per cycle otherwise; one extra cycle per frame when the
-//   realigned tail needs one more output beat than the frame has input beats.
-// Uses fabnic_axis_realign (rtl/pkt) for the payload path.
+// - tkeep is contiguous from lane 0 (partial only on a last beat).
+// - The header leaves through a skid buffer (fabnic_axis_register REG_TYPE 2): a
+//   header that is not taken stalls the input only when the next frame's header
+//   completes while the skid buffer is full, and m_hdr_tready only reaches flops.
+//   No combinational valid/ready path from input to output.
+// - One beat per cycle otherwise; one extra cycle per frame when the realigned tail
+//   needs one more output beat than the frame has input beats.
+// Latency: header 1 cycle after the input beat that completes it; payload as
+// fabnic_axis_realign (3 cycles from the input beat that completes an output beat).
+// Uses fabnic_axis_realign for the payload path.
 `default_nettype none
 
 module fabnic_axis_hdr_extract #(
@@ -52,13 +58,16 @@ module fabnic_axis_hdr_extract #(
     $error("fabnic_axis_hdr_extract: HDR_BYTES must be at least 1");
   end
 
-  logic [HB*DATA_W-1:0] hbuf_q, hmerge;
-  logic [BI_W-1:0]      bidx_q;      // beats of this frame seen (saturates at HB)
-  logic                 in_hdr;      // current beat carries header bytes
-  logic                 completes;   // current beat ends the header
-  logic                 core_ready, s_fire;
-  logic [KEEP_W*8-1:0]  kbits;
-  logic                 unused_cmd_ready, unused_done, unused_short;
+  localparam int LASTLANE = (HDR_BYTES - 1) % KEEP_W;  // lane of the header's last byte
+
+  logic [HB*DATA_W-1:0]  hbuf_q, hmerge;
+  logic [BI_W-1:0]       bidx_q;      // beats of this frame seen (saturates at HB)
+  logic                  in_hdr;      // current beat carries header bytes
+  logic                  completes;   // current beat ends the header
+  logic                  core_ready, s_fire, stall, hdr_ready, hdr_short;
+  logic [KEEP_W*8-1:0]   kbits;
+  logic [HDR_BYTES*8-1:0] hdr_word;
+  logic                  unused_cmd_ready, unused_done, unused_short;
 
   always_comb begin
     for (int i = 0; i < KEEP_W; i++) kbits[8*i +: 8] = {8{s_axis_tkeep[i]}};
@@ -69,39 +78,44 @@ module fabnic_axis_hdr_extract #(
       if (BI_W'(b) == bidx_q) hmerge[b*DATA_W +: DATA_W] = s_axis_tdata & kbits;
       if (BI_W'(b) > bidx_q) hmerge[b*DATA_W +: DATA_W] = '0;
     end
+    for (int i = 0; i < HDR_BYTES; i++) hdr_word[8*(HDR_BYTES-1-i) +: 8] = hmerge[8*i +: 8];
+    // shorter than HDR_BYTES: the frame ends before the header's last beat, or on it
+    // without the header's last byte (tkeep is contiguous)
+    hdr_short = s_axis_tlast && !(bidx_q == BI_W'(HB - 1) && s_axis_tkeep[LASTLANE]);
   end
 
-  assign s_axis_tready = core_ready && !(completes && m_hdr_tvalid && !m_hdr_tready);
-  assign s_fire = s_axis_tvalid && s_axis_tready;
+  // hdr_ready is the skid buffer's registered s_axis_tready
+  assign stall         = completes && !hdr_ready;
+  assign s_axis_tready = core_ready && !stall;
+  assign s_fire        = s_axis_tvalid && s_axis_tready;
 
   always_ff @(posedge clk) begin
-    if (m_hdr_tready) m_hdr_tvalid <= 1'b0;
     if (s_fire) begin
       if (in_hdr) hbuf_q <= hmerge;
       if (s_axis_tlast) bidx_q <= '0;
       else if (in_hdr) bidx_q <= bidx_q + 1'b1;
-      if (completes) begin
-        m_hdr_tvalid <= 1'b1;
-        m_hdr_short  <= s_axis_tlast &&
-                        (LEN_W'(bidx_q) * LEN_W'(KEEP_W) +
-                         LEN_W'($countones(s_axis_tkeep)) < LEN_W'(HDR_BYTES));
-        for (int i = 0; i < HDR_BYTES; i++) m_hdr_tdata[8*(HDR_BYTES-1-i) +: 8] <= hmerge[8*i +: 8];
-      end
     end
     if (rst) begin
-      bidx_q       <= '0;
-      m_hdr_tvalid <= 1'b0;
-      m_hdr_short  <= 1'b0;
-      hbuf_q       <= '0;
+      bidx_q <= '0;
+      hbuf_q <= '0;
     end
   end
+
+  logic unused_hdr_keep, unused_hdr_last;
+  fabnic_axis_register #(.DATA_W(HDR_BYTES * 8), .KEEP_W(1), .USER_W(1), .REG_TYPE(2)) u_hdr (
+      .clk, .rst,
+      .s_axis_tdata(hdr_word), .s_axis_tkeep(1'b1), .s_axis_tvalid(s_fire && completes),
+      .s_axis_tready(hdr_ready), .s_axis_tlast(1'b1), .s_axis_tuser(hdr_short),
+      .m_axis_tdata(m_hdr_tdata), .m_axis_tkeep(unused_hdr_keep), .m_axis_tvalid(m_hdr_tvalid),
+      .m_axis_tready(m_hdr_tready), .m_axis_tlast(unused_hdr_last), .m_axis_tuser(m_hdr_short)
+  );
 
   fabnic_axis_realign #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .LEN_W(LEN_W)) u_realign (
       .clk, .rst,
       .cmd_valid(1'b1), .cmd_ready(unused_cmd_ready),
       .cmd_off(LEN_W'(HDR_BYTES)), .cmd_len('0), .cmd_trim(1'b0), .cmd_chk(1'b1),
       .cmd_drop(1'b0), .cmd_bad(1'b0),
-      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && !(completes && m_hdr_tvalid && !m_hdr_tready)),
+      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && !stall),
       .s_axis_tready(core_ready), .s_axis_tlast, .s_axis_tuser,
       .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser,
       .status_done(unused_done), .status_short(unused_short)

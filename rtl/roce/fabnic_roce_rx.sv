@@ -2,7 +2,7 @@
 //
 // fabnic_roce_rx: receive front of the transport engine.
 //
-//   frames (no FCS) -> input slice -> station filter (2 stages) -> ICRC check
+//   frames (no FCS) -> station filter (fabnic_roce_rx_filter) -> ICRC check
 //   -> frame FIFO (drops bad and oversize frames; frame length measured on the way in)
 //   -> IP/UDP parser -> BTH decoder -> validation (fabnic_roce_rx_check)
 //   -> dispatch: requests to the responder, responses to the completer, CNPs out.
@@ -28,7 +28,7 @@
 // cfg_rx_filter: bit 0 destination MAC filter on (unicast to cfg_local_mac only),
 // bit 1 accept broadcast, bit 2 accept multicast (group bit set). With bit 0 clear
 // every destination MAC is accepted.
-// The input handshake is registered (skid slice); the station filter adds 2 cycles.
+// The input handshake is registered (the filter's skid slice); the filter adds 3 cycles.
 `default_nettype none
 
 module fabnic_roce_rx #(
@@ -118,192 +118,19 @@ module fabnic_roce_rx #(
   localparam int QPN_W = (NUM_QP > 1) ? $clog2(NUM_QP) : 1;
   localparam int LQ_W  = $clog2(FIFO_DEPTH);
 
-  function automatic logic [15:0] be16(input logic [DATA_W-1:0] d, input int off);
-    return {d[8*off +: 8], d[8*(off+1) +: 8]};
-  endfunction
-
-  function automatic logic [31:0] be32(input logic [DATA_W-1:0] d, input int off);
-    return {be16(d, off), be16(d, off + 2)};
-  endfunction
-
-  function automatic logic [127:0] be128(input logic [DATA_W-1:0] d, input int off);
-    logic [127:0] v;
-    for (int i = 0; i < 16; i++) v[8*(15-i) +: 8] = d[8*(off+i) +: 8];
-    return v;
-  endfunction
-
-  // ---------------------------------------------------------------- input slice
-  logic [DATA_W-1:0] r_tdata;
-  logic [KEEP_W-1:0] r_tkeep;
-  logic              r_tvalid, r_tready, r_tlast;
-  logic [0:0]        r_tuser;
-  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .REG_TYPE(2)) u_in (
-      .clk, .rst,
-      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast,
-      .s_axis_tuser(s_axis_tuser),
-      .m_axis_tdata(r_tdata), .m_axis_tkeep(r_tkeep), .m_axis_tvalid(r_tvalid),
-      .m_axis_tready(r_tready), .m_axis_tlast(r_tlast), .m_axis_tuser(r_tuser)
-  );
-
   // ---------------------------------------------------------------- station filter
-  // Stage A: compares on the beat, the L3 fields taken at both offsets (14 and 18)
-  // and selected by the VLAN EtherType after the compare. Stage B: the frame's
-  // outcome from stage A's flags (first beat), the single-beat trim, the counters.
-  typedef struct packed {
-    logic        mac_uni, mac_bcast, mac_mcast;
-    logic        v4, v6, ihl5, udp4, udp6, port4, port6, dip4, dip6, frag4;
-    logic [15:0] end4, end6;   // frame offset where the IPv4 / IPv6 datagram ends
-  } cls_t;
-
-  function automatic cls_t cls_at(input logic [DATA_W-1:0] d, input int l3,
-                                  input logic [127:0] ip);
-    cls_t c;
-    c.mac_uni   = 1'b0;
-    c.mac_bcast = 1'b0;
-    c.mac_mcast = 1'b0;
-    c.v4    = be16(d, l3 - 2) == 16'h0800 && d[8*l3 + 4 +: 4] == 4'd4;
-    c.v6    = be16(d, l3 - 2) == 16'h86DD && d[8*l3 + 4 +: 4] == 4'd6;
-    c.ihl5  = d[8*l3 +: 4] == 4'd5;
-    c.udp4  = d[8*(l3+9) +: 8] == 8'd17;
-    c.udp6  = d[8*(l3+6) +: 8] == 8'd17;
-    c.port4 = be16(d, l3 + 22) == 16'd4791;
-    c.port6 = be16(d, l3 + 42) == 16'd4791;
-    c.dip4  = be32(d, l3 + 16) == ip[31:0];
-    c.dip6  = be128(d, l3 + 24) == ip;
-    c.frag4 = d[8*(l3+6) + 5] || d[8*(l3+6) +: 5] != '0 || d[8*(l3+7) +: 8] != '0;
-    c.end4  = 16'(l3) + be16(d, l3 + 2);
-    c.end6  = 16'(l3 + 40) + be16(d, l3 + 4);
-    return c;
-  endfunction
-
-  // bytes beyond tkeep read as zero, so a frame shorter than its headers is judged
-  // on its own bytes only
-  cls_t cls14, cls18, cls_a;
-  logic vlan_a;
-  logic [DATA_W-1:0] r_masked;
-  always_comb begin
-    for (int i = 0; i < KEEP_W; i++) r_masked[8*i +: 8] = r_tdata[8*i +: 8] & {8{r_tkeep[i]}};
-    cls14  = cls_at(r_masked, 14, cfg_local_ip);
-    cls18  = cls_at(r_masked, 18, cfg_local_ip);
-    vlan_a = be16(r_masked, 12) == 16'h8100;
-    cls_a  = vlan_a ? cls18 : cls14;
-    cls_a.mac_uni   = r_masked[47:0] == {cfg_local_mac[7:0], cfg_local_mac[15:8],
-                                        cfg_local_mac[23:16], cfg_local_mac[31:24],
-                                        cfg_local_mac[39:32], cfg_local_mac[47:40]};
-    cls_a.mac_bcast = r_masked[47:0] == '1;
-    cls_a.mac_mcast = r_masked[0];
-  end
-
-  typedef enum logic [2:0] {
-    SF_PASS, SF_DST_MAC, SF_NOT_ROCE, SF_DST_IP, SF_IP_FRAG
-  } sf_e;
-
-  // stage registers
-  logic              a_valid_q, a_first_q, first_in_q;
-  logic [DATA_W-1:0] a_tdata_q;
-  logic [KEEP_W-1:0] a_tkeep_q;
-  logic              a_tlast_q, a_tuser_q;
-  cls_t              a_cls_q;
-  logic              b_valid_q, b_pass_q, keep_q;
-  logic [DATA_W-1:0] b_tdata_q;
-  logic [KEEP_W-1:0] b_tkeep_q;
-  logic              b_tlast_q, b_tuser_q;
-  logic              b_new_q;      // a frame's first beat entered stage B
-  sf_e               b_reason_q;
-
-  logic c_tready, en;
-  assign en       = !b_valid_q || !b_pass_q || c_tready;
-  assign r_tready = en;
-
-  // stage B decision from stage A's flags
-  logic mac_ok, is_roce, dip_ok, frag;
-  sf_e  sf;
-  logic [KEEP_W-1:0] keep_trim;
-  logic [15:0]       ip_end_a;
-  always_comb begin
-    mac_ok  = !cfg_rx_filter[0] || a_cls_q.mac_uni
-              || (a_cls_q.mac_bcast ? cfg_rx_filter[1] : (a_cls_q.mac_mcast && cfg_rx_filter[2]));
-    is_roce = (a_cls_q.v4 && a_cls_q.ihl5 && a_cls_q.udp4 && a_cls_q.port4)
-              || (a_cls_q.v6 && a_cls_q.udp6 && a_cls_q.port6);
-    dip_ok  = a_cls_q.v4 ? a_cls_q.dip4 : a_cls_q.dip6;
-    frag    = a_cls_q.v4 && a_cls_q.frag4;
-    if (!mac_ok)       sf = SF_DST_MAC;
-    else if (!is_roce) sf = SF_NOT_ROCE;
-    else if (!dip_ok)  sf = SF_DST_IP;
-    else if (frag)     sf = SF_IP_FRAG;
-    else               sf = SF_PASS;
-    // a single-beat frame is cut at its IP end (Ethernet padding)
-    ip_end_a  = a_cls_q.v4 ? a_cls_q.end4 : a_cls_q.end6;
-    keep_trim = a_tkeep_q;
-    if (a_first_q && a_tlast_q)
-      for (int i = 0; i < KEEP_W; i++) if (32'(ip_end_a) <= i) keep_trim[i] = 1'b0;
-  end
-
-  always_ff @(posedge clk) begin
-    b_new_q <= 1'b0;
-    if (en) begin
-      a_valid_q <= r_tvalid;
-      if (r_tvalid) begin
-        a_tdata_q  <= r_tdata;
-        a_tkeep_q  <= r_tkeep;
-        a_tlast_q  <= r_tlast;
-        a_tuser_q  <= r_tuser[0];
-        a_cls_q    <= cls_a;
-        a_first_q  <= first_in_q;
-        first_in_q <= r_tlast;
-      end
-      b_valid_q <= a_valid_q;
-      if (a_valid_q) begin
-        b_tdata_q <= a_tdata_q;
-        b_tkeep_q <= keep_trim;
-        b_tlast_q <= a_tlast_q;
-        b_tuser_q <= a_tuser_q;
-        if (a_first_q) begin
-          b_pass_q   <= sf == SF_PASS;
-          keep_q     <= sf == SF_PASS;
-          b_new_q    <= 1'b1;
-          b_reason_q <= sf;
-        end else begin
-          b_pass_q <= keep_q;
-        end
-      end
-    end
-    if (rst) begin
-      a_valid_q  <= 1'b0;
-      b_valid_q  <= 1'b0;
-      first_in_q <= 1'b1;
-      b_new_q    <= 1'b0;
-    end
-  end
-
-  always_ff @(posedge clk) begin
-    if (b_new_q) begin
-      cnt_frames <= cnt_frames + 1'b1;
-      unique case (b_reason_q)
-        SF_DST_MAC:  cnt_drop_dst_mac  <= cnt_drop_dst_mac + 1'b1;
-        SF_NOT_ROCE: cnt_drop_not_roce <= cnt_drop_not_roce + 1'b1;
-        SF_DST_IP:   cnt_drop_dst_ip   <= cnt_drop_dst_ip + 1'b1;
-        SF_IP_FRAG:  cnt_drop_ip_frag  <= cnt_drop_ip_frag + 1'b1;
-        default: ;
-      endcase
-    end
-    if (rst) begin
-      cnt_frames        <= '0;
-      cnt_drop_dst_mac  <= '0;
-      cnt_drop_not_roce <= '0;
-      cnt_drop_dst_ip   <= '0;
-      cnt_drop_ip_frag  <= '0;
-    end
-  end
-
   logic [DATA_W-1:0] c_tdata;
   logic [KEEP_W-1:0] c_tkeep;
-  logic              c_tvalid, c_tlast, c_tuser;
-  assign c_tdata  = b_tdata_q;
-  assign c_tkeep  = b_tkeep_q;
-  assign c_tvalid = b_valid_q && b_pass_q;
-  assign c_tlast  = b_tlast_q;
-  assign c_tuser  = b_tuser_q;
+  logic              c_tvalid, c_tready, c_tlast, c_tuser;
+  fabnic_roce_rx_filter #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_filter (
+      .clk, .rst, .cfg_local_ip, .cfg_local_mac, .cfg_rx_filter,
+      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast,
+      .s_axis_tuser,
+      .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
+      .m_axis_tready(c_tready), .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser),
+      .cnt_frames, .cnt_drop_dst_mac, .cnt_drop_not_roce, .cnt_drop_dst_ip,
+      .cnt_drop_ip_frag
+  );
 
   // ---------------------------------------------------------------- ICRC + frame FIFO
   logic [DATA_W-1:0] i_tdata;

@@ -251,9 +251,11 @@ module fabnic_roce_rx_hdr #(
   // Pad count per packet (0 for packets with header errors), in packet order.
   logic [2:0] pad_head;
   logic       pad_valid, pad_pop, unused_pad_in_ready;
-  logic [2:0] pad_count;
+  logic [3:0] pad_count;
 
-  fabnic_fifo #(.WIDTH(3), .DEPTH(4)) u_pad_fifo (
+  // 8 entries: headers run ahead of their payloads by the realigner's latency (3
+  // cycles) plus the held beat, so one-beat packets keep one per cycle
+  fabnic_fifo #(.WIDTH(3), .DEPTH(8)) u_pad_fifo (
       .clk, .rst,
       .in_valid(pad_push), .in_ready(unused_pad_in_ready),
       .in_data(dec.err == fabnic_roce_pkg::RX_ERR_NONE
@@ -262,7 +264,7 @@ module fabnic_roce_rx_hdr #(
       .status_count(pad_count)
   );
   // Leave room for the entry taken this cycle (headers run ahead of payloads).
-  assign pad_full = pad_count >= 3'd3;
+  assign pad_full = pad_count >= 4'd7;
 
   // ---------------------------------------------------------------- pad trimmer
   // One held beat (h_*). A beat is released when the next beat shows whether the pad
