@@ -153,7 +153,8 @@ def configs(only: str | None, tops: bool) -> list[Config]:
         if mod in PER_QP_16K and "NUM_QP" in params:
             out.append(Config(label + " 16K QP", mod, {**ref, "NUM_QP": 16384}))
     if only:
-        out = [c for c in out if only in c.label or only in c.module]
+        keys = [k for k in only.split(",") if k]
+        out = [c for c in out if any(k in c.label or k in c.module for k in keys)]
     return out
 
 
@@ -655,7 +656,8 @@ def compare(old_path: Path, new_path: Path) -> str:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", help="only configurations whose label or module contains this")
+    ap.add_argument("--only", help="only configurations whose label or module contains this "
+                    "(a comma-separated list: any of them)")
     ap.add_argument("--tops", action="store_true", help="include the whole-design tops")
     ap.add_argument("--list", action="store_true", help="list the configurations and exit")
     ap.add_argument("--force", action="store_true", help="ignore the cache")

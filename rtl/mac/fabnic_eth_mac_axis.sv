@@ -17,6 +17,19 @@
 //     frame being written when full: counted, never back-pressures the wire)
 //     -> m_axis.
 // Queue p maps to PFC priority p (N_PRIO <= 8).
+//
+// Registered boundaries (every path of this block is at most 6 logic levels
+// deep at DATA_W=512 on UltraScale+, apart from what the arb mux holds inside):
+// - a skid register (fabnic_axis_register, REG_TYPE 2) between the arb mux and
+//   fabnic_pfc_tx, and an output register (REG_TYPE 1) between fabnic_pfc_tx
+//   and m_axis_mac_tx: valid and data are registered on both sides of pfc_tx;
+//   m_axis_mac_tx_tready reaches only the skid register (through the output
+//   register's ready and pfc_tx's ready, two levels), so no handshake port of
+//   this block depends combinationally on another.
+//   TX latency: 2 cycles (queue output to m_axis_mac_tx), full rate kept.
+// - the arb mux's enable mask is ~pause registered once (pause_q): a PFC
+//   frame stops new frames of its priority one cycle after `pause` rises. The
+//   `pause` output itself is not delayed.
 `default_nettype none
 
 module fabnic_eth_mac_axis #(
@@ -122,9 +135,17 @@ module fabnic_eth_mac_axis #(
   logic              a_tvalid, a_tready, a_tlast, a_tuser;
   logic [(N_PRIO > 1 ? $clog2(N_PRIO) : 1)-1:0] unused_sel;
 
+  // pause mask registered: the arbitration never sees the pause timers'
+  // compare logic in the same cycle
+  logic [N_PRIO-1:0] pause_q;
+  always_ff @(posedge clk) begin
+    pause_q <= pause[N_PRIO-1:0];
+    if (rst) pause_q <= '0;
+  end
+
   fabnic_axis_arb_mux #(.N(N_PRIO), .DATA_W(DATA_W), .USER_W(1)) u_arb (
       .clk, .rst,
-      .enable       (~pause[N_PRIO-1:0]),
+      .enable       (~pause_q),
       .s_axis_tdata (q_tdata),
       .s_axis_tkeep (q_tkeep),
       .s_axis_tvalid(q_tvalid),
@@ -140,7 +161,12 @@ module fabnic_eth_mac_axis #(
       .sel          (unused_sel)
   );
 
-  fabnic_pfc_tx #(.DATA_W(DATA_W), .USER_W(1), .CNT_W(CNT_W)) u_pfc_tx (
+  // skid register: arb mux -> pfc_tx
+  logic [DATA_W-1:0] b_tdata;
+  logic [KEEP_W-1:0] b_tkeep;
+  logic              b_tvalid, b_tready, b_tlast, b_tuser;
+
+  fabnic_axis_register #(.DATA_W(DATA_W), .USER_W(1), .REG_TYPE(2)) u_arb_reg (
       .clk, .rst,
       .s_axis_tdata (a_tdata),
       .s_axis_tkeep (a_tkeep),
@@ -148,15 +174,55 @@ module fabnic_eth_mac_axis #(
       .s_axis_tready(a_tready),
       .s_axis_tlast (a_tlast),
       .s_axis_tuser (a_tuser),
+      .m_axis_tdata (b_tdata),
+      .m_axis_tkeep (b_tkeep),
+      .m_axis_tvalid(b_tvalid),
+      .m_axis_tready(b_tready),
+      .m_axis_tlast (b_tlast),
+      .m_axis_tuser (b_tuser)
+  );
+
+  logic [DATA_W-1:0] c_tdata;
+  logic [KEEP_W-1:0] c_tkeep;
+  logic              c_tvalid, c_tready, c_tlast, c_tuser;
+
+  fabnic_pfc_tx #(.DATA_W(DATA_W), .USER_W(1), .CNT_W(CNT_W)) u_pfc_tx (
+      .clk, .rst,
+      .s_axis_tdata (b_tdata),
+      .s_axis_tkeep (b_tkeep),
+      .s_axis_tvalid(b_tvalid),
+      .s_axis_tready(b_tready),
+      .s_axis_tlast (b_tlast),
+      .s_axis_tuser (b_tuser),
+      .m_axis_tdata (c_tdata),
+      .m_axis_tkeep (c_tkeep),
+      .m_axis_tvalid(c_tvalid),
+      .m_axis_tready(c_tready),
+      .m_axis_tlast (c_tlast),
+      .m_axis_tuser (c_tuser),
+      .pfc_req, .cfg_src_mac, .cfg_quanta, .cfg_refresh,
+      .stat_pfc_frames(stat_tx_pfc),
+      .stat_xon_frames(stat_tx_xon)
+  );
+
+  // output register: pfc_tx -> MAC. A simple register (REG_TYPE 1): its
+  // flops take pfc_tx's valid and data with no logic in front (pfc_tx decides
+  // them 6 levels deep); its s_axis_tready is !valid || m_axis_mac_tx_tready,
+  // one level on a path that ends in the arb-side skid register.
+  fabnic_axis_register #(.DATA_W(DATA_W), .USER_W(1), .REG_TYPE(1)) u_tx_reg (
+      .clk, .rst,
+      .s_axis_tdata (c_tdata),
+      .s_axis_tkeep (c_tkeep),
+      .s_axis_tvalid(c_tvalid),
+      .s_axis_tready(c_tready),
+      .s_axis_tlast (c_tlast),
+      .s_axis_tuser (c_tuser),
       .m_axis_tdata (m_axis_mac_tx_tdata),
       .m_axis_tkeep (m_axis_mac_tx_tkeep),
       .m_axis_tvalid(m_axis_mac_tx_tvalid),
       .m_axis_tready(m_axis_mac_tx_tready),
       .m_axis_tlast (m_axis_mac_tx_tlast),
-      .m_axis_tuser (m_axis_mac_tx_tuser),
-      .pfc_req, .cfg_src_mac, .cfg_quanta, .cfg_refresh,
-      .stat_pfc_frames(stat_tx_pfc),
-      .stat_xon_frames(stat_tx_xon)
+      .m_axis_tuser (m_axis_mac_tx_tuser)
   );
 
   // ---------------------------------------------------------------- RX

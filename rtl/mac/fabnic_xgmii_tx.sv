@@ -4,11 +4,11 @@
 // 64-bit single-data-rate XGMII out (156.25 MHz for 10GBASE-R).
 //
 // Per frame: /S/ + 6 preamble bytes + SFD, the frame bytes, zero padding up
-// to 60 bytes, the FCS (CRC-32, fabnic_crc32), /T/. Frames start on lane 0 or
-// lane 4; the start lane is chosen by the deficit idle count (DIC, IEEE 802.3
-// clause 46) so that the inter-frame gap (counted from /T/ included to /S/
-// excluded) is 12 bytes on average and never below 9: back-to-back frames of
-// any size leave at 10 G line rate.
+// to 60 bytes, the FCS (CRC-32), /T/. Frames start on lane 0 or lane 4; the
+// start lane is chosen by the deficit idle count (DIC, IEEE 802.3 clause 46)
+// so that the inter-frame gap (counted from /T/ included to /S/ excluded) is
+// 12 bytes on average and never below 9: back-to-back frames of any size
+// leave at 10 G line rate.
 //
 // Input rules: tkeep is all ones except on the last beat (contiguous from
 // lane 0). The MAC is cut-through: once a frame has started, a beat must be
@@ -18,8 +18,24 @@
 // frame whose last beat has tuser[0]=1 is ended the same way (stat_bad).
 // Counters wrap (free running; software takes differences).
 //
-// Latency: XGMII outputs are registered; the /S/ column leaves one cycle after
-// the first beat is presented.
+// Pipeline (at most 6 logic levels per stage on UltraScale+):
+//   F  frame state machine: decides, from the beat and registered state only,
+//      the kind of the next XGMII column (idle, /S/, data, final data column
+//      with its byte count m, FCS spill column, error), the lane offset, the
+//      /T/ lane and the IFG/DIC bookkeeping. s_axis_tready comes from the
+//      state register. It registers a column token (kind, masked data, m).
+//   C1 CRC: the running CRC over whole data columns; for a final column of m
+//      bytes, the CRC over its first four bytes when m >= 4 (all eight when
+//      m = 8). The byte source of each lane (data, FCS byte 0..3, or a
+//      constant) is decoded here from the kind and the one-hot m.
+//   C2 FCS: the CRC over the remaining 0..3 bytes (four candidates, picked by
+//      the one-hot remainder), inverted into the FCS register.
+//   O  output: the lane sources are combined, shifted by four lanes for a
+//      frame that starts on lane 4, and registered on xgmii_txd/txc.
+// The column sequence is the one a single-cycle transmitter would produce,
+// delayed by three cycles. Latency: the /S/ column leaves four cycles after
+// the first beat is presented (F, C1, C2, O); s_axis_tready is high for the
+// whole frame once it started, one beat per cycle.
 `default_nettype none
 
 module fabnic_xgmii_tx #(
@@ -61,47 +77,27 @@ module fabnic_xgmii_tx #(
     S_DROP
   } state_e;
 
-  state_e      st_q, st_d;
+  typedef enum logic [2:0] {
+    K_IDLE,     // no frame column (idle or the four-lane flush column)
+    K_START,    // /S/ + preamble + SFD
+    K_DATA,     // eight payload or padding bytes
+    K_FINAL,    // m payload/padding bytes, then FCS bytes, then /T/ if it fits
+    K_FCS,      // the FCS bytes that did not fit, then /T/
+    K_ERR       // /E/ x7 + /T/
+  } kind_e;
+
+  // ---------------------------------------------------------------- F: frame state
+  state_e      st_q;
   logic        shift_q, shift_d;      // frame starts on lane 4
-  logic [31:0] hold_d_q, hold_d_d;    // upper half of the previous column (shifted mode)
-  logic [3:0]  hold_c_q, hold_c_d;
-  logic        flush_q, flush_d;      // hold_* carries the /T/ of the frame
-  logic [2:0]  flush_tl_q, flush_tl_d;
+  logic        flush_q, flush_d;      // the upper half of the last column (with /T/) is due
+  logic [3:0]  flush_ifg_q, flush_ifg_d; // IFG owed once the flush column has left
+  logic [3:0]  fcs_ifg_q;             // IFG owed after the FCS column (no flush)
+  logic        fcs_flush_q;           // the FCS column's /T/ needs a flush column
   logic [3:0]  ifg_q, ifg_d;          // idle bytes still owed
   logic [1:0]  dic_q, dic_d;          // deficit idle count
-  logic [31:0] crc_q, crc_d;
-  logic [3:0]  col_q, col_d;          // payload columns sent (saturates at 8)
-  logic [23:0] len_q, len_d;          // payload bytes sent
-  logic [31:0] fcs_q, fcs_d;
-  logic [3:0]  m_q, m_d;              // payload bytes in the final payload column
-
-  // current column of the frame, before lane shifting
-  logic [63:0] a_d;
-  logic [7:0]  a_c;
-  logic        a_act;                 // the frame produces a column this cycle
-  logic [3:0]  a_tl;                  // lane of /T/ in a_*, 8 = none
-
-  logic [63:0] col_data;
-  logic [7:0]  col_keep;
-  logic        col_final;
-  logic [31:0] crc_next;
-  logic [3:0]  m_cnt;
-
-  logic        p_frame, p_under, p_bad;
-  logic [4:0]  tail_bytes;  // bytes of the frame not yet in len_q when it ends
-  assign tail_bytes = (st_q == S_FCS) ? 5'd4 : 5'(m_cnt) + 5'd4;
-
-  fabnic_crc32 #(.DATA_W(64)) u_crc (
-      .crc_in (crc_q),
-      .data_in(col_data),
-      .keep_in(col_keep),
-      .crc_out(crc_next)
-  );
-
-  always_comb begin
-    m_cnt = '0;
-    for (int i = 0; i < 8; i++) m_cnt = m_cnt + 4'(col_keep[i]);
-  end
+  logic [3:0]  col_q;                 // payload columns sent (saturates at 8)
+  logic        col_lt7_q, col_eq7_q;  // col_q < 7, col_q == 7
+  logic [3:0]  m_q;                   // bytes in the final payload column
 
   assign s_axis_tready = (st_q == S_DATA) || (st_q == S_DROP);
 
@@ -110,77 +106,78 @@ module fabnic_xgmii_tx #(
     for (int i = 0; i < 8; i++) masked[8*i +: 8] = s_axis_tkeep[i] ? s_axis_tdata[8*i +: 8] : 8'h00;
   end
 
-  // ---------------------------------------------------------------- frame column
-  // first step: which column the frame produces (no CRC dependence)
+  // bytes of the beat: tkeep up to its first zero lane (tkeep is contiguous
+  // by rule; a stray bit after a zero is ignored, never mis-framed)
+  logic [3:0] keep_n;
+  always_comb begin
+    keep_n = 4'd8;
+    for (int i = 7; i >= 0; i--) if (!s_axis_tkeep[i]) keep_n = 4'(i);
+  end
+
+  // first step: which column the frame produces
   state_e      st1;
-  logic [63:0] a1_d;
-  logic [7:0]  a1_c;
-  logic [3:0]  a1_tl;
-  logic        p_fcs_done;
+  kind_e       kind;
+  logic [63:0] dat;
+  logic [3:0]  m_n;
+  logic        fin_t;                 // the final column carries /T/ (m < 4)
+  logic        a_act;                 // the frame produces a column this cycle
+  logic        p_under, p_bad;
 
   always_comb begin
-    st1        = st_q;
-    a_act      = 1'b0;
-    a1_d       = IDLE_D;
-    a1_c       = 8'hFF;
-    a1_tl      = 4'd8;
-    col_data   = '0;
-    col_keep   = '0;
-    col_final  = 1'b0;
-    p_fcs_done = 1'b0;
-    p_under    = 1'b0;
-    p_bad      = 1'b0;
-
+    st1     = st_q;
+    kind    = K_IDLE;
+    dat     = '0;
+    m_n     = m_q;
+    fin_t   = 1'b0;
+    a_act   = 1'b0;
+    p_under = 1'b0;
+    p_bad   = 1'b0;
     unique case (st_q)
       S_DATA: begin
         a_act = 1'b1;
         if (!s_axis_tvalid) begin
-          a1_d = ERR_D; a1_tl = 4'd7;
-          p_under = 1'b1;
+          kind = K_ERR; p_under = 1'b1;
           st1 = S_DROP;
         end else if (s_axis_tlast && s_axis_tuser) begin
-          a1_d = ERR_D; a1_tl = 4'd7;
-          p_bad = 1'b1;
+          kind = K_ERR; p_bad = 1'b1;
           st1 = S_IDLE;
         end else begin
-          col_data = masked;
+          dat = masked;
           if (!s_axis_tlast) begin
-            col_keep = 8'hFF;
-          end else if (col_q < 4'd7) begin
-            col_keep = 8'hFF;          // shorter than 60 bytes: pad this column
-            st1 = S_PAD;
-          end else if (col_q == 4'd7 && !s_axis_tkeep[4]) begin
-            col_keep  = 8'h0F;         // pad to exactly 60 bytes
-            col_final = 1'b1;
+            kind = K_DATA;
+          end else if (col_lt7_q) begin
+            kind = K_DATA;                  // shorter than 60 bytes: pad this column
+            st1  = S_PAD;
           end else begin
-            col_keep  = s_axis_tkeep;
-            col_final = 1'b1;
+            kind = K_FINAL;
+            if (col_eq7_q && keep_n <= 4'd4) begin
+              m_n = 4'd4;                   // pad to exactly 60 bytes
+              st1 = S_FCS;
+            end else if (keep_n >= 4'd4) begin
+              m_n = keep_n;
+              st1 = S_FCS;
+            end else begin
+              m_n   = keep_n;               // FCS and /T/ fit in this column
+              fin_t = 1'b1;
+              st1   = S_IDLE;
+            end
           end
         end
       end
       S_PAD: begin
         a_act = 1'b1;
-        if (col_q < 4'd7) begin
-          col_keep = 8'hFF;
+        if (col_lt7_q) begin
+          kind = K_DATA;
         end else begin
-          col_keep  = 8'h0F;
-          col_final = 1'b1;
+          kind = K_FINAL;
+          m_n  = 4'd4;
+          st1  = S_FCS;
         end
       end
       S_FCS: begin
         a_act = 1'b1;
-        // lane i carries FCS byte i + 8 - m_q, then /T/
-        for (int i = 0; i < 8; i++) begin
-          if (i + 8 - int'(m_q) < 4) begin
-            a1_d[8*i +: 8] = fcs_q[8*(i + 8 - int'(m_q)) +: 8];
-            a1_c[i] = 1'b0;
-          end else if (i + 8 - int'(m_q) == 4) begin
-            a1_d[8*i +: 8] = XG_TERM;
-          end
-        end
-        a1_tl = m_q - 4'd4;
-        p_fcs_done = 1'b1;
-        st1 = S_IDLE;
+        kind  = K_FCS;
+        st1   = S_IDLE;
       end
       default: begin
         if (st_q == S_DROP && s_axis_tvalid && s_axis_tlast) st1 = S_IDLE;
@@ -188,84 +185,27 @@ module fabnic_xgmii_tx #(
     endcase
   end
 
-  // second step: a payload column (data and/or padding), maybe with FCS and /T/
-  always_comb begin
-    st_d    = st1;
-    crc_d   = crc_q;
-    col_d   = col_q;
-    len_d   = len_q;
-    fcs_d   = fcs_q;
-    m_d     = m_q;
-    a_d     = a1_d;
-    a_c     = a1_c;
-    a_tl    = a1_tl;
-    p_frame = p_fcs_done;
-    if (col_keep != '0 || col_final) begin
-      crc_d = crc_next;
-      len_d = len_q + 24'(m_cnt);
-      if (col_q != 4'd8) col_d = col_q + 4'd1;
-      if (!col_final) begin
-        a_d = col_data;
-        a_c = 8'h00;
-      end else begin
-        fcs_d = ~crc_next;
-        m_d   = m_cnt;
-        for (int i = 0; i < 8; i++) begin
-          if (i < int'(m_cnt)) begin
-            a_d[8*i +: 8] = col_data[8*i +: 8];
-            a_c[i] = 1'b0;
-          end else if (i < int'(m_cnt) + 4) begin
-            a_d[8*i +: 8] = fcs_d[8*(i - int'(m_cnt)) +: 8];
-            a_c[i] = 1'b0;
-          end else if (i == int'(m_cnt) + 4) begin
-            a_d[8*i +: 8] = XG_TERM;
-          end
-        end
-        if (m_cnt < 4'd4) begin
-          a_tl = m_cnt + 4'd4;
-          p_frame = 1'b1;
-          st_d = S_IDLE;
-        end else begin
-          st_d = S_FCS;
-        end
-      end
-    end
-  end
-
-  // ---------------------------------------------------------------- lane placement and IFG
-  logic [63:0] out_d;
-  logic [7:0]  out_c;
-  logic        t_out;          // /T/ leaves this cycle
-  logic [2:0]  t_lane;
-  logic        start;
+  // second step: lane placement and IFG. When /T/ leaves in lane L, the IFG
+  // still owed is 12 minus the bytes from /T/ to the column end: L + 4. The
+  // values are known per column kind: an error column (/T/ in lane 7), a
+  // final column with /T/ (lane m+4), an FCS column (precomputed when its
+  // final column passed), each either now or, in a frame shifted to lane 4
+  // whose /T/ falls in the upper half, in the flush column next cycle.
+  logic start, tok_col;
 
   always_comb begin
-    logic [63:0] cd;
-    logic [7:0]  cc;
-    logic [3:0]  tl;
-    int          rem;
-    shift_d    = shift_q;
-    hold_d_d   = hold_d_q;
-    hold_c_d   = hold_c_q;
-    flush_d    = 1'b0;
-    flush_tl_d = flush_tl_q;
-    ifg_d      = ifg_q;
-    dic_d      = dic_q;
-    out_d      = IDLE_D;
-    out_c      = 8'hFF;
-    t_out      = 1'b0;
-    t_lane     = '0;
-    start      = 1'b0;
-    rem        = 0;
-    cd         = a_d;
-    cc         = a_c;
-    tl         = a_tl;
+    int rem;
+    shift_d     = shift_q;
+    flush_d     = 1'b0;
+    flush_ifg_d = flush_ifg_q;
+    ifg_d       = ifg_q;
+    dic_d       = dic_q;
+    start       = 1'b0;
+    tok_col     = 1'b0;
+    rem         = 0;
 
     if (flush_q) begin
-      out_d  = {IDLE_D[63:32], hold_d_q};
-      out_c  = {4'hF, hold_c_q};
-      t_out  = 1'b1;
-      t_lane = flush_tl_q;
+      ifg_d = flush_ifg_q;
     end else if (st_q == S_IDLE || st_q == S_DROP) begin
       if (5'(ifg_q) + 5'(dic_q) > 5'd7) begin
         // owed idles fill this whole column
@@ -277,7 +217,8 @@ module fabnic_xgmii_tx #(
           ifg_d = '0;
         end
       end else if (st_q == S_IDLE && s_axis_tvalid) begin
-        start = 1'b1;
+        start   = 1'b1;
+        tok_col = 1'b1;
         if (int'(ifg_q) > 3 - int'(dic_q)) begin
           shift_d = 1'b1;
           rem = int'(ifg_q) - 4;
@@ -288,75 +229,308 @@ module fabnic_xgmii_tx #(
         rem   = rem + int'(dic_q);
         dic_d = (rem < 0) ? 2'd0 : 2'(rem);
         ifg_d = '0;
-        cd = START_D;
-        cc = 8'h01;
-        tl = 4'd8;
       end else begin
         ifg_d = '0;
         dic_d = '0;
       end
-    end
-
-    if (start || (a_act && !flush_q)) begin
-      if (shift_d) begin
-        out_d    = {cd[31:0], start ? IDLE_D[31:0] : hold_d_q};
-        out_c    = {cc[3:0], start ? 4'hF : hold_c_q};
-        hold_d_d = cd[63:32];
-        hold_c_d = cc[7:4];
-        if (tl < 4'd4) begin
-          t_out  = 1'b1;
-          t_lane = 3'(tl + 4'd4);
-        end else if (tl < 4'd8) begin
-          flush_d    = 1'b1;
-          flush_tl_d = 3'(tl - 4'd4);
+    end else begin
+      // a frame column (no flush is pending while the frame runs)
+      tok_col = a_act;
+      unique case (kind)
+        K_ERR: begin
+          if (shift_q) begin
+            flush_d = 1'b1; flush_ifg_d = 4'd7;
+          end else begin
+            ifg_d = 4'd11;
+          end
         end
-      end else begin
-        out_d = cd;
-        out_c = cc;
-        if (tl < 4'd8) begin
-          t_out  = 1'b1;
-          t_lane = 3'(tl);
+        K_FINAL: begin
+          if (fin_t) begin
+            if (shift_q) begin
+              flush_d = 1'b1; flush_ifg_d = keep_n + 4'd4;
+            end else begin
+              ifg_d = keep_n + 4'd8;
+            end
+          end
         end
-      end
+        K_FCS: begin
+          if (fcs_flush_q) begin
+            flush_d = 1'b1; flush_ifg_d = 4'd4;
+          end else begin
+            ifg_d = fcs_ifg_q;
+          end
+        end
+        default: ;
+      endcase
     end
-
-    if (t_out) ifg_d = 4'(t_lane) + 4'd4;   // 12 minus the bytes from /T/ to the column end
   end
 
+  // column token F -> C
+  logic        t1_col, t1_flush, t1_shift, t1_start, t1_end;
+  kind_e       t1_kind;
+  logic [63:0] t1_d;
+  logic [3:0]  t1_m;
+  logic [8:0]  t1_moh;
+
   always_ff @(posedge clk) begin
-    st_q       <= (start) ? S_DATA : st_d;
+    st_q       <= start ? S_DATA : st1;
     shift_q    <= shift_d;
-    hold_d_q   <= hold_d_d;
-    hold_c_q   <= hold_c_d;
     flush_q    <= flush_d;
-    flush_tl_q <= flush_tl_d;
+    flush_ifg_q <= flush_ifg_d;
     ifg_q      <= ifg_d;
     dic_q      <= dic_d;
-    crc_q      <= start ? 32'hFFFF_FFFF : crc_d;
-    col_q      <= start ? 4'd0 : col_d;
-    len_q      <= start ? 24'd0 : len_d;
-    fcs_q      <= fcs_d;
-    m_q        <= m_d;
-    xgmii_txd  <= out_d;
-    xgmii_txc  <= out_c;
-    if (p_frame) begin
-      stat_frames <= stat_frames + 1'b1;
-      stat_bytes  <= stat_bytes + BYTE_CNT_W'(len_q) + BYTE_CNT_W'(tail_bytes);
+    if (start) begin
+      col_q     <= 4'd0;
+      col_lt7_q <= 1'b1;
+      col_eq7_q <= 1'b0;
+    end else if ((kind == K_DATA || kind == K_FINAL) && col_q != 4'd8) begin
+      col_q     <= col_q + 4'd1;
+      col_lt7_q <= col_q < 4'd6;
+      col_eq7_q <= col_q == 4'd6;
     end
+    m_q        <= m_n;
+    if (kind == K_FINAL) begin
+      fcs_ifg_q   <= shift_q ? m_n + 4'd4 : m_n;
+      fcs_flush_q <= shift_q && m_n == 4'd8;
+    end
+
+    t1_col   <= tok_col;
+    t1_flush <= flush_q;
+    t1_shift <= shift_d;
+    t1_start <= start;
+    t1_kind  <= start ? K_START : kind;
+    t1_d     <= dat;
+    t1_m     <= m_n;
+    t1_moh   <= 9'(1) << m_n;
+    t1_end   <= (kind == K_FINAL && fin_t) || kind == K_FCS;
+
     if (p_under) stat_underflow <= stat_underflow + 1'b1;
     if (p_bad)   stat_bad       <= stat_bad + 1'b1;
+
     if (rst) begin
-      st_q       <= S_IDLE;
-      shift_q    <= 1'b0;
-      flush_q    <= 1'b0;
-      ifg_q      <= '0;
-      dic_q      <= '0;
-      xgmii_txd  <= IDLE_D;
-      xgmii_txc  <= 8'hFF;
-      stat_frames    <= '0;
-      stat_bytes     <= '0;
+      st_q     <= S_IDLE;
+      shift_q  <= 1'b0;
+      flush_q  <= 1'b0;
+      ifg_q    <= '0;
+      dic_q    <= '0;
+      col_q    <= '0;
+      col_lt7_q <= 1'b1;
+      col_eq7_q <= 1'b0;
+      m_q      <= '0;
+      t1_col   <= 1'b0;
+      t1_flush <= 1'b0;
+      t1_start <= 1'b0;
+      t1_kind  <= K_IDLE;
+      t1_end   <= 1'b0;
       stat_underflow <= '0;
       stat_bad       <= '0;
+    end
+  end
+
+  // ---------------------------------------------------------------- C1: CRC, lane sources
+  // The FCS of a final column of m bytes is computed in two steps: C1 folds in
+  // its first four bytes when m >= 4 (all eight when m = 8), C2 the remaining
+  // 0..3 bytes (four candidates picked by the one-hot remainder).
+  logic [31:0] crc_q;
+  logic [31:0] crc8, crc4;
+
+  fabnic_crc32_fixed #(.N_BYTES(8), .DATA_W(64)) u_crc8 (
+      .crc_in(crc_q), .data_in(t1_d), .crc_out(crc8)
+  );
+  fabnic_crc32_fixed #(.N_BYTES(4), .DATA_W(32)) u_crc4 (
+      .crc_in(crc_q), .data_in(t1_d[31:0]), .crc_out(crc4)
+  );
+
+  logic        t2_final;
+  logic [31:0] t2_crc;                // CRC before the last 0..3 bytes of the final column
+  logic [23:0] t2_rd;                 // those bytes
+  logic [3:0]  t2_roh;                // their count, one-hot
+
+  // byte source per lane: data byte, FCS byte j, or the constant byte kb
+  logic [7:0]  src_d;
+  logic [3:0]  src_f [8];
+  logic [63:0] kb;
+  logic [7:0]  kc;
+
+  always_comb begin
+    src_d = '0;
+    kb    = IDLE_D;
+    kc    = 8'hFF;
+    for (int i = 0; i < 8; i++) src_f[i] = '0;
+    if (t1_col) begin
+      unique case (t1_kind)
+        K_START: begin
+          kb = START_D; kc = 8'h01;
+        end
+        K_DATA: begin
+          src_d = 8'hFF; kb = '0; kc = 8'h00;
+        end
+        K_FINAL: begin
+          // lane i: data if i < m, FCS byte i-m if m <= i < m+4, /T/ at m+4
+          for (int i = 0; i < 8; i++) begin
+            src_d[i] = |(t1_moh >> (i + 1));
+            for (int j = 0; j < 4; j++) if (i >= j) src_f[i][j] = t1_moh[i - j];
+            if (src_d[i] || src_f[i] != '0) begin
+              kb[8*i +: 8] = 8'h00; kc[i] = 1'b0;
+            end else if (i >= 4 && t1_moh[i - 4]) begin
+              kb[8*i +: 8] = XG_TERM;
+            end
+          end
+        end
+        K_FCS: begin
+          // lane i: FCS byte i+8-m while < 4, then /T/ (m = 4..8)
+          for (int i = 0; i < 8; i++) begin
+            for (int j = 0; j < 4; j++) if (i + 8 - j <= 8) src_f[i][j] = t1_moh[i + 8 - j];
+            if (src_f[i] != '0) begin
+              kb[8*i +: 8] = 8'h00; kc[i] = 1'b0;
+            end else if (i + 4 <= 8 && t1_moh[i + 4]) begin
+              kb[8*i +: 8] = XG_TERM;
+            end
+          end
+        end
+        K_ERR: begin
+          kb = ERR_D;
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  logic        t2_col, t2_flush, t2_shift, t2_start;
+  logic [63:0] t2_d;
+  logic [7:0]  t2_src_d;
+  logic [3:0]  t2_src_f [8];
+  logic [63:0] t2_kb;
+  logic [7:0]  t2_kc;
+
+  // statistics
+  logic [23:0] len_q;                 // payload bytes of the frame so far
+  logic [23:0] fin_q;                 // bytes of the last finished frame, FCS included
+  logic        c_end_q;
+
+  always_ff @(posedge clk) begin
+    if (t1_start) crc_q <= 32'hFFFF_FFFF;
+    else if (t1_kind == K_DATA) crc_q <= crc8;
+    t2_final <= t1_kind == K_FINAL;
+    if (t1_moh[8]) begin
+      t2_crc <= crc8;
+      t2_rd  <= '0;
+      t2_roh <= 4'b0001;
+    end else if (t1_m[2]) begin
+      t2_crc <= crc4;
+      t2_rd  <= t1_d[55:32];
+      t2_roh <= 4'(1) << t1_m[1:0];
+    end else begin
+      t2_crc <= crc_q;
+      t2_rd  <= t1_d[23:0];
+      t2_roh <= 4'(1) << t1_m[1:0];
+    end
+
+    if (t1_start) len_q <= '0;
+    else if (t1_kind == K_DATA) len_q <= len_q + 24'd8;
+    if (t1_kind == K_FINAL) fin_q <= len_q + 24'(t1_m) + 24'd4;
+    c_end_q <= t1_end;
+
+    t2_col   <= t1_col;
+    t2_flush <= t1_flush;
+    t2_shift <= t1_shift;
+    t2_start <= t1_start;
+    t2_d     <= t1_d;
+    t2_src_d <= src_d;
+    t2_src_f <= src_f;
+    t2_kb    <= kb;
+    t2_kc    <= kc;
+
+    if (c_end_q) begin
+      stat_frames <= stat_frames + 1'b1;
+      stat_bytes  <= stat_bytes + BYTE_CNT_W'(fin_q);
+    end
+
+    if (rst) begin
+      c_end_q     <= 1'b0;
+      t2_col      <= 1'b0;
+      t2_flush    <= 1'b0;
+      t2_start    <= 1'b0;
+      t2_final    <= 1'b0;
+      stat_frames <= '0;
+      stat_bytes  <= '0;
+    end
+  end
+
+  // ---------------------------------------------------------------- C2: FCS
+  logic [31:0] crc_r [4];             // CRC after r more bytes
+  assign crc_r[0] = t2_crc;
+  for (genvar r = 1; r < 4; r++) begin : g_crc_r
+    fabnic_crc32_fixed #(.N_BYTES(r), .DATA_W(24)) u_crc (
+        .crc_in(t2_crc), .data_in(t2_rd), .crc_out(crc_r[r])
+    );
+  end
+
+  logic [31:0] crc_sel;
+  always_comb begin
+    crc_sel = '0;
+    for (int r = 0; r < 4; r++) crc_sel = crc_sel | (crc_r[r] & {32{t2_roh[r]}});
+  end
+
+  logic [31:0] fcs_q;
+  logic        t3_col, t3_flush, t3_shift, t3_start;
+  logic [63:0] t3_d;
+  logic [7:0]  t3_src_d;
+  logic [3:0]  t3_src_f [8];
+  logic [63:0] t3_kb;
+  logic [7:0]  t3_kc;
+
+  always_ff @(posedge clk) begin
+    if (t2_final) fcs_q <= ~crc_sel;
+    t3_col   <= t2_col;
+    t3_flush <= t2_flush;
+    t3_shift <= t2_shift;
+    t3_start <= t2_start;
+    t3_d     <= t2_d;
+    t3_src_d <= t2_src_d;
+    t3_src_f <= t2_src_f;
+    t3_kb    <= t2_kb;
+    t3_kc    <= t2_kc;
+    if (rst) begin
+      t3_col   <= 1'b0;
+      t3_flush <= 1'b0;
+      t3_start <= 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------- O: output
+  logic [63:0] cd;
+  logic [7:0]  cc;
+  always_comb begin
+    for (int i = 0; i < 8; i++) begin
+      cd[8*i +: 8] = t3_kb[8*i +: 8] | (t3_d[8*i +: 8] & {8{t3_src_d[i]}});
+      for (int j = 0; j < 4; j++) cd[8*i +: 8] = cd[8*i +: 8] | (fcs_q[8*j +: 8] & {8{t3_src_f[i][j]}});
+    end
+    cc = t3_kc;
+  end
+
+  logic [31:0] hold_d_q;
+  logic [3:0]  hold_c_q;
+
+  always_ff @(posedge clk) begin
+    if (t3_flush) begin
+      xgmii_txd <= {IDLE_D[63:32], hold_d_q};
+      xgmii_txc <= {4'hF, hold_c_q};
+    end else if (t3_col && t3_shift) begin
+      xgmii_txd <= {cd[31:0], t3_start ? IDLE_D[31:0] : hold_d_q};
+      xgmii_txc <= {cc[3:0], t3_start ? 4'hF : hold_c_q};
+      hold_d_q  <= cd[63:32];
+      hold_c_q  <= cc[7:4];
+    end else if (t3_col) begin
+      xgmii_txd <= cd;
+      xgmii_txc <= cc;
+    end else begin
+      xgmii_txd <= IDLE_D;
+      xgmii_txc <= 8'hFF;
+    end
+    if (rst) begin
+      xgmii_txd <= IDLE_D;
+      xgmii_txc <= 8'hFF;
     end
   end
 

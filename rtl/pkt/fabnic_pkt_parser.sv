@@ -14,10 +14,31 @@
 // otherwise it sets tuser[0] on the last beat and is counted at that point (see
 // docs/pkt.md). DROP_ERRORS=1 drops frames with any meta.err bit (no meta, no data).
 //
-// Structure: input beats go into a beat FIFO and, until the headers are complete, into
-// a header window; a completed window is decoded (fabnic_pkt_hdr_decode) into a meta
-// FIFO; fabnic_axis_realign pulls the frame from the beat FIFO with the command from
-// the meta FIFO. Back-pressure only (no overflow drops). Latency: see docs/pkt.md.
+// Structure (every stage registered; one input beat per cycle):
+//   input   fabnic_axis_register (skid): s_axis_tready comes from a flop; the beat goes
+//           to the beat FIFO (fabnic_axis_fifo, DATA_FIFO_DEPTH) and, while the frame's
+//           header window is open, into the window (HBEATS = ceil(88/KEEP_W) beats).
+//   launch  fixed rule, no decode on the live beat: the window is decoded when it is
+//           full (beat HBEATS-1) or the frame ends, whichever comes first. The headers
+//           the frame announces (at most 18+60+8 = 86 bytes) are always inside it.
+//   decode  fabnic_pkt_hdr_pipe, 5 registered stages (see its header). Which beat
+//           completed the headers (for the ip_length rule above) is derived from need,
+//           so the results equal a decision taken on that beat.
+//   queues  the decoded command (fabnic_fifo) and metadata (fabnic_fifo, not written
+//           for dropped frames); the command goes to a register and is released to
+//           fabnic_axis_realign once the frame's metadata has been taken (or at once for
+//           a dropped frame). Frames in flight between the input and the realigner are
+//           bounded by 2*META_DEPTH credits (a frame's first beat waits for one), so
+//           the queues never overflow and the decode pipeline never stalls.
+// Latency, from the launching beat on the input register's output to cmd_valid: 1
+// (window register) + 5 (decode) + 1 (queue write; the metadata is offered the next
+// cycle) + 1 (command register, released the cycle after its metadata is taken); before
+// it the input register (1) and the wait for the launching beat (beat min(HBEATS, frame
+// beats) - 1), after it the realigner's output register (1). Idle
+// pipeline, 1500 B UDP/IPv4, first input beat -> first output beat (STRIP=0): 11 cycles
+// at DATA_W 512, 20 at 64 (docs/pkt.md, measured by tb/pkt/bench_pkt.py).
+// Back-pressure only (no overflow drops). No combinational valid/ready path from an
+// input port to an output port.
 `default_nettype none
 
 module fabnic_pkt_parser #(
@@ -69,13 +90,13 @@ module fabnic_pkt_parser #(
   localparam int WIN    = HBEATS * KEEP_W;
   localparam int BI_W   = $clog2(HBEATS + 1);
   localparam int LEN_W  = 17;
-  localparam int MA_W   = $clog2(META_DEPTH);
   localparam int NB_W   = $clog2(KEEP_W + 1);
+  localparam int FD     = 2 * META_DEPTH;             // frames in flight (credits)
 
   if (DATA_FIFO_DEPTH < HBEATS + 4) begin : g_check_fifo
     $error("fabnic_pkt_parser: DATA_FIFO_DEPTH must exceed the header beats + 4");
   end
-  if ((1 << MA_W) != META_DEPTH || META_DEPTH < 4) begin : g_check_meta
+  if ((1 << $clog2(META_DEPTH)) != META_DEPTH || META_DEPTH < 4) begin : g_check_meta
     $error("fabnic_pkt_parser: META_DEPTH must be a power of two >= 4");
   end
   if (WIN > 255) begin : g_check_win
@@ -83,140 +104,172 @@ module fabnic_pkt_parser #(
   end
 
   typedef struct packed {
-    fabnic_pkt_pkg::pkt_meta_t meta;
     logic [LEN_W-1:0] off;
     logic [LEN_W-1:0] len;
     logic             trim;
     logic             chk;
     logic             drop;
     logic             bad;
-  } ment_t;
+  } cmd_t;
 
-  // ---------------------------------------------------------------- input side
-  logic               fifo_ready, meta_room, s_fire;
-  logic [MA_W:0]      mcount_q;
-  logic               p1_valid_q;
+  // ---------------------------------------------------------------- input register (skid)
+  logic [DATA_W-1:0] x_data;
+  logic [KEEP_W-1:0] x_keep;
+  logic              x_valid, x_ready, x_last, x_user, x_go, x_fire;
+  logic              fifo_ready;
+  logic              x_inframe_q;        // inside a frame (its first beat was taken)
+  logic [FD-1:0]     cr_q;               // free credits, thermometer (bit k: more than k)
 
-  assign meta_room     = (32'(mcount_q) + 32'(p1_valid_q)) < META_DEPTH;
-  assign s_axis_tready = fifo_ready && meta_room;
-  assign s_fire        = s_axis_tvalid && s_axis_tready;
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1), .REG_TYPE(2)) u_in (
+      .clk, .rst,
+      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast,
+      .s_axis_tuser,
+      .m_axis_tdata(x_data), .m_axis_tkeep(x_keep), .m_axis_tvalid(x_valid),
+      .m_axis_tready(x_ready), .m_axis_tlast(x_last), .m_axis_tuser(x_user)
+  );
 
-  logic                 in_hdr_q;
-  logic [BI_W-1:0]      bidx_q;
-  logic [WIN*8-1:0]     hbuf_q, hv;
-  logic [NB_W-1:0]      nbytes;
-  logic [7:0]           cnt_after;
-  logic [DATA_W-1:0]    kbits;
-  fabnic_pkt_pkg::pkt_meta_t unused_meta_a;
-  logic [7:0]           need_a;
-  logic [16:0]          unused_ip_end_a;
-  logic                 done;
+  // a frame starts only with a free credit (one meta/command entry reserved for it)
+  // take_q: a credit taken last cycle, not yet in cr_q
+  logic take_q;
+  assign x_go    = x_inframe_q || (take_q ? cr_q[1] : cr_q[0]);
+  assign x_ready = fifo_ready && x_go;
+  assign x_fire  = x_valid && x_ready;
 
+  // ---------------------------------------------------------------- header window
+  // The first HBEATS beats of a frame (fewer if it ends earlier) are written into the
+  // window; the beat that fills it, or the frame's last beat, launches the decode.
+  logic               coll_q;            // collecting the current frame's window
+  logic [BI_W-1:0]    bidx_q;
+  logic [WIN*8-1:0]   hbuf_q;
+  logic [DATA_W-1:0]  kbits;
+  logic [NB_W-1:0]    nbytes;
+  logic               launch;
+  logic               l_valid_q, l_ended_q;
+  logic [7:0]         l_base_q;
+  logic [NB_W-1:0]    l_bytes_q;
+
+  // bytes in the beat: tkeep is packed from lane 0, so the count is the position of its
+  // last 1 (an OR of one-hot edges, no adder tree)
   always_comb begin
+    logic [KEEP_W:0] kp;
+    kp     = {1'b0, x_keep};
     nbytes = '0;
     for (int i = 0; i < KEEP_W; i++) begin
-      nbytes = nbytes + NB_W'(s_axis_tkeep[i]);
-      kbits[8*i +: 8] = {8{s_axis_tkeep[i]}};
+      if (kp[i] && !kp[i+1]) nbytes = nbytes | NB_W'(i + 1);
+      kbits[8*i +: 8] = {8{x_keep[i]}};
     end
-    hv = hbuf_q;
-    for (int b = 0; b < HBEATS; b++) begin
-      if (BI_W'(b) == bidx_q) hv[b*DATA_W +: DATA_W] = s_axis_tdata & kbits;
-      if (BI_W'(b) > bidx_q) hv[b*DATA_W +: DATA_W] = '0;
-    end
-    cnt_after = 8'(32'(bidx_q) * KEEP_W) + 8'(nbytes);
-    done = in_hdr_q && (cnt_after >= need_a || s_axis_tlast);
   end
 
-  fabnic_pkt_hdr_decode #(.WIN_BYTES(WIN)) u_need (
-      .hdr(hv), .len(cnt_after), .ended(s_axis_tlast), .meta(unused_meta_a), .need(need_a),
-      .ip_end(unused_ip_end_a)
-  );
-
-  logic [WIN*8-1:0] p1_hv_q;
-  logic [7:0]       p1_len_q;
-  logic             p1_ended_q;
+  assign launch = x_fire && coll_q && (x_last || bidx_q == BI_W'(HBEATS - 1));
 
   always_ff @(posedge clk) begin
-    p1_valid_q <= 1'b0;
-    if (s_fire) begin
-      if (in_hdr_q) begin
-        hbuf_q <= hv;
-        bidx_q <= bidx_q + 1'b1;
-      end
-      if (done) begin
-        p1_valid_q <= 1'b1;
-        p1_hv_q    <= hv;
-        p1_len_q   <= cnt_after;
-        p1_ended_q <= s_axis_tlast;
-        in_hdr_q   <= 1'b0;
-        bidx_q     <= '0;
-      end
-      if (s_axis_tlast) begin
-        in_hdr_q <= 1'b1;
-        bidx_q   <= '0;
+    // a beat offered but not yet taken stays on x_* unchanged: writing it early is harmless
+    for (int b = 0; b < HBEATS; b++) begin
+      if (x_valid && coll_q && bidx_q == BI_W'(b)) hbuf_q[b*DATA_W +: DATA_W] <= x_data & kbits;
+    end
+    if (x_fire) begin
+      x_inframe_q <= !x_last;
+      if (coll_q) bidx_q <= bidx_q + 1'b1;
+      if (launch) coll_q <= 1'b0;
+      if (x_last) begin
+        coll_q <= 1'b1;
+        bidx_q <= '0;
       end
     end
+    l_valid_q <= launch;
+    l_base_q  <= 8'(32'(bidx_q) * KEEP_W);
+    l_bytes_q <= nbytes;
+    l_ended_q <= x_last;
     if (rst) begin
-      in_hdr_q   <= 1'b1;
-      bidx_q     <= '0;
-      p1_valid_q <= 1'b0;
-      hbuf_q     <= '0;
+      x_inframe_q <= 1'b0;
+      coll_q      <= 1'b1;
+      bidx_q      <= '0;
+      l_valid_q   <= 1'b0;
+      hbuf_q      <= '0;
     end
   end
 
-  // ---------------------------------------------------------------- decode -> meta FIFO
-  fabnic_pkt_pkg::pkt_meta_t meta_b;
-  logic [7:0]  unused_need_b;
-  logic [16:0] ip_end_b;
-  ment_t       ment;
-  logic        is_ip_b;
+  // ---------------------------------------------------------------- decode (LAT cycles)
+  logic                      d_valid, d_ended_hdr;
+  fabnic_pkt_pkg::pkt_meta_t d_meta;
+  logic [16:0]               d_ip_end;
 
-  fabnic_pkt_hdr_decode #(.WIN_BYTES(WIN)) u_decode (
-      .hdr(p1_hv_q), .len(p1_len_q), .ended(p1_ended_q), .meta(meta_b), .need(unused_need_b),
-      .ip_end(ip_end_b)
+  fabnic_pkt_hdr_pipe #(.WIN_BYTES(WIN)) u_decode (
+      .clk, .rst,
+      .in_valid(l_valid_q), .in_hdr(hbuf_q), .in_base(l_base_q), .in_bytes(8'(l_bytes_q)),
+      .in_ended(l_ended_q),
+      .out_valid(d_valid), .out_meta(d_meta), .out_ip_end(d_ip_end), .out_ended_hdr(d_ended_hdr)
   );
+
+  // ---------------------------------------------------------------- command and meta queues
+  cmd_t  d_cmd;
+  logic  d_is_ip, d_bad;
 
   always_comb begin
-    is_ip_b   = (meta_b.is_ipv4 || meta_b.is_ipv6) && !meta_b.err.runt;
-    ment.meta = meta_b;
-    ment.bad  = |meta_b.err;
-    ment.drop = DROP_ERRORS && (|meta_b.err);
-    ment.chk  = is_ip_b && !p1_ended_q && !meta_b.err.ip_length;
+    d_is_ip    = (d_meta.is_ipv4 || d_meta.is_ipv6) && !d_meta.err.runt;
+    d_bad      = |d_meta.err;
+    d_cmd.bad  = d_bad;
+    d_cmd.drop = DROP_ERRORS && d_bad;
+    d_cmd.chk  = d_is_ip && !d_ended_hdr && !d_meta.err.ip_length;
     if (STRIP) begin
-      ment.off  = LEN_W'(meta_b.payload_offset);
-      ment.len  = LEN_W'(meta_b.payload_len);
-      ment.trim = is_ip_b;
+      d_cmd.off  = LEN_W'(d_meta.payload_offset);
+      d_cmd.len  = LEN_W'(d_meta.payload_len);
+      d_cmd.trim = d_is_ip;
     end else begin
-      ment.off  = '0;
-      ment.len  = ip_end_b;
-      ment.trim = 1'b0;
+      d_cmd.off  = '0;
+      d_cmd.len  = d_ip_end;
+      d_cmd.trim = 1'b0;
     end
   end
 
-  ment_t          mem_q [META_DEPTH];
-  logic [MA_W:0]  mwr_q, mrd_q;
-  logic           meta_sent_q, cmd_valid, cmd_ready, m_meta_fire;
-  ment_t          head;
+  // Credits bound the frames between the input and the realigner's command to FD, so
+  // neither queue can overflow (the decode pipeline does not stall).
+  logic                            cq_valid, cq_ready, unused_cq_in_ready, unused_mq_in_ready;
+  cmd_t                            cq_data;
+  logic [$clog2(FD):0]             unused_cq_count, unused_mq_count;
 
-  assign head         = mem_q[mrd_q[MA_W-1:0]];
-  assign m_meta_valid = (mcount_q != '0) && !meta_sent_q && !head.drop;
-  assign m_meta_data  = head.meta;
-  assign m_meta_fire  = m_meta_valid && m_meta_ready;
-  assign cmd_valid    = (mcount_q != '0) && (head.drop || meta_sent_q || m_meta_fire);
+  fabnic_fifo #(.WIDTH($bits(cmd_t)), .DEPTH(FD)) u_cmdq (
+      .clk, .rst,
+      .in_valid(d_valid), .in_ready(unused_cq_in_ready), .in_data(d_cmd),
+      .out_valid(cq_valid), .out_ready(cq_ready), .out_data(cq_data),
+      .status_count(unused_cq_count)
+  );
+
+  fabnic_fifo #(.WIDTH($bits(fabnic_pkt_pkg::pkt_meta_t)), .DEPTH(FD)) u_metaq (
+      .clk, .rst,
+      .in_valid(d_valid && !d_cmd.drop), .in_ready(unused_mq_in_ready), .in_data(d_meta),
+      .out_valid(m_meta_valid), .out_ready(m_meta_ready), .out_data(m_meta_data),
+      .status_count(unused_mq_count)
+  );
+
+  // command register: the realigner sees flops only. A frame's command is released once
+  // its metadata has been taken (tokens: metadata taken, command not yet issued) or
+  // when it is dropped (no metadata).
+  logic          cmd_valid, cmd_ready, c_valid_q, c_load, m_meta_fire, tok_dec;
+  cmd_t          c_q;
+  logic [FD-1:0] tok_q;                  // thermometer
+
+  assign c_load      = !c_valid_q || cmd_ready;
+  assign cq_ready    = c_load;
+  assign cmd_valid   = c_valid_q && (c_q.drop || tok_q[0]);
+  assign m_meta_fire = m_meta_valid && m_meta_ready;
+  assign tok_dec     = cmd_ready && !c_q.drop;
 
   always_ff @(posedge clk) begin
-    if (p1_valid_q) begin
-      mem_q[mwr_q[MA_W-1:0]] <= ment;
-      mwr_q <= mwr_q + 1'b1;
+    if (c_load) begin
+      c_valid_q <= cq_valid;
+      c_q       <= cq_data;
     end
-    if (cmd_ready) mrd_q <= mrd_q + 1'b1;
-    mcount_q <= mcount_q + (MA_W + 1)'(p1_valid_q) - (MA_W + 1)'(cmd_ready);
-    meta_sent_q <= (meta_sent_q || m_meta_fire) && !cmd_ready;
+    if (m_meta_fire && !tok_dec) tok_q <= {tok_q[FD-2:0], 1'b1};
+    else if (tok_dec && !m_meta_fire) tok_q <= {1'b0, tok_q[FD-1:1]};
+    take_q <= x_fire && !x_inframe_q;
+    if (take_q && !cmd_ready) cr_q <= {1'b0, cr_q[FD-1:1]};
+    else if (cmd_ready && !take_q) cr_q <= {cr_q[FD-2:0], 1'b1};
     if (rst) begin
-      mwr_q       <= '0;
-      mrd_q       <= '0;
-      mcount_q    <= '0;
-      meta_sent_q <= 1'b0;
+      c_valid_q <= 1'b0;
+      tok_q     <= '0;
+      cr_q      <= '1;
+      take_q    <= 1'b0;
     end
   end
 
@@ -230,8 +283,8 @@ module fabnic_pkt_parser #(
   fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1), .DEPTH(DATA_FIFO_DEPTH))
   u_fifo (
       .clk, .rst,
-      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && meta_room),
-      .s_axis_tready(fifo_ready), .s_axis_tlast, .s_axis_tuser,
+      .s_axis_tdata(x_data), .s_axis_tkeep(x_keep), .s_axis_tvalid(x_valid && x_go),
+      .s_axis_tready(fifo_ready), .s_axis_tlast(x_last), .s_axis_tuser(x_user),
       .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
       .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser),
       .status_depth(unused_depth), .status_good_frame(unused_good),
@@ -242,8 +295,8 @@ module fabnic_pkt_parser #(
 
   fabnic_axis_realign #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .LEN_W(LEN_W)) u_realign (
       .clk, .rst,
-      .cmd_valid, .cmd_ready, .cmd_off(head.off), .cmd_len(head.len), .cmd_trim(head.trim),
-      .cmd_chk(head.chk), .cmd_drop(head.drop), .cmd_bad(head.bad),
+      .cmd_valid, .cmd_ready, .cmd_off(c_q.off), .cmd_len(c_q.len), .cmd_trim(c_q.trim),
+      .cmd_chk(c_q.chk), .cmd_drop(c_q.drop), .cmd_bad(c_q.bad),
       .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
       .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
       .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,
@@ -252,28 +305,36 @@ module fabnic_pkt_parser #(
 
   // ---------------------------------------------------------------- counters (wrap)
   fabnic_pkt_pkg::pkt_err_t e;
-  assign e = ment.meta.err;
+  logic       in_fire_q, in_last_q, in_bad_q, out_last_q;
+  logic [1:0] iplen_inc;
+  assign e         = d_meta.err;
+  assign iplen_inc = 2'(d_valid && e.ip_length) + 2'(st_done && st_short);
 
   always_ff @(posedge clk) begin
-    if (s_fire) begin
-      cnt_bytes_in <= cnt_bytes_in + CNT_W'(nbytes);
-      if (s_axis_tlast) cnt_frames_in <= cnt_frames_in + 1'b1;
-      if (s_axis_tlast && s_axis_tuser) cnt_bad_in <= cnt_bad_in + 1'b1;
-    end
-    if (m_axis_tvalid && m_axis_tready && m_axis_tlast) cnt_frames_out <= cnt_frames_out + 1'b1;
-    if (p1_valid_q) begin
-      cnt_dropped        <= cnt_dropped + CNT_W'(ment.drop);
-      cnt_non_ip         <= cnt_non_ip + CNT_W'(!meta_b.is_ipv4 && !meta_b.is_ipv6 && !e.runt);
-      cnt_ip_frag        <= cnt_ip_frag + CNT_W'(meta_b.ip_frag && !e.runt);
+    in_fire_q  <= x_fire;
+    in_last_q  <= x_fire && x_last;
+    in_bad_q   <= x_fire && x_last && x_user;
+    out_last_q <= m_axis_tvalid && m_axis_tready && m_axis_tlast;
+    if (in_fire_q) cnt_bytes_in <= cnt_bytes_in + CNT_W'(l_bytes_q);
+    if (in_last_q) cnt_frames_in <= cnt_frames_in + 1'b1;
+    if (in_bad_q) cnt_bad_in <= cnt_bad_in + 1'b1;
+    if (out_last_q) cnt_frames_out <= cnt_frames_out + 1'b1;
+    if (d_valid) begin
+      cnt_dropped        <= cnt_dropped + CNT_W'(d_cmd.drop);
+      cnt_non_ip         <= cnt_non_ip + CNT_W'(!d_meta.is_ipv4 && !d_meta.is_ipv6 && !e.runt);
+      cnt_ip_frag        <= cnt_ip_frag + CNT_W'(d_meta.ip_frag && !e.runt);
       cnt_err_runt       <= cnt_err_runt + CNT_W'(e.runt);
       cnt_err_ip_version <= cnt_err_ip_version + CNT_W'(e.ip_version);
       cnt_err_ipv4_ihl   <= cnt_err_ipv4_ihl + CNT_W'(e.ipv4_ihl);
       cnt_err_ipv4_csum  <= cnt_err_ipv4_csum + CNT_W'(e.ipv4_csum);
       cnt_err_udp_length <= cnt_err_udp_length + CNT_W'(e.udp_length);
     end
-    cnt_err_ip_length <= cnt_err_ip_length + CNT_W'(p1_valid_q && e.ip_length)
-                                           + CNT_W'(st_done && st_short);
+    cnt_err_ip_length <= cnt_err_ip_length + CNT_W'(iplen_inc);
     if (rst) begin
+      in_fire_q          <= 1'b0;
+      in_last_q          <= 1'b0;
+      in_bad_q           <= 1'b0;
+      out_last_q         <= 1'b0;
       cnt_frames_in      <= '0;
       cnt_bytes_in       <= '0;
       cnt_bad_in         <= '0;

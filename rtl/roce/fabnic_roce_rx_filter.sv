@@ -93,13 +93,16 @@ module fabnic_roce_rx_filter #(
   // outcome from stage A's flags (first beat), the single-beat trim, the counters.
   typedef struct packed {
     logic        mac_uni, mac_bcast, mac_mcast;
-    logic        v4, v6, ihl5, udp4, udp6, port4, port6, dip4, dip6, frag4;
-    logic [15:0] end4, end6;   // frame offset where the IPv4 / IPv6 datagram ends
+    logic        v4, v6, ihl5, udp4, udp6, port4, port6, dip4, frag4;
+    logic [7:0]  dip6;         // 16-bit groups of the IPv6 destination equal (ANDed in B)
+    logic        end_hi;       // the IP datagram ends at or beyond byte 64
+    logic [5:0]  end_lo;       // ... else at this byte offset (IPv4 or IPv6 by v4)
   } cls_t;
 
   function automatic cls_t cls_at(input logic [DATA_W-1:0] d, input int l3,
                                   input logic [127:0] ip);
     cls_t c;
+    logic [15:0] end4, end6;
     c.mac_uni   = 1'b0;
     c.mac_bcast = 1'b0;
     c.mac_mcast = 1'b0;
@@ -111,10 +114,13 @@ module fabnic_roce_rx_filter #(
     c.port4 = be16(d, l3 + 22) == 16'd4791;
     c.port6 = be16(d, l3 + 42) == 16'd4791;
     c.dip4  = be32(d, l3 + 16) == ip[31:0];
-    c.dip6  = be128(d, l3 + 24) == ip;
+    for (int g = 0; g < 8; g++)
+      c.dip6[g] = be128(d, l3 + 24)[16*g +: 16] == ip[16*g +: 16];
     c.frag4 = d[8*(l3+6) + 5] || d[8*(l3+6) +: 5] != '0 || d[8*(l3+7) +: 8] != '0;
-    c.end4  = 16'(l3) + be16(d, l3 + 2);
-    c.end6  = 16'(l3 + 40) + be16(d, l3 + 4);
+    end4    = 16'(l3) + be16(d, l3 + 2);
+    end6    = 16'(l3 + 40) + be16(d, l3 + 4);
+    c.end_hi = c.v4 ? (end4[15:6] != '0) : (end6[15:6] != '0);
+    c.end_lo = c.v4 ? end4[5:0] : end6[5:0];
     return c;
   endfunction
 
@@ -162,13 +168,12 @@ module fabnic_roce_rx_filter #(
   logic mac_ok, is_roce, dip_ok, frag;
   sf_e  sf;
   logic [KEEP_W-1:0] keep_trim;
-  logic [15:0]       ip_end_a;
   always_comb begin
     mac_ok  = !cfg_rx_filter[0] || a_cls_q.mac_uni
               || (a_cls_q.mac_bcast ? cfg_rx_filter[1] : (a_cls_q.mac_mcast && cfg_rx_filter[2]));
     is_roce = (a_cls_q.v4 && a_cls_q.ihl5 && a_cls_q.udp4 && a_cls_q.port4)
               || (a_cls_q.v6 && a_cls_q.udp6 && a_cls_q.port6);
-    dip_ok  = a_cls_q.v4 ? a_cls_q.dip4 : a_cls_q.dip6;
+    dip_ok  = a_cls_q.v4 ? a_cls_q.dip4 : &a_cls_q.dip6;
     frag    = a_cls_q.v4 && a_cls_q.frag4;
     if (!mac_ok)       sf = SF_DST_MAC;
     else if (!is_roce) sf = SF_NOT_ROCE;
@@ -176,10 +181,11 @@ module fabnic_roce_rx_filter #(
     else if (frag)     sf = SF_IP_FRAG;
     else               sf = SF_PASS;
     // a single-beat frame is cut at its IP end (Ethernet padding)
-    ip_end_a  = a_cls_q.v4 ? a_cls_q.end4 : a_cls_q.end6;
+    // (lanes 64 and up of a wider beat: the end offset's high bits decide)
     keep_trim = a_tkeep_q;
-    if (a_first_q && a_tlast_q)
-      for (int i = 0; i < KEEP_W; i++) if (32'(ip_end_a) <= i) keep_trim[i] = 1'b0;
+    if (a_first_q && a_tlast_q && !a_cls_q.end_hi)
+      for (int i = 0; i < KEEP_W; i++)
+        if (i >= 64 || a_cls_q.end_lo <= 6'(i)) keep_trim[i] = 1'b0;
   end
 
   always_ff @(posedge clk) begin
