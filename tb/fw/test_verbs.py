@@ -190,8 +190,11 @@ def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
     assert cnt["tx_len_err"] == 0x5000 + 0x800 + 4 * 32
     assert cnt["sr_probe"] == 0x5000 + 0x800 + 4 * 38
     assert cnt["sr_spurious"] == 0x5000 + 0x800 + 4 * 40
-    assert cnt["sqe_shadow_miss"] == 0x5000 + 0x800 + 4 * 42   # the last one (docs/registers.md)
-    assert len(cnt) == 43
+    assert cnt["sqe_shadow_miss"] == 0x5000 + 0x800 + 4 * 42
+    # the receive front's drop reasons follow (docs/roce.md, Receive validation)
+    assert cnt["rx_drop_dst_mac"] == 0x5000 + 0x800 + 4 * 43
+    assert cnt["rx_drop_reth_len"] == 0x5000 + 0x800 + 4 * 54   # the last one
+    assert len(cnt) == 55
 
 
 def test_command_timeout_and_refusal(nic: FakeNic, mem: FakeMemory) -> None:

@@ -3,7 +3,10 @@
 pending' = (pending & ~delivered) | request. Checked every cycle: the DUT's pending
 bits, that every new offer is a pending and unmasked vector, that an offer holds
 until ready, coalescing pulses, no lost or spurious interrupt, and round-robin
-service (no eligible vector waits more than NUM_VECTORS offers)."""
+service (no eligible vector waits more than NUM_VECTORS offers). irq_rate: with the sink
+always ready, a burst of requests on every vector is offered one vector per cycle in
+round-robin order, the first offer 3 cycles after the request cycle (the header's
+pending/pick/offer stages)."""
 
 from __future__ import annotations
 
@@ -88,11 +91,39 @@ if cocotb is not None:
         assert sum(del_n) < sum(req_n), "coalescing never happened"
         assert coalesced > 0
 
+    @cocotb.test(timeout_time=100, timeout_unit="us")
+    async def irq_rate(dut):
+        await start_clock_reset(dut)
+        n = int(dut.NUM_VECTORS.value)
+        dut.mask.value = 0
+        dut.m_irq_ready.value = 1
+        ptr = 0  # round-robin pointer of the model: one past the last vector offered
+        for start in (0, 5 % n):
+            # one request on `start` alone, then a request on every vector
+            for req in (1 << start, (1 << n) - 1):
+                dut.irq_req.value = req
+                await RisingEdge(dut.clk)  # edge of the request cycle t
+                dut.irq_req.value = 0
+                offers = []
+                for cyc in range(1, n + 8):  # sampled in cycle t + cyc
+                    await RisingEdge(dut.clk)
+                    if int(dut.m_irq_valid.value):
+                        offers.append((cyc, int(dut.m_irq_vector.value)))
+                want = [v for v in range(n) if req >> v & 1]
+                # round robin: the first requested vector at or after the pointer,
+                # then in circular order
+                want.sort(key=lambda v: (v - ptr) % n)
+                assert [v for _, v in offers] == want, f"order {offers}"
+                assert [c for c, _ in offers] == list(range(3, 3 + len(want))), \
+                    f"one offer per cycle from t+3: {offers}"
+                ptr = (want[-1] + 1) % n
+                assert int(dut.pending.value) == 0
 
-CONFIGS = [dict(NUM_VECTORS=12)]
+
+CONFIGS = [dict(NUM_VECTORS=12), dict(NUM_VECTORS=32), dict(NUM_VECTORS=1)]
 
 
-@pytest.mark.parametrize("params", CONFIGS, ids=["v12"])
+@pytest.mark.parametrize("params", CONFIGS, ids=["v12", "v32", "v1"])
 def test_irq(params: dict) -> None:
     from fabnic_tb import runner
 
