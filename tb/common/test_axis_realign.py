@@ -8,7 +8,7 @@ beat is checked lane by lane: tkeep contiguous, full on non-last beats, data zer
 where tkeep is 0, tuser 0 on non-last beats. status_done/status_short are counted
 per frame. Commands, valid and ready are randomized (cmd_valid can be low when a
 frame's first beat is offered); a second test checks one beat per cycle and the
-documented latency (3 cycles) with no pauses.
+documented latency (1 cycle) with no pauses.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ if cocotb is not None:
     @cocotb.test()
     async def realign_full_rate(dut):
         """Sink always ready, source never pauses, non-trim frames: one output beat per
-        cycle within a frame; latency 3 cycles; frame boundaries cost at most the
+        cycle within a frame; latency 1 cycle; frame boundaries cost at most the
         documented flush cycle."""
         kw = len(dut.s_axis_tkeep)
         dut.s_axis_tvalid.value = 0
@@ -182,8 +182,8 @@ if cocotb is not None:
             await RisingEdge(dut.clk)
         mon.cancel()
         check(kw, frames, out)
-        # first frame: off 0, its first beat leaves 3 cycles after it was taken
-        assert at[0] - starts[0] == 3, f"latency {at[0] - starts[0]}"
+        # first frame: off 0, its first beat leaves 1 cycle after it was taken
+        assert at[0] - starts[0] == 1, f"latency {at[0] - starts[0]}"
         # input: at most one stall cycle per frame (flush), none inside a frame
         nb = [-(-len(f) // kw) for f, _, _ in frames]
         assert starts[-1] - starts[0] <= sum(nb[:-1]) + len(frames) - 1, "input stalls"
