@@ -199,6 +199,7 @@ module fabnic_roce_resp #(
   );
 
   logic [31:0] rqe_lkey_q;
+  logic [63:0] rd_haddr_q;   // host address of the READ being answered (S_RJOB)
   // MR-table writes seen (wraps): a prefetched RQE is re-checked if this moved
   logic [15:0] mr_epoch_q, rqe_ep_q;
   logic        rqe_pf_q;     // the RQE being fetched is a prefetch
@@ -757,7 +758,7 @@ module fabnic_roce_resp #(
     rj.hdr.bth.psn    = h_q.bth.psn;
     rj.hdr.aeth.syndrome = SYN_ACK;
     rj.hdr.aeth.msn      = r_q.msn;
-    rj.addr = r_q.wr_haddr;
+    rj.addr = rd_haddr_q;
   end
   assign m_rjob       = rj;
   assign m_rjob_len   = h_q.reth.dma_len;
@@ -1050,7 +1051,11 @@ module fabnic_roce_resp #(
             cnt_access_err <= cnt_access_err + 1'b1;
             st_q <= S_DRAIN;
           end else begin
-            r_q.wr_haddr <= chk_addr;
+            // a READ (new or duplicate) keeps its address out of the QP state: a
+            // duplicate READ may arrive in the middle of a WRITE message, whose MIDDLE
+            // and LAST packets still place at r_q.wr_haddr
+            rd_haddr_q <= chk_addr;
+            if (!is_read) r_q.wr_haddr <= chk_addr;
             if (is_write) begin
               r_q.wr_rem <= h_q.reth.dma_len;
               r_q.wr_len <= h_q.reth.dma_len;

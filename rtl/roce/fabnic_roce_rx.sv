@@ -36,6 +36,7 @@ module fabnic_roce_rx #(
     parameter int KEEP_W     = DATA_W / 8,
     parameter int NUM_QP     = 1024,
     parameter int FIFO_DEPTH = 256,   // beats of the store-and-forward frame FIFO
+    parameter int PAY_DEPTH  = 32,    // beats of the payload FIFO before the dispatch
     parameter int CNT_W      = 32
 ) (
     input  wire logic                        clk,
@@ -276,9 +277,12 @@ module fabnic_roce_rx #(
     if (st_sr_we && 32'(st_sr_qpn) < NUM_QP) sr_bits[QPN_W'(st_sr_qpn)] <= st_sr_val;
   end
   assign lk_sr = 32'(lk_qpn) < NUM_QP && sr_bits[QPN_W'(lk_qpn)];
-  logic [DATA_W-1:0] d_tdata;
-  logic [KEEP_W-1:0] d_tkeep;
-  logic              d_tvalid, d_tready, d_tlast, d_tuser;
+  logic [DATA_W-1:0] e_tdata, d_tdata;
+  logic [KEEP_W-1:0] e_tkeep, d_tkeep;
+  logic              e_tvalid, e_tready, e_tlast, e_tuser;
+  logic              d_tvalid, d_tready, d_tlast;
+  logic [0:0]        d_tuser_v;
+  logic              d_tuser;
   logic [15:0]       unused_d_plen;
   logic [CNT_W-1:0]  hc [5];
   fabnic_roce_rx_hdr #(.DATA_W(DATA_W), .TRAILER_BYTES(4), .CNT_W(CNT_W), .SR(1'b1)) u_bth (
@@ -286,13 +290,30 @@ module fabnic_roce_rx #(
       .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid),
       .s_axis_tready(p_tready), .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
       .m_hdr_data(h), .m_hdr_valid(h_valid), .m_hdr_ready(h_ready),
-      .m_axis_tdata(d_tdata), .m_axis_tkeep(d_tkeep), .m_axis_tvalid(d_tvalid),
-      .m_axis_tready(d_tready), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser),
+      .m_axis_tdata(e_tdata), .m_axis_tkeep(e_tkeep), .m_axis_tvalid(e_tvalid),
+      .m_axis_tready(e_tready), .m_axis_tlast(e_tlast), .m_axis_tuser(e_tuser),
       .m_axis_plen(unused_d_plen),
       .m_lk_qpn(lk_qpn), .s_lk_sr(lk_sr),
       .cnt_pkts(hc[0]), .cnt_err_short(hc[1]), .cnt_err_tver(hc[2]), .cnt_err_opcode(hc[3]),
       .cnt_err_pad(hc[4])
   );
+
+  // Payload FIFO: the decoder hands a packet's payload over without waiting for the
+  // dispatch, so it decodes the next packet's header while the validation stage works
+  // on this one (without it, each packet waited for the validation latency).
+  logic [$clog2(PAY_DEPTH):0] unused_pq_depth;
+  logic unused_pq_good, unused_pq_bad, unused_pq_ovf, unused_pq_big;
+  fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(PAY_DEPTH)) u_payq (
+      .clk, .rst,
+      .s_axis_tdata(e_tdata), .s_axis_tkeep(e_tkeep), .s_axis_tvalid(e_tvalid),
+      .s_axis_tready(e_tready), .s_axis_tlast(e_tlast), .s_axis_tuser(e_tuser),
+      .m_axis_tdata(d_tdata), .m_axis_tkeep(d_tkeep), .m_axis_tvalid(d_tvalid),
+      .m_axis_tready(d_tready), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser_v),
+      .status_depth(unused_pq_depth), .status_good_frame(unused_pq_good),
+      .status_bad_frame(unused_pq_bad), .status_overflow(unused_pq_ovf),
+      .status_oversize(unused_pq_big)
+  );
+  assign d_tuser = d_tuser_v[0];
 
   // ---------------------------------------------------------------- validation
   logic       ck_valid, ck_ready;
@@ -393,7 +414,8 @@ module fabnic_roce_rx #(
                     pm.vlan_vid, pm.ethertype, pm.is_ipv4, pm.is_ipv6, pm.dscp, pm.ttl,
                     pm.ip_proto, pm.flow_label, pm.ip_frag, pm.is_udp, pm.src_port,
                     pm.dst_port, pm.udp_checksum, pm.l3_offset, pm.l4_offset,
-                    ck_drop[RXC_OK]};
+                    ck_drop[RXC_OK], unused_pq_depth, unused_pq_good, unused_pq_bad,
+                    unused_pq_ovf, unused_pq_big};
 
 endmodule
 

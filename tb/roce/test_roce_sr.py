@@ -537,7 +537,19 @@ if cocotb is not None:
             rwcs = await run_driver(b.ctx.wait_cq, cqb, len(expect_recv), 60000)
             assert [(w.wr_id, w.byte_len) for w in rwcs] == expect_recv, (sr, rwcs)
             assert a.mem.read(la, size) == bytes(a_img), f"A memory (sr={sr})"
-            assert b.mem.read(lb, size) == bytes(b_img), f"B memory (sr={sr})"
+            got = b.mem.read(lb, size)
+            if got != bytes(b_img):
+                diffs = [i for i in range(size) if got[i] != b_img[i]]
+                runs = []
+                for i in diffs:
+                    if runs and i == runs[-1][1] + 1:
+                        runs[-1][1] = i
+                    else:
+                        runs.append([i, i])
+                dut._log.error("B diff runs (offset from lb): %s", runs[:20])
+                for w in wrs:
+                    dut._log.error("wr %s", w)
+            assert got == bytes(b_img), f"B memory (sr={sr})"
         ca = await run_driver(a.ctx.counters)
         cb = await run_driver(b.ctx.counters)
         dut._log.info("mix done at cycle %d\nA %s\nB %s", env.cycle, ca, cb)
