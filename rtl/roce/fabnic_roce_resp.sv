@@ -1046,7 +1046,12 @@ module fabnic_roce_resp #(
       S_MR_CHK: if (chk_ready) st_q <= S_MR_CHKW;
       S_MR_CHKW: begin
         if (chk_res_valid) begin
-          if (!chk_ok) begin
+          if (!chk_ok && pd_diff < 0) begin
+            // a duplicate READ that fails the check again is dropped (counted as a
+            // duplicate): anyone can forge a PSN behind the expected one, so it may
+            // neither NAK nor move the receive side to ERR
+            st_q <= S_DRAIN;
+          end else if (!chk_ok) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_ACCESS;
             cnt_access_err <= cnt_access_err + 1'b1;
             st_q <= S_DRAIN;

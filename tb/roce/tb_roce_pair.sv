@@ -184,7 +184,14 @@ module tb_roce_pair #(
     output logic [63:0]  b_tx_tkeep,
     output logic         b_tx_tvalid,
     output logic         b_tx_tready,
-    output logic         b_tx_tlast
+    output logic         b_tx_tlast,
+    // third-party frames into B's receive wire (hostile-frame tests): taken only
+    // between link frames, so an idle injector leaves the link timing unchanged
+    input  wire logic [511:0] inj_tdata,
+    input  wire logic [63:0]  inj_tkeep,
+    input  wire logic         inj_tvalid,
+    output logic              inj_tready,
+    input  wire logic         inj_tlast
 );
   logic a_tx_tuser, b_tx_tuser;
   logic [511:0] a_rx_tdata, b_rx_tdata;
@@ -390,6 +397,10 @@ module tb_roce_pair #(
   assign a_crx_tlast = crx_l[0];   assign b_crx_tlast = crx_l[1];
   assign a_crx_tuser = crx_u[0];   assign b_crx_tuser = crx_u[1];
 
+  logic [511:0] lab_m_tdata;
+  logic [63:0]  lab_m_tkeep;
+  logic         lab_m_tvalid, lab_m_tready, lab_m_tlast;
+  logic [0:0]   lab_m_tuser;
   logic [31:0] lab_c [12];
   logic [63:0] lab_b0, lab_b1;
   logic        lab_ge;
@@ -397,8 +408,8 @@ module tb_roce_pair #(
       .clk, .rst,
       .s_axis_tdata(a_txm_tdata), .s_axis_tkeep(a_tx_tkeep), .s_axis_tvalid(a_tx_tvalid),
       .s_axis_tready(a_tx_tready), .s_axis_tlast(a_tx_tlast), .s_axis_tuser(a_tx_tuser),
-      .m_axis_tdata(b_rx_tdata), .m_axis_tkeep(b_rx_tkeep), .m_axis_tvalid(b_rx_tvalid),
-      .m_axis_tready(b_rx_tready), .m_axis_tlast(b_rx_tlast), .m_axis_tuser(b_rx_tuser),
+      .m_axis_tdata(lab_m_tdata), .m_axis_tkeep(lab_m_tkeep), .m_axis_tvalid(lab_m_tvalid),
+      .m_axis_tready(lab_m_tready), .m_axis_tlast(lab_m_tlast), .m_axis_tuser(lab_m_tuser),
       .rate(lab_rate), .ovh(16'd24), .delay(lab_delay), .seed(lab_seed), .link_down(lab_link_down),
       .loss_en(lab_loss_en), .loss_p(lab_loss_p), .ge_en(lab_ge_en), .ge_p_gb(lab_ge_p_gb),
       .ge_p_bg(lab_ge_p_bg), .ge_loss(lab_ge_loss), .dup_en(lab_dup_en), .dup_p(lab_dup_p), .reorder_en(lab_reorder_en),
@@ -410,6 +421,27 @@ module tb_roce_pair #(
       .cnt_dup(lab_c[6]), .cnt_reorder(lab_c[7]), .cnt_biterr(lab_c[8]), .cnt_ge_bad(lab_c[9]),
       .ge_bad(lab_ge)
   );
+  // frame-granular mux: link first; the injector only when the link has no frame
+  // waiting, and a frame once started finishes from the same source
+  logic         inj_sel, inj_sel_q, inj_mid_q;
+  assign inj_sel     = inj_mid_q ? inj_sel_q : (!lab_m_tvalid && inj_tvalid);
+  assign b_rx_tdata  = inj_sel ? inj_tdata  : lab_m_tdata;
+  assign b_rx_tkeep  = inj_sel ? inj_tkeep  : lab_m_tkeep;
+  assign b_rx_tvalid = inj_sel ? inj_tvalid : lab_m_tvalid;
+  assign b_rx_tlast  = inj_sel ? inj_tlast  : lab_m_tlast;
+  assign b_rx_tuser  = inj_sel ? 1'b0       : lab_m_tuser;
+  assign lab_m_tready = !inj_sel && b_rx_tready;
+  assign inj_tready   = inj_sel && b_rx_tready;
+  always_ff @(posedge clk) begin
+    if (b_rx_tvalid && b_rx_tready) begin
+      inj_mid_q <= !b_rx_tlast;
+      inj_sel_q <= inj_sel;
+    end
+    if (rst) begin
+      inj_mid_q <= 1'b0;
+      inj_sel_q <= 1'b0;
+    end
+  end
   assign lab_cnt_drops   = lab_c[1] + lab_c[2] + lab_c[3] + lab_c[4];
   assign lab_cnt_drop_ge = lab_c[3];
   assign lab_cnt_ge_bad  = lab_c[9];

@@ -149,6 +149,131 @@ if cocotb is not None:
             assert drops > 0 and ca["tx_retx_pkts"] > 0, "nothing lost: recovery not exercised"
 
     @cocotb.test()
+    async def hostile_under_load(dut):
+        """Third-party frames into B while A's random WRITE/SEND/READ mix runs on a clean
+        link: malformed variants of every header field (tb/roce/test_roce_rx's generator),
+        well-formed requests and responses at PSNs the sender cannot know (some carrying
+        B's real rkey and an address outside its region), CNPs. The mix completes exactly;
+        memory around B's region is untouched; every front drop is counted under the
+        reason the rule model (test_roce_rx.model, written from docs/roce.md) gives it;
+        the counters add up; no QP enters ERR; no forged ACK/NAK is acted upon."""
+        import struct
+
+        import test_roce_rx as trx
+        from cocotbext.axi import AxiStreamBus, AxiStreamSource
+
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_hostile.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=2)
+        qa2, qb2, cqa2, cqb2, _pda2, _pdb2 = await env.connect(ACC, mtu=1024, timeout=2)
+        rng = random.Random(int(os.environ.get("ROCE_HOSTILE_SEED", "11")))
+        size = 1 << 17                           # random_mix uses up to 24 x 4.2 KB per half
+        guard_lo = b.mem.alloc(4096)
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        guard_hi = b.mem.alloc(4096)
+        a_img = bytearray(rng.randbytes(size))
+        b_img = bytearray(rng.randbytes(size))
+        guards = {g: rng.randbytes(4096) for g in (guard_lo, guard_hi)}
+        a.mem.write(la, bytes(a_img))
+        b.mem.write(lb, bytes(b_img))
+        for g, v in guards.items():
+            b.mem.write(g, v)
+        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+        wrs, recvs, expect_recv = random_mix(rng, 24, [0, 1, 63, 1024, 1500, 4096], size,
+                                             la, lb, mra, mrb, a_img, b_img)
+
+        # the corpus, with the model's verdict for each frame
+        trx.LOCAL_MAC = b.mac
+        trx.FIFO_DEPTH = 256                     # fabnic_roce_rx default in the core
+        mtu = [0] * trx.NUM_QP
+        for q in (qb.qpn, qb2.qpn):
+            mtu[q] = 3                            # 1024
+        cfg = trx.Cfg(b.ip, 1, mtu)
+        targets = [qb.qpn, qb2.qpn, qb.qpn, 0, 1, trx.NUM_QP - 1]
+        corpus, expect = [], {}
+        while len(corpus) < int(os.environ.get("ROCE_HOSTILE_N", "240")):
+            if rng.random() < 0.7:
+                f, user = trx.hostile(rng, cfg, targets)
+            else:
+                f, user = trx.legit(rng, cfg, qpn=rng.choice(targets)), 0
+            if user:
+                continue                          # the injector carries no tuser
+            f = bytearray(f)
+            l3 = trx.l3_of(f)
+            l4 = l3 + 20
+            if len(f) > l4 + 36 and f[l4 + 8] in (0x06, 0x0A, 0x0B, 0x0C) and rng.random() < 0.5:
+                # B's real rkey, an address just outside its region
+                va = rng.choice([guard_lo, guard_hi, lb + size - 8])
+                f[l4 + 20:l4 + 32] = struct.pack("!QI", va, mrb.rkey)
+                f = bytearray(trx.fix(bytes(f)))
+            outcome, _ = trx.model(bytes(f), 0, cfg)
+            corpus.append(bytes(f))
+            expect[outcome] = expect.get(outcome, 0) + 1
+        dut._log.info("corpus of %d frames: %s", len(corpus), expect)
+
+        inj = AxiStreamSource(AxiStreamBus.from_prefix(dut, "inj"), dut.clk, dut.rst)
+        inj.log.setLevel("WARNING")
+        b0 = await run_driver(b.ctx.counters)
+        a0 = await run_driver(a.ctx.counters)
+        lab0 = int(dut.lab_cnt_frames_in.value)
+        await run_driver(b.ctx.post_recv, qb, recvs)
+        await run_driver(a.ctx.post_send, qa, wrs)
+
+        async def spray():
+            for f in corpus:
+                await inj.send(f)
+                await ClockCycles(dut.clk, rng.randrange(1, 40))
+            await inj.wait()
+        sprayer = cocotb.start_soon(spray())
+        wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 60000)
+        await sprayer
+        assert [w.wr_id for w in wcs] == [w.wr_id for w in wrs], wcs
+        assert all(w.ok for w in wcs), [w for w in wcs if not w.ok]
+        rwcs = await run_driver(b.ctx.wait_cq, cqb, len(recvs), 20000)
+        assert [(w.wr_id, w.byte_len) for w in rwcs] == expect_recv, rwcs
+        await ClockCycles(dut.clk, 3000)         # the front drains; answers to forgeries
+        assert a.mem.read(la, size) == bytes(a_img), "A memory"
+        assert b.mem.read(lb, size) == bytes(b_img), "B memory"
+        for g, v in guards.items():
+            assert b.mem.read(g, 4096) == v, f"B memory outside the region at {g:#x}"
+        b1 = await run_driver(b.ctx.counters)
+        a1 = await run_driver(a.ctx.counters)
+        d = {k: b1[k] - b0[k] for k in b1}
+        da = {k: a1[k] - a0[k] for k in a1}
+        dut._log.info("B %s", {k: v for k, v in d.items() if v})
+        dut._log.info("A %s", {k: v for k, v in da.items() if v})
+        legit_in = int(dut.lab_cnt_frames_in.value) - lab0
+        reasons = [r for r in trx.DROPS]
+        for r in reasons:
+            assert d[f"rx_drop_{r}"] == expect.get(r, 0), (r, d[f"rx_drop_{r}"], expect)
+        assert d["rx_cnp"] == expect.get("cnp", 0), d
+        assert d["rx_roce"] == legit_in + expect.get("req", 0) + expect.get("rsp", 0), d
+        assert d["rx_frames"] == legit_in + len(corpus), d
+        assert d["rx_frames"] == d["rx_roce"] + d["rx_cnp"] + sum(
+            d[f"rx_drop_{r}"] for r in reasons), d
+        # B sent nothing that asked for a reply: every response-side frame it got is
+        # forged, and none may be acted upon
+        assert d["rx_acks"] == 0 and d["rx_naks"] == 0, d
+        for ctx, q in ((a.ctx, qa), (a.ctx, qa2), (b.ctx, qb), (b.ctx, qb2)):
+            qq = await run_driver(ctx.query_qp, q)
+            assert qq.state == verbs.QpState.RTS and not qq.error, (q.qpn, qq)
+        # both QPs still carry traffic both ways (WRITE, and a READ back)
+        mra2 = await run_driver(a.ctx.reg_mr, _pda2, la, size, ACC)
+        mrb2 = await run_driver(b.ctx.reg_mr, _pdb2, lb, size, ACC)
+        for q, cq, ma, mb, off in ((qa, cqa, mra, mrb, 0), (qa2, cqa2, mra2, mrb2, 4096)):
+            await run_driver(a.ctx.post_send, q, [
+                SendWR(WrOpcode.RDMA_WRITE, wr_id=77, local_addr=la + off, length=3000,
+                       lkey=ma.lkey, remote_addr=lb + off, rkey=mb.rkey),
+                SendWR(WrOpcode.RDMA_READ, wr_id=78, local_addr=la + size // 2 + off,
+                       length=3000, lkey=ma.lkey, remote_addr=lb + off, rkey=mb.rkey)])
+            w2 = await run_driver(a.ctx.wait_cq, cq, 2, 20000)
+            assert [w.wr_id for w in w2] == [77, 78] and all(w.ok for w in w2), (q.qpn, w2)
+            assert b.mem.read(lb + off, 3000) == bytes(a_img[off:off + 3000])
+            assert a.mem.read(la + size // 2 + off, 3000) == bytes(a_img[off:off + 3000])
+
+    @cocotb.test()
     async def multi_qp_mix(dut):
         """Twelve QP pairs with a short random WRITE/SEND/READ mix each, all posted at
         once over lossy, reordering links: the requester's cross-QP SQE prefetch serves
@@ -1073,7 +1198,7 @@ PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults,responder_read_faults").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,hostile_under_load,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults,responder_read_faults").split(","))
 
 
 def test_roce_pair_16k_qps():

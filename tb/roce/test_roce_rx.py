@@ -227,7 +227,7 @@ def legit(rng: random.Random, cfg: Cfg, op: int | None = None, plen: int | None 
         op = rng.choice(rl.RC_OPCODES + [rl.CNP] * 2)
     if qpn is None:
         qpn = rng.randrange(NUM_QP)
-    mtu = MTU_BYTES[cfg.mtu[qpn]]
+    mtu = MTU_BYTES.get(cfg.mtu[qpn], 4096)
     if plen is None:
         if op in FIRST_OPS:
             plen = mtu
@@ -295,9 +295,10 @@ def craft_runt(f: bytearray, l3: int, l4: int, v4: bool) -> bytes:
     raise AssertionError("no runt found")
 
 
-def hostile(rng: random.Random, cfg: Cfg) -> tuple[bytes, int]:
-    """A random malformed variant of a legitimate frame, and its tuser."""
-    f = bytearray(legit(rng, cfg))
+def hostile(rng: random.Random, cfg: Cfg, qpns: list[int] | None = None) -> tuple[bytes, int]:
+    """A random malformed variant of a legitimate frame, and its tuser (`qpns`: the
+    destination QPs to start from, default any)."""
+    f = bytearray(legit(rng, cfg, qpn=rng.choice(qpns) if qpns else None))
     l3 = l3_of(f)
     v4 = cfg.ip.version == 4
     l4 = l3 + (20 if v4 else 40)
@@ -350,12 +351,12 @@ def hostile(rng: random.Random, cfg: Cfg) -> tuple[bytes, int]:
         f[l4 + 13:l4 + 16] = rng.randrange(NUM_QP, 1 << 24).to_bytes(3, "big")
     elif k == 16:
         qpn = rng.randrange(NUM_QP)
-        mtu = MTU_BYTES[cfg.mtu[qpn]]
+        mtu = MTU_BYTES.get(cfg.mtu[qpn], 4096)
         f = bytearray(legit(rng, cfg, op=rng.choice(sorted(ONLY_OPS)),
                             plen=mtu + rng.choice([1, 4, 100, mtu]), qpn=qpn))
     elif k == 17:
         qpn = rng.randrange(NUM_QP)
-        mtu = MTU_BYTES[cfg.mtu[qpn]]
+        mtu = MTU_BYTES.get(cfg.mtu[qpn], 4096)
         f = bytearray(legit(rng, cfg, op=rng.choice(sorted(FIRST_OPS)),
                             plen=rng.choice([mtu - 4, mtu - 1, mtu + 4, 0, 1]), qpn=qpn))
     elif k == 18:
