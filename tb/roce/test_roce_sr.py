@@ -453,7 +453,7 @@ if cocotb is not None:
         await env.start()
         a, b = env.a, env.b
         assert await run_driver(a.ctx.dev.read, "roce", "sr_max_inflight") == 64  # reset
-        n, blk = 12, 8192
+        n, blk = 6, 8192
         seen = {}
         for cap in (4, 64):
             await run_driver(a.ctx.dev.write, "roce", "sr_max_inflight", cap)
