@@ -6,8 +6,9 @@ The same blocking code drives the simulation (tb/fabnic_tb/fw_bus.py) and a boar
 
 * the ``roce`` and ``roce_cnt`` register blocks of ``regmap.MAPS["roce"]`` (staging
   words ``data0..data23``, ``cmd``, ``cmd_status``, ``result0..3``);
-* the host memory formats of docs/roce_design.md (SQE 64 B, RQE 32 B, CQE 32 B);
-* the context word layouts and doorbells described in docs/fw.md.
+* the command word, context words, query result, CQ doorbell word and the SQE/RQE/CQE
+  formats of :mod:`fabnic.layouts` (generated from rdl/layouts.toml, tables in
+  docs/fw.md), and the doorbell addresses described in docs/fw.md.
 
 Usage (see docs/fw.md for the whole story)::
 
@@ -28,44 +29,32 @@ Usage (see docs/fw.md for the whole story)::
 from __future__ import annotations
 
 import ipaddress
-import struct
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import IntEnum, IntFlag
+from enum import IntFlag
 from typing import Any
 
+from . import layouts as L
 from .bus import Bus, HostMemory
 from .device import Device
+from .layouts import Access, CmdOp, QpState, WcOpcode, WcStatus, WrOpcode
 
 # --------------------------------------------------------------------------- constants
 
 SQ_DB_BASE = 0x100000   # SQ producer index of QP n at SQ_DB_BASE + 8*n
 RQ_DB_BASE = 0x100004   # RQ producer index of QP n at RQ_DB_BASE + 8*n
 CQ_DB_BASE = 0x180000   # CQ consumer index (bit 31 = arm) of CQ n at CQ_DB_BASE + 8*n
-CQ_DB_ARM = 1 << 31
+CQ_DB_ARM = L.CqDoorbell(arm=1).to_int()
 
-SQE_SIZE = 64
-RQE_SIZE = 32
-CQE_SIZE = 32
+SQE_SIZE = L.Sqe.BITS // 8
+RQE_SIZE = L.Rqe.BITS // 8
+CQE_SIZE = L.Cqe.BITS // 8
 MAX_LOG2_ENTRIES = 15    # the NIC keeps SQ/RQ indices in 16 bits: rings of at most 2^15 entries
 MAX_MSG_LEN = 1 << 31    # SQE length field: 0 .. 2^31
 
-_SQE = struct.Struct("<QBBHIQIIQIIQQ")   # docs/roce_design.md SQE table, 64 bytes
-_RQE = struct.Struct("<QQII8x")          # wr_id, address, lkey, length, reserved
-_CQE = struct.Struct("<QIIIBBB8xB")      # ..., opcode 0x14, status 0x15, flags 0x16, phase 0x1F
-assert _SQE.size == SQE_SIZE and _RQE.size == RQE_SIZE and _CQE.size == CQE_SIZE
-
-
-class CmdOp(IntEnum):
-    QP_WRITE = 1
-    CQ_WRITE = 2
-    MR_WRITE = 3
-    QP_QUERY = 4
-
-
-CMD_RESET_SQ = 1 << 4    # QP write: reset the send side to sq_psn
-CMD_RESET_RQ = 1 << 5    # QP write: reset the receive side to rq_psn
+CMD_RESET_SQ = L.Command(reset_sq=1).to_int()    # QP write: reset the send side to sq_psn
+CMD_RESET_RQ = L.Command(reset_rq=1).to_int()    # QP write: reset the receive side to rq_psn
 
 
 class Cap(IntFlag):
@@ -81,63 +70,7 @@ class Cap(IntFlag):
     DCQCN = 1 << 8
 
 
-class Access(IntFlag):
-    """MR and QP access rights (MR w0[12:9], QP w0[11:8])."""
-    NONE = 0
-    LOCAL_WRITE = 1 << 0
-    REMOTE_READ = 1 << 1
-    REMOTE_WRITE = 1 << 2
-    REMOTE_ATOMIC = 1 << 3
-
-
-class QpState(IntEnum):
-    """IBTA QP states (QP context w0[2:0])."""
-    RESET = 0
-    INIT = 1
-    RTR = 2
-    RTS = 3
-    SQD = 4
-    SQE = 5
-    ERR = 6
-
-
-class WrOpcode(IntEnum):
-    """Send work request opcodes (SQE byte 0x08)."""
-    SEND = 0
-    SEND_WITH_IMM = 1
-    RDMA_WRITE = 2
-    RDMA_WRITE_WITH_IMM = 3
-    RDMA_READ = 4
-    ATOMIC_CMP_AND_SWP = 5
-    ATOMIC_FETCH_AND_ADD = 6
-
-
-class WcOpcode(IntEnum):
-    """Completion opcodes (CQE byte 0x14)."""
-    SEND = 0
-    RDMA_WRITE = 1
-    RDMA_READ = 2
-    CMP_AND_SWP = 3
-    FETCH_AND_ADD = 4
-    RECV = 0x80
-    RECV_RDMA_WITH_IMM = 0x81
-
-
 WR_ID_UNKNOWN = (1 << 64) - 1   # CQE wr_id (ones above a 16-bit SQ index): WQE unreadable
-
-
-class WcStatus(IntEnum):
-    """Completion status (CQE byte 0x15)."""
-    SUCCESS = 0
-    LOC_LEN_ERR = 1
-    LOC_PROT_ERR = 2
-    WR_FLUSH_ERR = 3
-    REM_ACCESS_ERR = 4
-    REM_INV_REQ_ERR = 5
-    REM_OP_ERR = 6
-    RETRY_EXC_ERR = 7
-    RNR_RETRY_EXC_ERR = 8
-    LOC_QP_OP_ERR = 9      # host memory answered a read with an AXI error
 
 
 # What a send WR opcode completes as, and what the NIC must support for it.
@@ -157,12 +90,13 @@ _CAP_OF_WR = {
 ATOMIC_OPS = (WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD)
 IMM_OPS = (WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE_WITH_IMM)
 
-SQE_SIGNALED = 1 << 0
-SQE_SOLICITED = 1 << 1
-SQE_FENCE = 1 << 2
-CQE_IMM_VALID = 1 << 0
+SQE_SIGNALED = int(L.SqeFlag.SIGNALED)
+SQE_SOLICITED = int(L.SqeFlag.SOLICITED)
+SQE_FENCE = int(L.SqeFlag.FENCE)
+# imm_valid's bit in the CQE flags byte (0x16)
+CQE_IMM_VALID = 1 << (next(f.lsb for f in L.Cqe.FIELDS if f.name == "imm_valid") % 8)
 
-PATH_MTU_CODE = {256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
+PATH_MTU_CODE = {int(m.name.removeprefix("MTU_")): int(m) for m in L.PathMtu}
 
 # --------------------------------------------------------------------------- errors
 
@@ -438,30 +372,27 @@ def pack_sqe(wr: SendWR) -> bytes:
     op = WrOpcode[wr.opcode] if isinstance(wr.opcode, str) else WrOpcode(wr.opcode)
     flags = ((SQE_SIGNALED if wr.signaled else 0) | (SQE_SOLICITED if wr.solicited else 0)
              | (SQE_FENCE if wr.fence else 0))
-    return _SQE.pack(wr.wr_id, op, flags, 0, wr.length, wr.local_addr, wr.lkey, wr.imm,
-                     wr.remote_addr, wr.rkey, 0, wr.compare_add, wr.swap)
+    return L.Sqe(wr_id=wr.wr_id, opcode=op, flags=flags, len=wr.length, laddr=wr.local_addr,
+                 lkey=wr.lkey, imm=wr.imm, raddr=wr.remote_addr, rkey=wr.rkey,
+                 cmp_add=wr.compare_add, swap=wr.swap).to_bytes()
 
 
 def pack_rqe(wr: RecvWR) -> bytes:
-    return _RQE.pack(wr.wr_id, wr.addr, wr.lkey, wr.length)
+    return L.Rqe(wr_id=wr.wr_id, addr=wr.addr, lkey=wr.lkey, len=wr.length).to_bytes()
 
 
 def qp_context_words(attrs: QpAttrs, qp: QueuePair) -> list[int]:
     """The 18 QP context words (data0..data17) of a QP write."""
     a = attrs
-    ipv6 = isinstance(a.dest_ip, ipaddress.IPv6Address)
-    w0 = (int(a.state) | int(ipv6) << 3 | PATH_MTU_CODE[a.path_mtu] << 4 | int(a.access) << 8
-          | a.retry_cnt << 12 | a.rnr_retry << 15 | a.timeout << 18
-          | int(a.selective_repeat) << 23 | int(a.fec) << 24 | int(a.dcqcn) << 25)
-    return [
-        w0, a.dest_qpn, a.sq_psn, a.rq_psn, qp.pd.pdn,
-        a.udp_sport | a.dscp << 16,
-        a.dest_mac & 0xFFFFFFFF, a.dest_mac >> 32,
-        *_ip_words(a.dest_ip),
-        qp.sq_ring & 0xFFFFFFFF, qp.sq_ring >> 32, qp.rq_ring & 0xFFFFFFFF, qp.rq_ring >> 32,
-        qp.sq_log2 | qp.rq_log2 << 8,
-        qp.send_cq.cqn | qp.recv_cq.cqn << 16,
-    ]
+    return L.QpContext(
+        state=a.state, ipv6=isinstance(a.dest_ip, ipaddress.IPv6Address),
+        pmtu=PATH_MTU_CODE[a.path_mtu], access=a.access, retry_cnt=a.retry_cnt,
+        rnr_retry=a.rnr_retry, timeout=a.timeout, sr=a.selective_repeat, fec=a.fec,
+        cc=a.dcqcn, dqpn=a.dest_qpn, sq_psn=a.sq_psn, rq_psn=a.rq_psn, pd=qp.pd.pdn,
+        sport=a.udp_sport, dscp=a.dscp, dmac=a.dest_mac, dip=int(a.dest_ip),
+        sq_base=qp.sq_ring, rq_base=qp.rq_ring, sq_log=qp.sq_log2, rq_log=qp.rq_log2,
+        scq=qp.send_cq.cqn, rcq=qp.recv_cq.cqn,
+    ).to_words()
 
 
 # QP state machine (IBTA vol. 1 10.3 / Linux ib_modify_qp_is_ok, RC, RoCE subset):
@@ -573,10 +504,12 @@ class Context:
         """Stage ``words`` in data0.., write roce.cmd, wait until not busy."""
         if len(words) > 24:
             raise InvalidArgument(f"{op.name}: {len(words)} operand words, the window has 24")
+        cmd = L.Command(op=op, reset_sq=bool(flags & CMD_RESET_SQ),
+                        reset_rq=bool(flags & CMD_RESET_RQ), index=index).to_int()
         self._wait_idle(op, index, before=True)
         for i, w in enumerate(words):
             self.dev.write("roce", f"data{i}", w & 0xFFFFFFFF)
-        self.dev.write("roce", "cmd", int(op) | flags | index << 8)
+        self.dev.write("roce", "cmd", cmd)
         status = self._wait_idle(op, index, before=False)
         if status & 2:
             raise CommandRefused(f"roce command {op.name} index {index} refused by the NIC "
@@ -632,7 +565,8 @@ class Context:
     def dereg_mr(self, mr: MemoryRegion) -> None:
         if not mr.valid:
             raise InvalidArgument(f"MR key {mr.key:#x} already deregistered")
-        self._command(CmdOp.MR_WRITE, mr.index, [mr.key & 0xFF])       # valid = 0
+        # valid = 0: only data0 matters
+        self._command(CmdOp.MR_WRITE, mr.index, L.MrContext(tag=mr.key & 0xFF).to_words()[:1])
         mr.valid = False
         mr.pd.users -= 1
         self._mr_idx.put(mr.index)
@@ -640,14 +574,12 @@ class Context:
     def clear_mrs(self) -> None:
         """Write valid=0 to every MR entry (the MR table is not reset by hardware)."""
         for i in range(self.num_mr):
-            self._command(CmdOp.MR_WRITE, i, [0])
+            self._command(CmdOp.MR_WRITE, i, L.MrContext().to_words()[:1])
 
     @staticmethod
     def _mr_words(mr: MemoryRegion) -> list[int]:
-        m = 0xFFFFFFFF
-        return [(mr.key & 0xFF) | 1 << 8 | int(mr.access) << 9, mr.pd.pdn,
-                mr.va & m, mr.va >> 32, mr.length & m, mr.length >> 32, mr.addr & m,
-                mr.addr >> 32]
+        return L.MrContext(tag=mr.key & 0xFF, valid=1, access=mr.access, pd=mr.pd.pdn,
+                           base=mr.va, length=mr.length, host_base=mr.addr).to_words()
 
     # ----------------------------------------------------------- CQ
     def create_cq(self, depth: int, vector: int = 0) -> CompletionQueue:
@@ -668,8 +600,8 @@ class Context:
 
     @staticmethod
     def _cq_words(cq: CompletionQueue) -> list[int]:
-        return [cq.ring & 0xFFFFFFFF, cq.ring >> 32, cq.log2,
-                cq.vector | int(cq.valid) << 16]
+        return L.CqContext(base=cq.ring, log_size=cq.log2, vector=cq.vector,
+                           valid=cq.valid).to_words()
 
     def destroy_cq(self, cq: CompletionQueue) -> None:
         if not cq.valid:
@@ -677,7 +609,7 @@ class Context:
         if cq.qps:
             raise ResourceError(f"CQ {cq.cqn} still used by QPs {sorted(cq.qps)}")
         cq.valid = False
-        self._command(CmdOp.CQ_WRITE, cq.cqn, [0, 0, 0, 0])
+        self._command(CmdOp.CQ_WRITE, cq.cqn, L.CqContext(valid=0).to_words())
         del self.cqs[cq.cqn]
         self._cqns.put(cq.cqn)
 
@@ -822,14 +754,14 @@ class Context:
     def query_qp(self, qp: QueuePair) -> QpQuery:
         """Ask the NIC (op 4, result0..3). The shadow state follows the NIC's state."""
         self._command(CmdOp.QP_QUERY, qp.qpn, [])
-        r0, r1, r2, r3 = (self.dev.read("roce", f"result{i}") for i in range(4))
+        r = L.QpQueryResult.from_words([self.dev.read("roce", f"result{i}") for i in range(4)])
         try:
-            state = QpState(r0 & 7)
+            state = QpState(r.state)
         except ValueError:
-            raise VerbsError(f"QP {qp.qpn}: NIC reports undefined state {r0 & 7}") from None
+            raise VerbsError(f"QP {qp.qpn}: NIC reports undefined state {r.state}") from None
         qp.attrs.state = state
-        return QpQuery(state, bool(r0 >> 3 & 1), r0 >> 4 & 0xFF, _status_name(r0 >> 16),
-                       r1 & 0xFFFFFF, r2 & 0xFFFFFF, r3 & 0xFFFFFF, replace(qp.attrs))
+        return QpQuery(state, bool(r.error), r.error_cause, _status_name(r.error_status),
+                       r.next_send_psn, r.expected_psn, r.una_psn, replace(qp.attrs))
 
     # ----------------------------------------------------------- work requests
     def post_send(self, qp: QueuePair, wrs: SendWR | Iterable[SendWR]) -> None:
@@ -907,12 +839,12 @@ class Context:
         wcs: list[WorkCompletion] = []
         problem: str | None = None
         while len(wcs) < max_entries and problem is None:
-            raw = self.mem.read(cq.ring + CQE_SIZE * (cq.ci & (cq.depth - 1)), CQE_SIZE)
-            wr_id, byte_len, imm, qpn, op, status, flags, phase = _CQE.unpack(raw)
-            if phase >> 7 != cq.phase:
+            cqe = L.Cqe.from_bytes(
+                self.mem.read(cq.ring + CQE_SIZE * (cq.ci & (cq.depth - 1)), CQE_SIZE))
+            if cqe.phase != cq.phase:
                 break
             cq.ci += 1
-            qpn &= 0xFFFFFF
+            wr_id, qpn, op, status = cqe.wr_id, cqe.qpn, cqe.opcode, cqe.status
             qp = self.qps.get(qpn)
             if wr_id >> 16 == WR_ID_UNKNOWN >> 16 and qp is not None:
                 # the NIC could not read this WQE from host memory (AXI error) and
@@ -925,12 +857,13 @@ class Context:
                     k = (wr_id - (qp.sq_pi - len(qp.sq_out))) & 0xFFFF
                     if k < len(qp.sq_out):
                         wr_id = qp.sq_out[k].wr_id
-            wc = WorkCompletion(wr_id, _status_name(status), _wc_opcode_name(op), byte_len,
-                                imm if flags & CQE_IMM_VALID else None, qpn)
+            wc = WorkCompletion(wr_id, _status_name(status), _wc_opcode_name(op), cqe.byte_len,
+                                cqe.imm if cqe.imm_valid else None, qpn)
             wcs.append(wc)
             problem = self._retire(cq, wc, op)
         if wcs:
-            self.bus.write32(CQ_DB_BASE + 8 * cq.cqn, cq.ci & 0x7FFFFFFF)
+            self.bus.write32(CQ_DB_BASE + 8 * cq.cqn,
+                             L.CqDoorbell(ci=cq.ci & 0x7FFFFFFF).to_int())
         if problem:
             raise CompletionError(problem)
         return wcs
@@ -990,7 +923,8 @@ class Context:
         """Arm the CQ: the NIC raises its vector on the next CQE."""
         if not cq.valid:
             raise InvalidArgument(f"CQ {cq.cqn} was destroyed")
-        self.bus.write32(CQ_DB_BASE + 8 * cq.cqn, (cq.ci & 0x7FFFFFFF) | CQ_DB_ARM)
+        self.bus.write32(CQ_DB_BASE + 8 * cq.cqn,
+                         L.CqDoorbell(ci=cq.ci & 0x7FFFFFFF, arm=1).to_int())
 
     # ----------------------------------------------------------- counters
     def counters(self) -> dict[str, int]:

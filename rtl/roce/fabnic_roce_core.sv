@@ -457,24 +457,20 @@ module fabnic_roce_core #(
   logic [1:0]  c_flags_q;
   logic [23:0] c_idx_q;
   logic        c_refused_q;
-  qpc_t        qpc_new;
-  assign qpc_new = qpc_decode(cmd_flat);
+  // command word and operands (layouts: rdl/layouts.toml, docs/fw.md)
+  cmd_layout_t    cmd_word;
+  cq_ctx_layout_t cq_ctx;
+  qpc_t           qpc_new;
+  assign cmd_word = cmd_roce_cmd_data;
+  assign cq_ctx   = cmd_flat[$bits(cq_ctx_layout_t)-1:0];
+  assign qpc_new  = qpc_decode(cmd_flat);
 
   logic        st_wr_en;
   logic [QPN_W-1:0] st_wr_addr;
   logic        mr_wr_valid;
   logic [MR_W-1:0] mr_wr_index;
   mr_entry_t   mr_wr_entry;
-  always_comb begin
-    mr_wr_entry = '0;
-    mr_wr_entry.tag       = cmd_w[0][7:0];
-    mr_wr_entry.valid     = cmd_w[0][8];
-    mr_wr_entry.access    = cmd_w[0][12:9];
-    mr_wr_entry.pd        = cmd_w[1][23:0];
-    mr_wr_entry.base      = {cmd_w[3], cmd_w[2]};
-    mr_wr_entry.length    = {cmd_w[5], cmd_w[4]};
-    mr_wr_entry.host_base = {cmd_w[7], cmd_w[6]};
-  end
+  assign mr_wr_entry = mr_decode(cmd_flat);
 
   logic        rq_ctl_valid, rq_ctl_ready, rq_ctl_op, rq_ctl_done;
   logic        cp_ctl_valid, cp_ctl_ready, cp_ctl_op, cp_ctl_done;
@@ -489,26 +485,26 @@ module fabnic_roce_core #(
   logic        cmd_fire;
   logic        idx_ok;
   always_comb begin
-    case (cmd_roce_cmd_data[3:0])
-      4'd1, 4'd4: idx_ok = 32'(cmd_roce_cmd_data[31:8]) < NUM_QP;
-      4'd2:       idx_ok = 32'(cmd_roce_cmd_data[31:8]) < NUM_CQ;
-      4'd3:       idx_ok = 32'(cmd_roce_cmd_data[31:8]) < NUM_MR;
-      default:    idx_ok = 1'b0;
+    case (cmd_word.op)
+      CMD_QP_WRITE, CMD_QP_QUERY: idx_ok = 32'(cmd_word.index) < NUM_QP;
+      CMD_CQ_WRITE:               idx_ok = 32'(cmd_word.index) < NUM_CQ;
+      CMD_MR_WRITE:               idx_ok = 32'(cmd_word.index) < NUM_MR;
+      default:                    idx_ok = 1'b0;
     endcase
   end
   assign cmd_fire = cmd_roce_cmd && c_q == C_IDLE;
 
-  assign st_wr_en    = cmd_fire && idx_ok && cmd_roce_cmd_data[3:0] == 4'd1;
-  assign st_wr_addr  = QPN_W'(cmd_roce_cmd_data[31:8]);
-  assign mr_wr_valid = cmd_fire && idx_ok && cmd_roce_cmd_data[3:0] == 4'd3;
-  assign mr_wr_index = MR_W'(cmd_roce_cmd_data[31:8]);
+  assign st_wr_en    = cmd_fire && idx_ok && cmd_word.op == CMD_QP_WRITE;
+  assign st_wr_addr  = QPN_W'(cmd_word.index);
+  assign mr_wr_valid = cmd_fire && idx_ok && cmd_word.op == CMD_MR_WRITE;
+  assign mr_wr_index = MR_W'(cmd_word.index);
 
   assign rq_ctl_valid = (c_q == C_WAIT) && need_rq_q && !sent_rq_q;
   assign cp_ctl_valid = (c_q == C_WAIT) && need_cp_q && !sent_cp_q;
   assign rs_ctl_valid = (c_q == C_WAIT) && need_rs_q && !sent_rs_q;
-  assign rq_ctl_op    = c_op_q == 4'd4;
-  assign cp_ctl_op    = c_op_q == 4'd4;
-  assign rs_ctl_op    = c_op_q == 4'd4;
+  assign rq_ctl_op    = c_op_q == CMD_QP_QUERY;
+  assign cp_ctl_op    = c_op_q == CMD_QP_QUERY;
+  assign rs_ctl_op    = c_op_q == CMD_QP_QUERY;
   assign cq_ctl_valid = c_q == C_CQ;
 
   logic done_rq_q, done_cp_q, done_rs_q;
@@ -518,25 +514,25 @@ module fabnic_roce_core #(
     case (c_q)
       C_IDLE: begin
         if (cmd_roce_cmd) begin
-          c_op_q    <= cmd_roce_cmd_data[3:0];
-          c_flags_q <= cmd_roce_cmd_data[5:4];
-          c_idx_q   <= cmd_roce_cmd_data[31:8];
+          c_op_q    <= cmd_word.op;
+          c_flags_q <= {cmd_word.reset_rq, cmd_word.reset_sq};
+          c_idx_q   <= cmd_word.index;
           c_refused_q <= !idx_ok;
           sent_rq_q <= 1'b0; sent_cp_q <= 1'b0; sent_rs_q <= 1'b0;
           done_rq_q <= 1'b0; done_cp_q <= 1'b0; done_rs_q <= 1'b0;
           if (idx_ok) begin
-            case (cmd_roce_cmd_data[3:0])
-              4'd1: begin
-                need_rq_q <= cmd_roce_cmd_data[4];
-                need_cp_q <= cmd_roce_cmd_data[4];
-                need_rs_q <= cmd_roce_cmd_data[5];
+            case (cmd_word.op)
+              CMD_QP_WRITE: begin
+                need_rq_q <= cmd_word.reset_sq;
+                need_cp_q <= cmd_word.reset_sq;
+                need_rs_q <= cmd_word.reset_rq;
                 c_q <= C_INIT;
               end
-              4'd4: begin
+              CMD_QP_QUERY: begin
                 need_rq_q <= 1'b1; need_cp_q <= 1'b1; need_rs_q <= 1'b1;
                 c_q <= C_INIT;
               end
-              4'd2: c_q <= C_CQ;
+              CMD_CQ_WRITE: c_q <= C_CQ;
               default: ;
             endcase
           end
@@ -999,8 +995,8 @@ module fabnic_roce_core #(
   fabnic_roce_cq #(.DATA_W(DATA_W), .NUM_CQ(NUM_CQ), .CNT_W(CNT_W)) u_cq (
       .clk, .rst,
       .s_ctl_valid(cq_ctl_valid), .s_ctl_ready(cq_ctl_ready), .s_ctl_cqn(CQN_W'(c_idx_q)),
-      .s_ctl_base({cmd_w[1], cmd_w[0]}), .s_ctl_log(cmd_w[2][4:0]),
-      .s_ctl_vector(cmd_w[3][15:0]), .s_ctl_en(cmd_w[3][16]),
+      .s_ctl_base(cq_ctx.base), .s_ctl_log(cq_ctx.log_size),
+      .s_ctl_vector(cq_ctx.vector), .s_ctl_en(cq_ctx.valid),
       .s_db_valid(cqdb_valid), .s_db_ready(cqdb_ready), .s_db_cqn(cqdb_data[CQN_W+31:32]),
       .s_db_value(cqdb_data[31:0]),
       .s_cqe(cqes), .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready),
@@ -1055,7 +1051,7 @@ module fabnic_roce_core #(
   logic             ccq_pend_q, ccq_read_q, ccq_en_q, ccq_rd_sent_q, cc_rd_en_q;
   logic [QPN_W-1:0] ccq_qpn_q;
   logic             qpw_init;
-  assign qpw_init = cmd_fire && idx_ok && cmd_roce_cmd_data[3:0] == 4'd1 && cmd_roce_cmd_data[4];
+  assign qpw_init = cmd_fire && idx_ok && cmd_word.op == CMD_QP_WRITE && cmd_word.reset_sq;
   always_ff @(posedge clk) begin
     if (cmd_cc_qp_cmd && !ccq_pend_q && cmd_cc_qp_cmd_data[1:0] != 2'd0
         && 32'(cmd_cc_qp_cmd_data[31:8]) < NUM_QP) begin
@@ -1068,7 +1064,7 @@ module fabnic_roce_core #(
       ccq_pend_q <= 1'b1;
       ccq_read_q <= 1'b0;
       ccq_en_q   <= qpc_new.cc;
-      ccq_qpn_q  <= QPN_W'(cmd_roce_cmd_data[31:8]);
+      ccq_qpn_q  <= QPN_W'(cmd_word.index);
     end
     if (rp_init_valid && rp_init_ready) ccq_pend_q <= 1'b0;
     if (rp_rd_valid && rp_rd_ready) ccq_rd_sent_q <= 1'b1;
@@ -1157,7 +1153,7 @@ module fabnic_roce_core #(
                     unused_wtag, unused_wmis, unused_wout, rx_cnp_qpn[23:QPN_W],
                     rx_ce_qpn[23:QPN_W], unused_dcqcn, c_op_q,
                     c_flags_q, rd_cpl_valid, rq_addr[23:21],
-                    cmd_roce_cmd_data[7:6], c_idx_q, sq_tlast[1]};
+                    cmd_word, cq_ctx, c_idx_q, sq_tlast[1]};   // cmd_word, cq_ctx: reserved bits
 
 endmodule
 
