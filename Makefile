@@ -8,7 +8,9 @@
 #   make timing          logic levels of every RTL module (UltraScale+), cached -> build/timing/results.json
 #   make bench           benchmarks -> table + build/bench/results.json (BENCH=<pattern>)
 #   make cov             regression with line/toggle coverage, per-file report
-#   make regs            regenerate register RTL + docs/registers.md from fw/fabnic/regmap.py
+#   make regs            regenerate register RTL, fw/fabnic/regmap_gen.py, docs/registers.md from rdl/;
+#                        host layouts (SV package, fw/fabnic/layouts.py, docs/fw.md) from rdl/layouts.toml
+#   make docs            HTML register reference (PeakRDL-html) -> build/docs/regs/index.html
 #   make clean
 
 SHELL  := /bin/bash
@@ -21,10 +23,10 @@ SLOW   ?= 0
 
 PYTEST_ARGS := -n $(JOBS) --dist loadgroup --durations=15 $(if $(TESTS),-k "$(TESTS)") $(if $(filter 1,$(SLOW)),,-m "not slow")
 
-.PHONY: setup demo sim lint synth timing bench cov regs clean help
+.PHONY: setup demo sim lint synth timing bench cov regs docs clean help
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile
 
 $(STAMP): pyproject.toml sim/bootstrap.sh
 	@bash sim/bootstrap.sh
@@ -39,9 +41,15 @@ sim: $(STAMP)
 
 regs: $(STAMP)
 	$(PY) sim/gen_regs.py
+	$(PY) sim/gen_layouts.py
+
+docs: $(STAMP)
+	rm -rf build/docs/regs
+	$(PY) sim/gen_regs.py --html build/docs/regs
 
 lint: $(STAMP)
 	$(PY) sim/gen_regs.py --check
+	$(PY) sim/gen_layouts.py --check
 	$(PY) sim/lint.py
 	$(VENV)/bin/ruff check fw tb sim
 
