@@ -2,7 +2,7 @@
 """Device access by register name, on top of a :class:`fabnic.bus.Bus`.
 
 The verbs layer (PD/MR/CQ/QP) builds on this; today it reads identity and
-counters and writes configuration by the names in fw/fabnic/regmap.py.
+counters and writes configuration by the names in fw/fabnic/regmap.py (generated from rdl/).
 """
 
 from __future__ import annotations
