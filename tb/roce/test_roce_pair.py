@@ -1187,6 +1187,100 @@ if cocotb is not None:
         assert a.mem.read(la + 4096, 8) == bytes(8), "a value came back"
 
 
+    @cocotb.test()
+    async def payload_read_faults(dut):
+        """SLVERR on payload reads (issue: host faults). The frame whose payload read
+        failed leaves with its error mark (tuser), so the peer drops it as MAC-bad and
+        nothing of it is placed. Transient: go-back-N resends it and the WRITE (and a
+        READ whose response read failed at the responder) completes SUCCESS with exact
+        data. Persistent: the WR completes with an error status after the retries, the
+        peer's memory where the failing word would land is never written with the
+        error data, and the NIC keeps working on another QP."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_pfaults.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        fa, fb = ReadFaults(a.ram), ReadFaults(b.ram)
+        rng = random.Random(23)
+        n = 1 << 15
+        la, lb = a.mem.alloc(n), b.mem.alloc(n)
+        src_a, src_b = rng.randbytes(n), rng.randbytes(n)
+        a.mem.write(la, src_a)
+        b.mem.write(lb, src_b)
+
+        async def pair(timeout=2, retry_cnt=7):
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=timeout,
+                                                           retry_cnt=retry_cnt)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, n, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, n, ACC)
+            return qa, cqa, mra, mrb
+
+        qa, cqa, mra, mrb = await pair()
+        # transient, requester: the second packet's first payload word, once
+        b0 = await run_driver(b.ctx.counters)
+        fa.poison(la + 1024, times=1)
+        await run_driver(a.ctx.post_send, qa, [SendWR(
+            WrOpcode.RDMA_WRITE, wr_id=1, local_addr=la, length=3000, lkey=mra.lkey,
+            remote_addr=lb + 8192, rkey=mrb.rkey)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
+        assert [(w.wr_id, w.status) for w in wcs] == [(1, "SUCCESS")], wcs
+        assert fa.served == 1
+        assert b.mem.read(lb + 8192, 3000) == src_a[:3000]
+        b1 = await run_driver(b.ctx.counters)
+        assert b1["rx_drop_bad"] - b0["rx_drop_bad"] == 1, "the marked frame was not dropped"
+        exp_b = bytearray(src_b)
+        exp_b[8192:8192 + 3000] = src_a[:3000]
+
+        # transient, responder: a READ response's payload read fails once at B
+        fb.poison(lb + 16384 + 1024, times=1)
+        await run_driver(a.ctx.post_send, qa, [SendWR(
+            WrOpcode.RDMA_READ, wr_id=2, local_addr=la + 16384, length=3000, lkey=mra.lkey,
+            remote_addr=lb + 16384, rkey=mrb.rkey)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
+        assert [(w.wr_id, w.status) for w in wcs] == [(2, "SUCCESS")], wcs
+        assert fb.served == 1
+        assert a.mem.read(la + 16384, 3000) == src_b[16384:16384 + 3000]
+        exp_a = bytearray(src_a)
+        exp_a[16384:16384 + 3000] = src_b[16384:16384 + 3000]
+
+        # persistent, requester: the WRITE ends in an error completion; the failing
+        # word's destination keeps its old bytes (never the error data)
+        qa, cqa, mra, mrb = await pair(timeout=1, retry_cnt=2)
+        fa.poison(la + 4096 + 1024)
+        await run_driver(a.ctx.post_send, qa, [SendWR(
+            WrOpcode.RDMA_WRITE, wr_id=3, local_addr=la + 4096, length=2048, lkey=mra.lkey,
+            remote_addr=lb + 20480, rkey=mrb.rkey)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 200000)
+        assert len(wcs) == 1 and wcs[0].wr_id == 3 and wcs[0].status != "SUCCESS", wcs
+        dut._log.info("persistent payload read error completes with %s", wcs[0].status)
+        assert b.mem.read(lb + 20480 + 1024, 1024) == src_b[20480 + 1024:20480 + 2048]
+        got = b.mem.read(lb + 20480, 1024)      # the first packet may have landed
+        assert got in (src_b[20480:20480 + 1024], src_a[4096:4096 + 1024]), "partial packet"
+        exp_b[20480:20480 + 1024] = got
+        fa.spots.clear()
+
+        # persistent, responder: the READ fails at the requester, the local buffer
+        # keeps its old bytes where the failing word's data would have gone
+        qa, cqa, mra, mrb = await pair(timeout=1, retry_cnt=2)
+        fb.poison(lb + 24576)
+        await run_driver(a.ctx.post_send, qa, [SendWR(
+            WrOpcode.RDMA_READ, wr_id=4, local_addr=la + 24576, length=1024, lkey=mra.lkey,
+            remote_addr=lb + 24576, rkey=mrb.rkey)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 200000)
+        assert len(wcs) == 1 and wcs[0].wr_id == 4 and wcs[0].status != "SUCCESS", wcs
+        assert a.mem.read(la + 24576, 1024) == src_a[24576:24576 + 1024], "error data placed"
+        fb.spots.clear()
+
+        # the NIC still works; nothing else moved in either memory
+        qa, cqa, mra, mrb = await pair()
+        await run_driver(a.ctx.post_send, qa, [SendWR(
+            WrOpcode.RDMA_WRITE, wr_id=5, local_addr=la + 12288, length=3000, lkey=mra.lkey,
+            remote_addr=lb + 28672, rkey=mrb.rkey)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
+        assert [(w.wr_id, w.status) for w in wcs] == [(5, "SUCCESS")], wcs
+        exp_b[28672:28672 + 3000] = src_a[12288:12288 + 3000]
+        assert b.mem.read(lb, n) == bytes(exp_b), "B memory"
+        assert a.mem.read(la, n) == bytes(exp_a), "A memory"
+
 # One Verilator model of the pair serves the tests here and in test_roce_sr.py (a build
 # of it is among the largest costs of the regression). The QPN-space test has its own
 # 16,384-QP build: with that many QPs the timer sweep is slower and the timeouts of the
@@ -1198,7 +1292,7 @@ PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
 def test_roce_pair_basic():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,hostile_under_load,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults,responder_read_faults").split(","))
+        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,hostile_under_load,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults,responder_read_faults,payload_read_faults").split(","))
 
 
 def test_roce_pair_16k_qps():
