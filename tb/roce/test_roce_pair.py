@@ -1299,3 +1299,14 @@ def test_roce_pair_16k_qps():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv"],
         parameters={**PAIR_PARAMS, "NUM_QP": 16384}, testcase="scale_qpn")
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("tb_roce_pair")
+@pytest.mark.parametrize("seed", [101, 202, 303])
+def test_roce_pair_hostile_soak(seed):
+    """hostile_under_load with 3,000 frames per seed (make sim SLOW=1)."""
+    run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
+        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
+        testcase="hostile_under_load",
+        extra_env={"ROCE_HOSTILE_SEED": str(seed), "ROCE_HOSTILE_N": "3000"})
