@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Verbs-like host driver for the fabnic RoCEv2 RC transport.
+"""Host driver for the fabnic RoCEv2 RC transport: the implementation of every verb.
+
+Programs use the pyverbs-shaped object API of :mod:`fabnic.pyverbs` (``PD(ctx)``,
+``MR(pd, ...)``, ``CQ(ctx, n)``, ``QP(pd, QPInitAttr(...))``, ``qp.post_send(SendWR(...,
+sg=[SGE(...)]))``, ``cq.poll()``), which is a thin layer over the :class:`Context` here.
+The Context-method calls below (``ctx.alloc_pd()``, ``ctx.reg_mr(pd, ...)``,
+``ctx.post_send(qp, ...)``, ``ctx.poll_cq(cq)`` ...) are the previous shape of the API:
+they stay for one release for code not yet converted.
 
 The same blocking code drives the simulation (tb/fabnic_tb/fw_bus.py) and a board
 (fabnic.bus.MmapBus plus pinned memory). Contracts it follows:
@@ -10,7 +17,7 @@ The same blocking code drives the simulation (tb/fabnic_tb/fw_bus.py) and a boar
   formats of :mod:`fabnic.layouts` (generated from rdl/layouts.toml, tables in
   docs/fw.md), and the doorbell addresses described in docs/fw.md.
 
-Usage (see docs/fw.md for the whole story)::
+Previous shape (see docs/fw.md for the object API and the whole story)::
 
     ctx = open_device(bus, mem, mac="02:00:00:00:00:01", ip="10.0.0.1")
     pd = ctx.alloc_pd()
@@ -180,6 +187,26 @@ class WorkCompletion:
     @property
     def ok(self) -> bool:
         return self.status == "SUCCESS"
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One CQE as the driver matched it, codes as the NIC wrote them: what both
+    :meth:`Context.poll_cq` (names) and :class:`fabnic.pyverbs.CQ` (enums) are made of."""
+    wr_id: int
+    status: int          # WcStatus code
+    opcode: int          # WcOpcode code (bit 7: a receive completion)
+    byte_len: int
+    imm: int | None      # immediate data when the CQE flags it valid
+    qpn: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status == WcStatus.SUCCESS
+
+    def work_completion(self) -> WorkCompletion:
+        return WorkCompletion(self.wr_id, _status_name(self.status),
+                              _wc_opcode_name(self.opcode), self.byte_len, self.imm, self.qpn)
 
 
 @dataclass
@@ -420,6 +447,19 @@ for _s in QpState:
     if _s != QpState.RESET:
         _TRANSITIONS[(_s, QpState.RESET)] = (frozenset(), frozenset())
         _TRANSITIONS[(_s, QpState.ERR)] = (frozenset(), frozenset())
+
+
+
+def transition_rule(cur: QpState, new: QpState) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(required, optional) QpAttrs field names of the QP transition ``cur -> new``, or
+    None when IBTA (RC, the RoCE subset fabnic implements) does not allow it."""
+    return _TRANSITIONS.get((cur, new))
+
+
+def legal_next_states(cur: QpState) -> list[QpState]:
+    """The states a QP in ``cur`` may be modified to."""
+    return [n for (c, n) in _TRANSITIONS if c == cur]
+
 
 _SEND_STATES = (QpState.RTS, QpState.SQD, QpState.SQE, QpState.ERR)
 _RECV_STATES = (QpState.INIT, QpState.RTR, QpState.RTS, QpState.SQD, QpState.SQE, QpState.ERR)
@@ -663,7 +703,7 @@ class Context:
             raise InvalidArgument(f"QP {qp.qpn} was destroyed")
         new = QpState[state] if isinstance(state, str) else QpState(state)
         cur = qp.attrs.state
-        rule = _TRANSITIONS.get((cur, new))
+        rule = transition_rule(cur, new)
         if rule is None:
             raise QpStateError(f"QP {qp.qpn}: {cur.name} -> {new.name} is not a valid "
                                "transition")
@@ -831,12 +871,17 @@ class Context:
 
     # ----------------------------------------------------------- completions
     def poll_cq(self, cq: CompletionQueue, max_entries: int = 16) -> list[WorkCompletion]:
+        """Take up to ``max_entries`` CQEs the NIC has written (see :meth:`poll`), status
+        and opcode as names."""
+        return [c.work_completion() for c in self.poll(cq, max_entries)]
+
+    def poll(self, cq: CompletionQueue, max_entries: int = 16) -> list[Completion]:
         """Take up to ``max_entries`` CQEs the NIC has written; writes the CQ consumer
         doorbell (without arm) when it took any. Frees SQ/RQ slots of the completed work.
         Raises CompletionError (after consuming the entry) for a CQE it cannot match."""
         if not cq.valid:
             raise InvalidArgument(f"CQ {cq.cqn} was destroyed")
-        wcs: list[WorkCompletion] = []
+        wcs: list[Completion] = []
         problem: str | None = None
         while len(wcs) < max_entries and problem is None:
             cqe = L.Cqe.from_bytes(
@@ -857,10 +902,10 @@ class Context:
                     k = (wr_id - (qp.sq_pi - len(qp.sq_out))) & 0xFFFF
                     if k < len(qp.sq_out):
                         wr_id = qp.sq_out[k].wr_id
-            wc = WorkCompletion(wr_id, _status_name(status), _wc_opcode_name(op), cqe.byte_len,
-                                cqe.imm if cqe.imm_valid else None, qpn)
+            wc = Completion(wr_id, status, op, cqe.byte_len,
+                            cqe.imm if cqe.imm_valid else None, qpn)
             wcs.append(wc)
-            problem = self._retire(cq, wc, op)
+            problem = self._retire(cq, wc)
         if wcs:
             self.bus.write32(CQ_DB_BASE + 8 * cq.cqn,
                              L.CqDoorbell(ci=cq.ci & 0x7FFFFFFF).to_int())
@@ -868,18 +913,18 @@ class Context:
             raise CompletionError(problem)
         return wcs
 
-    def _retire(self, cq: CompletionQueue, wc: WorkCompletion, op: int) -> str | None:
+    def _retire(self, cq: CompletionQueue, wc: Completion) -> str | None:
         """Free the ring slots a CQE completes; returns a problem description or None."""
         qp = self.qps.get(wc.qpn)
         if qp is None:
-            return f"CQ {cq.cqn}: CQE for unknown QP {wc.qpn} ({wc})"
+            return f"CQ {cq.cqn}: CQE for unknown QP {wc.qpn} ({wc.work_completion()})"
         if not wc.ok:
             qp.attrs.state = QpState.ERR          # every error completion moves RC to ERR
-        if op & 0x80:
+        if wc.opcode & 0x80:
             if qp.recv_cq is not cq:
                 return f"CQ {cq.cqn}: receive CQE of QP {qp.qpn} whose recv CQ is {qp.recv_cq.cqn}"
             if not qp.rq_out:
-                return f"QP {qp.qpn}: receive CQE with no posted RQE ({wc})"
+                return f"QP {qp.qpn}: receive CQE with no posted RQE ({wc.work_completion()})"
             expect = qp.rq_out.popleft()
             if expect != wc.wr_id:
                 return f"QP {qp.qpn}: receive CQE wr_id {wc.wr_id:#x}, oldest RQE {expect:#x}"
@@ -898,16 +943,21 @@ class Context:
             if p.signaled:
                 return (f"QP {qp.qpn}: error CQE wr_id {wc.wr_id:#x} but signaled WR "
                         f"{p.wr_id:#x} is older")
-        return f"QP {qp.qpn}: send CQE with no outstanding send WR ({wc})"
+        return f"QP {qp.qpn}: send CQE with no outstanding send WR ({wc.work_completion()})"
 
     def wait_cq(self, cq: CompletionQueue, count: int, max_polls: int = 100000,
                 idle: Callable[[], None] | None = None) -> list[WorkCompletion]:
+        """:meth:`wait`, status and opcode as names."""
+        return [c.work_completion() for c in self.wait(cq, count, max_polls, idle)]
+
+    def wait(self, cq: CompletionQueue, count: int, max_polls: int = 100000,
+             idle: Callable[[], None] | None = None) -> list[Completion]:
         """Poll until ``count`` completions arrived; CommandTimeout after ``max_polls``.
         Between empty polls it calls ``idle`` or, by default, reads roce.cmd_status: a
         bus access, so simulated time advances (reading host memory alone does not)."""
-        wcs: list[WorkCompletion] = []
+        wcs: list[Completion] = []
         for _ in range(max_polls):
-            got = self.poll_cq(cq, count - len(wcs))
+            got = self.poll(cq, count - len(wcs))
             wcs += got
             if len(wcs) >= count:
                 return wcs

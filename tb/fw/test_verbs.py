@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""fabnic.verbs without a simulator, and the RC reference model (tb/roce/rc_model.py).
+"""The fw/ driver without a simulator, and the RC reference model (tb/roce/rc_model.py).
 
-The driver runs against FakeNic (register space + doorbells) and FakeMemory. FakeNic
-decodes every command, context word, SQE/RQE byte and doorbell from the written
+The driver, through its object API (fabnic.pyverbs), runs against FakeNic (register
+space + doorbells) and FakeMemory (tb/fw/fake_nic.py). FakeNic decodes every command, context word, SQE/RQE byte and doorbell from the written
 contract (docs/fw.md, docs/roce_design.md tables, regmap doc strings) with its own
 offsets and bit positions, and plays the NIC side of the CQ (CQEs with phase bits).
 Expected values are hand-computed from the contract, never taken from the driver.
@@ -11,130 +11,15 @@ Expected values are hand-computed from the contract, never taken from the driver
 from __future__ import annotations
 
 import ipaddress
-import struct
 
 import pytest
+from fake_nic import CMD, RESULT0, FakeMemory, FakeNic, decode_qp, nic_cqe, unpack_sqe
 from roce import rc_model
 from roce.rc_model import RcModel, compare_wcs, random_scenario, split_wcs
 
+from fabnic import pyverbs as pv
 from fabnic import verbs as v
 from fabnic.device import DeviceError
-
-# ---------------------------------------------------------------- fakes (the contract)
-
-ROCE = 0x400
-CMD, CMD_STATUS, RESULT0, DATA0 = ROCE + 0x30, ROCE + 0x34, ROCE + 0x38, ROCE + 0x80
-ROCE_CNT = 0x800
-
-
-class FakeNic:
-    """AXI-Lite space of MAPS["roce"] as the contract describes it."""
-
-    def __init__(self, num_qp: int = 16, num_cq: int = 8, num_mr: int = 4, caps: int = 0x3F,
-                 busy_polls: int = 2, dev_id: int = 0xFAB1C001) -> None:
-        self.regs: dict[int, int] = {
-            0x000: dev_id, 0x004: 0x000100, 0x008: 64,
-            ROCE + 0x00: num_qp, ROCE + 0x04: num_cq, ROCE + 0x08: num_mr, ROCE + 0x0C: caps,
-            ROCE + 0x10: 0x00000001, ROCE + 0x14: 0x0200, ROCE + 0x18: 0x0A000001,
-        }
-        self.limits = {1: num_qp, 2: num_cq, 3: num_mr, 4: num_qp}
-        self.busy_polls = busy_polls
-        self.busy_left = 0
-        self.refused = False
-        self.stuck = False
-        self.commands: list[tuple[int, int, int, list[int]]] = []   # op, flags, index, words
-        self.doorbells: list[tuple[int, int]] = []
-        self.writes: list[tuple[int, int]] = []
-
-    def read32(self, addr: int) -> int:
-        assert addr % 4 == 0
-        if addr == CMD_STATUS:
-            if self.stuck:
-                return 1
-            if self.busy_left:
-                self.busy_left -= 1
-                return 1
-            return 2 if self.refused else 0
-        if ROCE_CNT <= addr < ROCE_CNT + 0x200:
-            return 0x5000 + addr           # every counter reads a distinct value
-        return self.regs.get(addr, 0)
-
-    def write32(self, addr: int, value: int) -> None:
-        assert addr % 4 == 0 and 0 <= value < 1 << 32
-        self.writes.append((addr, value))
-        if addr >= 0x100000:
-            self.doorbells.append((addr, value))
-            return
-        self.regs[addr] = value
-        if addr == CMD:
-            assert not self.busy_left, "command written while busy"
-            op, flags, index = value & 0xF, value & 0xF0, value >> 8
-            self.commands.append((op, flags, index,
-                                  [self.regs.get(DATA0 + 4 * i, 0) for i in range(24)]))
-            self.refused = op not in self.limits or index >= self.limits[op]
-            self.busy_left = self.busy_polls
-
-    def cmds(self, op: int) -> list[tuple[int, int, list[int]]]:
-        return [(f, i, w) for o, f, i, w in self.commands if o == op]
-
-
-class FakeMemory:
-    """Host memory at 0x1_2345_0000; fresh allocations are filled with 0xA5 garbage
-    (a CQ ring the driver forgets to clear would show phase bits set)."""
-
-    BASE = 0x1_2345_0000
-
-    def __init__(self, size: int = 1 << 20) -> None:
-        self.data = bytearray(size)
-        self.next = 0
-
-    def alloc(self, size: int, align: int = 64) -> int:
-        off = -(-self.next // align) * align
-        self.next = off + size
-        assert self.next <= len(self.data)
-        self.data[off:off + size] = b"\xa5" * size
-        return self.BASE + off
-
-    def read(self, addr: int, length: int) -> bytes:
-        off = addr - self.BASE
-        return bytes(self.data[off:off + length])
-
-    def write(self, addr: int, data: bytes) -> None:
-        off = addr - self.BASE
-        self.data[off:off + len(data)] = data
-
-
-def decode_qp(w: list[int]) -> dict[str, int]:
-    """QP context words -> fields, from the contract's bit table."""
-    f = {
-        "state": w[0] & 7, "ipv6": w[0] >> 3 & 1, "mtu": w[0] >> 4 & 7,
-        "access": w[0] >> 8 & 0xF, "retry": w[0] >> 12 & 7, "rnr": w[0] >> 15 & 7,
-        "timeout": w[0] >> 18 & 0x1F, "sr": w[0] >> 23 & 1, "fec": w[0] >> 24 & 1,
-        "dcqcn": w[0] >> 25 & 1, "w0_rsvd": w[0] >> 26,
-        "dqpn": w[1], "sq_psn": w[2], "rq_psn": w[3], "pd": w[4],
-        "sport": w[5] & 0xFFFF, "dscp": w[5] >> 16, "mac": w[6] | w[7] << 32,
-        "ip": w[8] | w[9] << 32 | w[10] << 64 | w[11] << 96,
-        "sq": w[12] | w[13] << 32, "rq": w[14] | w[15] << 32,
-        "sq_log2": w[16] & 0x1F, "rq_log2": w[16] >> 8 & 0x1F,
-        "scq": w[17] & 0xFFFF, "rcq": w[17] >> 16,
-    }
-    return f
-
-
-def nic_cqe(mem: FakeMemory, cq: v.CompletionQueue, slot: int, phase: int, wr_id: int,
-            opcode: int, status: int = 0, qpn: int = 0, byte_len: int = 0,
-            imm: int | None = None) -> None:
-    """What the NIC writes: the CQE table of docs/roce_design.md, field by offset."""
-    e = bytearray(32)
-    e[0x00:0x08] = wr_id.to_bytes(8, "little")
-    e[0x08:0x0C] = byte_len.to_bytes(4, "little")
-    e[0x0C:0x10] = (imm or 0).to_bytes(4, "little")
-    e[0x10:0x14] = qpn.to_bytes(4, "little")
-    e[0x14] = opcode
-    e[0x15] = status
-    e[0x16] = 1 if imm is not None else 0
-    e[0x1F] = phase << 7
-    mem.write(cq.ring + 32 * slot, bytes(e))
 
 
 @pytest.fixture()
@@ -147,24 +32,36 @@ def mem() -> FakeMemory:
     return FakeMemory()
 
 
-def rts_qp(ctx: v.Context, sq: int = 8, rq: int = 8, cq: v.CompletionQueue | None = None
-           ) -> v.QueuePair:
-    pd = ctx.alloc_pd()
-    cq = cq or ctx.create_cq(16)
-    qp = ctx.create_qp(pd, cq, cq, sq, rq)
-    ctx.modify_qp(qp, "INIT", access=v.Access.REMOTE_WRITE)
-    ctx.modify_qp(qp, "RTR", dest_qpn=9, rq_psn=0, path_mtu=1024, dest_mac=2, dest_ip="10.0.0.2")
-    ctx.modify_qp(qp, "RTS", sq_psn=0, timeout=14, retry_cnt=7, rnr_retry=7)
+def rts_qp(ctx: pv.Context, sq: int = 8, rq: int = 8, cq: pv.CQ | None = None,
+           sig_all: int = 0) -> pv.QP:
+    cq = cq or pv.CQ(ctx, 16)
+    qp = pv.QP(pv.PD(ctx), pv.QPInitAttr(qp_type=pv.IBV_QPT_RC, scq=cq, rcq=cq,
+                                         cap=pv.QPCap(max_send_wr=sq, max_recv_wr=rq),
+                                         sq_sig_all=sig_all))
+    qp.to_rts(pv.QPAttr(qp_access_flags=v.Access.REMOTE_WRITE, dest_qp_num=9, rq_psn=0,
+                        sq_psn=0, path_mtu=pv.IBV_MTU_1024, timeout=14, retry_cnt=7,
+                        rnr_retry=7, ah_attr=pv.AHAttr(dmac=2, dip="10.0.0.2")))
     return qp
+
+
+def write(wr_id: int, signaled: bool = True, op: v.WrOpcode = v.WrOpcode.RDMA_WRITE
+          ) -> pv.SendWR:
+    return pv.SendWR(wr_id, op, send_flags=pv.IBV_SEND_SIGNALED if signaled else 0,
+                     wr=pv.RdmaWR(0, 0) if op == v.WrOpcode.RDMA_WRITE else None)
+
+
+def send(wr_id: int, signaled: bool = True) -> pv.SendWR:
+    return write(wr_id, signaled, v.WrOpcode.SEND)
 
 
 # ---------------------------------------------------------------- device / registers
 
 
 def test_open_device_sets_local_address(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem, mac="02:11:22:33:44:55", ip="10.1.2.3")
-    assert (ctx.num_qp, ctx.num_cq, ctx.num_mr) == (16, 8, 4)
-    assert ctx.caps == v.Cap(0x3F)
+    ctx = pv.Context(nic, mem, mac="02:11:22:33:44:55", ip="10.1.2.3")
+    d = ctx.query_device()
+    assert (d.max_qp, d.max_cq, d.max_mr) == (16, 8, 4)
+    assert d.caps == v.Cap(0x3F)
     assert nic.regs[0x410] == 0x22334455 and nic.regs[0x414] == 0x0211
     assert nic.regs[0x418] == 0x0A010203
     assert [nic.regs.get(a, 0) for a in (0x41C, 0x420, 0x424)] == [0, 0, 0]
@@ -179,11 +76,11 @@ def test_open_device_sets_local_address(nic: FakeNic, mem: FakeMemory) -> None:
 
 def test_open_device_checks_id(mem: FakeMemory) -> None:
     with pytest.raises(DeviceError, match="not a fabnic"):
-        v.open_device(FakeNic(dev_id=0x12345678), mem)
+        pv.Context(FakeNic(dev_id=0x12345678), mem)
 
 
 def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
-    cnt = v.open_device(nic, mem).counters()
+    cnt = pv.Context(nic, mem).counters()
     assert cnt["rx_frames"] == 0x5000 + 0x800       # first counter at 0x800
     assert cnt["tx_frames"] == 0x5000 + 0x800 + 4 * 18
     assert cnt["irq"] == 0x5000 + 0x800 + 4 * 31
@@ -198,23 +95,23 @@ def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
 
 
 def test_command_timeout_and_refusal(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem, poll_limit=5)
+    ctx = pv.Context(nic, mem, poll_limit=5)
     nic.stuck = True
     with pytest.raises(v.CommandTimeout, match="still busy after 5 polls"):
-        ctx.create_cq(4)
+        pv.CQ(ctx, 4)
     nic.stuck = False
     nic.limits[2] = 0                        # the NIC refuses every CQ index
     with pytest.raises(v.CommandRefused, match=r"CQ_WRITE index \d refused"):
-        ctx.create_cq(4)
+        pv.CQ(ctx, 4)
     nic.limits[2] = 8
-    assert ctx.create_cq(4).valid
+    assert not pv.CQ(ctx, 4).closed
 
 
 def test_driver_waits_for_busy_before_and_after(nic: FakeNic, mem: FakeMemory) -> None:
     nic.busy_polls = 7
-    ctx = v.open_device(nic, mem)
-    ctx.create_cq(4)
-    ctx.create_cq(4)                         # FakeNic asserts no cmd write while busy
+    ctx = pv.Context(nic, mem)
+    pv.CQ(ctx, 4)
+    pv.CQ(ctx, 4)                            # FakeNic asserts no cmd write while busy
     assert len(nic.cmds(2)) == 2
 
 
@@ -223,10 +120,10 @@ def test_driver_waits_for_busy_before_and_after(nic: FakeNic, mem: FakeMemory) -
 
 def test_mr_words_keys_and_tags(mem: FakeMemory) -> None:
     nic = FakeNic(num_mr=2)
-    ctx = v.open_device(nic, mem)
-    pd = ctx.alloc_pd()
+    ctx = pv.Context(nic, mem)
+    pd = pv.PD(ctx)
     acc = v.Access.LOCAL_WRITE | v.Access.REMOTE_READ
-    mr = ctx.reg_mr(pd, 0x1_2345_1003, 0x1_0000_0005, acc)
+    mr = pv.MR(pd, 0x1_0000_0005, acc, address=0x1_2345_1003)
     flags, index, w = nic.cmds(3)[-1]
     assert (flags, index) == (0, 0)
     tag = w[0] & 0xFF
@@ -236,384 +133,263 @@ def test_mr_words_keys_and_tags(mem: FakeMemory) -> None:
     assert (w[2], w[3]) == (0x23451003, 0x1)          # VA = host address by default
     assert (w[4], w[5]) == (0x00000005, 0x1)
     assert (w[6], w[7]) == (0x23451003, 0x1)
-    mr2 = ctx.reg_mr(pd, 0x1_2345_2000, 64, v.Access.NONE, va=0xFFFF_0000_0000_1000)
+    mr2 = pv.MR(pd, 64, v.Access.NONE, address=0x1_2345_2000, iova=0xFFFF_0000_0000_1000)
     _, index2, w = nic.cmds(3)[-1]
     assert index2 == 1 and (w[2], w[3]) == (0x00001000, 0xFFFF0000)
     assert (w[6], w[7]) == (0x23452000, 0x1)
     with pytest.raises(v.ResourceError):
-        ctx.reg_mr(pd, 0x1_2345_3000, 64, v.Access.NONE)
-    ctx.dereg_mr(mr)
+        pv.MR(pd, 64, v.Access.NONE, address=0x1_2345_3000)
+    mr.close()
     _, index, w = nic.cmds(3)[-1]
     assert index == 0 and w[0] >> 8 & 1 == 0          # valid = 0
-    mr3 = ctx.reg_mr(pd, 0x1_2345_3000, 64, v.Access.NONE)
-    assert mr3.index == 0 and mr3.key != mr.key and mr3.key & 0xFF != 0   # new tag
+    mr3 = pv.MR(pd, 64, v.Access.NONE, address=0x1_2345_3000)
+    assert mr3.handle.index == 0 and mr3.lkey != mr.lkey and mr3.lkey & 0xFF != 0   # new tag
     with pytest.raises(v.InvalidArgument, match="LOCAL_WRITE"):
-        ctx.reg_mr(pd, 0x1_2345_3000, 64, v.Access.REMOTE_WRITE)
-    with pytest.raises(v.ResourceError):
-        ctx.dealloc_pd(pd)
-    ctx.dereg_mr(mr2)
-    ctx.dereg_mr(mr3)
-    ctx.dealloc_pd(pd)
+        pv.MR(pd, 64, v.Access.REMOTE_WRITE, address=0x1_2345_3000)
+    with pytest.raises(v.ResourceError):              # the driver keeps a used PD
+        ctx.driver.dealloc_pd(pd.handle)
+    n = len(nic.commands)
+    pd.close()                                        # deregisters what is left
+    assert [(c[0], c[2], c[3][0] >> 8 & 1) for c in nic.commands[n:]] == [(3, 0, 0), (3, 1, 0)]
+    assert mr2.closed and mr3.closed
 
 
 def test_tags_cycle_without_zero(mem: FakeMemory) -> None:
     nic = FakeNic(num_mr=1)
-    ctx = v.open_device(nic, mem)
-    pd = ctx.alloc_pd()
+    ctx = pv.Context(nic, mem)
+    pd = pv.PD(ctx)
     keys = []
     for _ in range(300):
-        mr = ctx.reg_mr(pd, 0x1_2345_0000, 8, v.Access.NONE)
-        keys.append(mr.key)
-        ctx.dereg_mr(mr)
+        with pv.MR(pd, 8, v.Access.NONE, address=0x1_2345_0000) as mr:
+            keys.append(mr.lkey)
     assert all(k & 0xFF for k in keys)
     assert all(a != b for a, b in zip(keys, keys[1:], strict=False))
     assert len(set(keys[:255])) == 255
 
 
 def test_cq_words_and_destroy(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(100, vector=5)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 100, comp_vector=5)
     flags, index, w = nic.cmds(2)[-1]
-    assert cq.depth == 128 and index == cq.cqn
-    assert w[0] | w[1] << 32 == cq.ring and w[2] == 7 and w[3] == 5 | 1 << 16
-    assert mem.read(cq.ring, 32 * 128) == bytes(32 * 128)     # ring cleared
-    qp = ctx.create_qp(ctx.alloc_pd(), cq, cq, 4, 4)
+    assert cq.cqe == 128 and index == cq.cqn
+    assert w[0] | w[1] << 32 == cq.handle.ring and w[2] == 7 and w[3] == 5 | 1 << 16
+    assert mem.read(cq.handle.ring, 32 * 128) == bytes(32 * 128)     # ring cleared
+    qp = pv.QP(pv.PD(ctx), pv.QPInitAttr(scq=cq, rcq=cq, cap=pv.QPCap(4, 4)))
     with pytest.raises(v.ResourceError):
-        ctx.destroy_cq(cq)
-    ctx.destroy_qp(qp)
-    ctx.destroy_cq(cq)
+        cq.close()
+    qp.close()
+    cq.close()
     _, index, w = nic.cmds(2)[-1]
     assert index == cq.cqn and w[3] >> 16 & 1 == 0
 
 
 # ---------------------------------------------------------------- QP context / state machine
-
-
-def test_qp_context_through_the_states(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    pd = ctx.alloc_pd()
-    scq, rcq = ctx.create_cq(8), ctx.create_cq(8)
-    qp = ctx.create_qp(pd, scq, rcq, sq_depth=5, rq_depth=16)
-    assert qp.qpn == 2                       # QPN 0 and 1 stay reserved
-    flags, index, w = nic.cmds(1)[-1]
-    f = decode_qp(w)
-    assert (flags, index, f["state"]) == (0x30, 2, 0)
-    assert f["sq"] == qp.sq_ring and f["rq"] == qp.rq_ring
-    assert (f["sq_log2"], f["rq_log2"], f["scq"], f["rcq"]) == (3, 4, scq.cqn, rcq.cqn)
-    assert f["pd"] == pd.pdn and w[16] >> 13 == 0
-
-    ctx.modify_qp(qp, v.QpState.INIT, access=v.Access.REMOTE_READ | v.Access.REMOTE_WRITE)
-    flags, index, w = nic.cmds(1)[-1]
-    assert nic.commands[-1][0] == 1 and nic.regs[CMD] == 1 | 2 << 8
-    assert (flags, decode_qp(w)["state"], decode_qp(w)["access"]) == (0, 1, 0b0110)
-
-    ctx.modify_qp(qp, "RTR", dest_qpn=0xABCDE, rq_psn=0x123456, path_mtu=2048,
-                  dest_mac="0a:0b:0c:0d:0e:0f", dest_ip="10.0.0.2", udp_sport=0xD00D,
-                  dscp=26)
-    flags, _, w = nic.cmds(1)[-1]
-    f = decode_qp(w)
-    assert flags == 0x20 and nic.regs[CMD] == 1 | 0x20 | 2 << 8
-    assert (f["state"], f["dqpn"], f["rq_psn"], f["mtu"]) == (2, 0xABCDE, 0x123456, 4)
-    assert (w[6], w[7]) == (0x0C0D0E0F, 0x0A0B)
-    assert (w[8], w[9], w[10], w[11], f["ipv6"]) == (0x0A000002, 0, 0, 0, 0)
-    assert (f["sport"], f["dscp"], f["access"]) == (0xD00D, 26, 0b0110)
-
-    ctx.modify_qp(qp, "RTS", sq_psn=0xFFFFFF, timeout=17, retry_cnt=5, rnr_retry=6)
-    flags, _, w = nic.cmds(1)[-1]
-    f = decode_qp(w)
-    assert flags == 0x10
-    assert (f["state"], f["sq_psn"], f["timeout"], f["retry"], f["rnr"]) == \
-        (3, 0xFFFFFF, 17, 5, 6)
-    assert (f["rq_psn"], f["dqpn"], f["mtu"], f["sr"], f["fec"], f["dcqcn"]) == \
-        (0x123456, 0xABCDE, 4, 0, 0, 0)
-    assert f["w0_rsvd"] == 0
-
-    ctx.modify_qp(qp, "SQD")
-    ctx.modify_qp(qp, "RTS")                 # SQD -> RTS must not reset the send PSN
-    flags, _, w = nic.cmds(1)[-1]
-    assert flags == 0 and decode_qp(w)["state"] == 3
-    ctx.modify_qp(qp, "ERR")
-    flags, _, w = nic.cmds(1)[-1]
-    assert flags == 0 and decode_qp(w)["state"] == 6
-
-
-def test_ipv6_destination_and_modes(mem: FakeMemory) -> None:
-    nic = FakeNic(caps=0x1FF)
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(4)
-    qp = ctx.create_qp(ctx.alloc_pd(), cq, cq, 4, 4)
-    ctx.modify_qp(qp, "INIT", access=0, selective_repeat=True, dcqcn=True)
-    ctx.modify_qp(qp, "RTR", dest_qpn=3, rq_psn=0, path_mtu=4096, dest_mac=b"\x02\0\0\0\0\x09",
-                  dest_ip=ipaddress.IPv6Address("2001:db8::1234:5678"), fec=True)
-    f = decode_qp(nic.cmds(1)[-1][2])
-    w = nic.cmds(1)[-1][2]
-    assert (f["ipv6"], f["mtu"], f["sr"], f["fec"], f["dcqcn"]) == (1, 5, 1, 1, 1)
-    assert (w[8], w[9], w[10], w[11]) == (0x12345678, 0, 0, 0x20010DB8)
-    assert f["mac"] == 0x020000000009
-
-
-def test_state_machine_is_enforced(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(4)
-    qp = ctx.create_qp(ctx.alloc_pd(), cq, cq, 4, 4)
-    n = len(nic.commands)
-    with pytest.raises(v.QpStateError, match="RESET -> RTR is not a valid"):
-        ctx.modify_qp(qp, "RTR", dest_qpn=1, rq_psn=0, path_mtu=1024, dest_mac=1,
-                      dest_ip="1.2.3.4")
-    with pytest.raises(v.QpStateError, match="requires access"):
-        ctx.modify_qp(qp, "INIT")
-    with pytest.raises(v.QpStateError, match="post_recv needs INIT"):
-        ctx.post_recv(qp, v.RecvWR(1, 0, 0, 0))
-    ctx.modify_qp(qp, "INIT", access=0)
-    with pytest.raises(v.QpStateError, match="requires dest_ip, dest_mac, dest_qpn"):
-        ctx.modify_qp(qp, "RTR", rq_psn=0, path_mtu=1024)
-    with pytest.raises(v.QpStateError, match="cannot set sq_psn"):
-        ctx.modify_qp(qp, "RTR", dest_qpn=1, rq_psn=0, path_mtu=1024, dest_mac=1,
-                      dest_ip="1.2.3.4", sq_psn=5)
-    with pytest.raises(v.QpStateError, match="post_send needs RTS"):
-        ctx.post_send(qp, v.SendWR("SEND"))
-    with pytest.raises(v.InvalidArgument, match="path_mtu"):
-        ctx.modify_qp(qp, "RTR", dest_qpn=1, rq_psn=0, path_mtu=1500, dest_mac=1,
-                      dest_ip="1.2.3.4")
-    with pytest.raises(v.InvalidArgument, match="dscp"):
-        ctx.modify_qp(qp, "INIT", dscp=64)
-    with pytest.raises(v.InvalidArgument, match="rq_psn"):
-        ctx.modify_qp(qp, "RTR", dest_qpn=1, rq_psn=1 << 24, path_mtu=1024, dest_mac=1,
-                      dest_ip="1.2.3.4")
-    with pytest.raises(v.InvalidArgument, match="SELECTIVE_REPEAT"):   # caps 0x3F
-        ctx.modify_qp(qp, "INIT", selective_repeat=True)
-    assert len(nic.commands) == n + 1        # only the valid INIT was written
-    ctx.modify_qp(qp, "ERR")
-    with pytest.raises(v.QpStateError, match="ERR -> INIT"):
-        ctx.modify_qp(qp, "INIT", access=0)
-    ctx.modify_qp(qp, "RESET")
-    assert nic.cmds(1)[-1][0] == 0x30
+# (the transitions and their attribute masks: tb/fw/test_pyverbs.py)
 
 
 def test_rqes_posted_in_init_are_rung_again_after_rtr(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(4)
-    qp = ctx.create_qp(ctx.alloc_pd(), cq, cq, 4, 4)
-    ctx.modify_qp(qp, "INIT", access=0)
-    ctx.post_recv(qp, [v.RecvWR(1, 0x1000, 16, 7), v.RecvWR(2, 0x2000, 16, 7)])
-    rq_db = 0x100004 + 8 * qp.qpn
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 4)
+    qp = pv.QP(pv.PD(ctx), pv.QPInitAttr(scq=cq, rcq=cq, cap=pv.QPCap(4, 4)))
+    qp.to_init(pv.QPAttr())
+    qp.post_recv([pv.RecvWR(1, sg=[pv.SGE(0x1000, 16, 7)]),
+                  pv.RecvWR(2, sg=[pv.SGE(0x2000, 16, 7)])])
+    rq_db = 0x100004 + 8 * qp.qp_num
     assert nic.doorbells == [(rq_db, 2)]
-    ctx.modify_qp(qp, "RTR", dest_qpn=1, rq_psn=0, path_mtu=1024, dest_mac=1, dest_ip="1.2.3.4")
+    qp.to_rtr(pv.QPAttr(dest_qp_num=1, ah_attr=pv.AHAttr(dmac=1, dip="1.2.3.4")))
     assert nic.writes[-1] == (rq_db, 2)
     assert nic.writes[-2][0] == CMD          # after the context write
 
 
 # ---------------------------------------------------------------- SQE / RQE / doorbells
-
-
-def unpack_sqe(b: bytes) -> dict[str, int]:
-    """The SQE table of docs/roce_design.md, by offset."""
-    def u(off: int, n: int) -> int:
-        return int.from_bytes(b[off:off + n], "little")
-    return {"wr_id": u(0, 8), "opcode": b[8], "flags": b[9], "rsvd0": u(0xA, 2),
-            "length": u(0xC, 4), "laddr": u(0x10, 8), "lkey": u(0x18, 4), "imm": u(0x1C, 4),
-            "raddr": u(0x20, 8), "rkey": u(0x28, 4), "rsvd1": u(0x2C, 4),
-            "cmp": u(0x30, 8), "swap": u(0x38, 8)}
-
-
-@pytest.mark.parametrize("opcode,code", [("SEND", 0), ("SEND_WITH_IMM", 1), ("RDMA_WRITE", 2),
-                                         ("RDMA_WRITE_WITH_IMM", 3), ("RDMA_READ", 4),
-                                         ("ATOMIC_CMP_AND_SWP", 5),
-                                         ("ATOMIC_FETCH_AND_ADD", 6)])
-def test_sqe_bytes_per_opcode(nic: FakeNic, mem: FakeMemory, opcode: str, code: int) -> None:
-    ctx = v.open_device(nic, mem)
-    qp = rts_qp(ctx, sq=4)
-    atomic = "ATOMIC" in opcode
-    wr = v.SendWR(opcode, wr_id=0x1122334455667788, local_addr=0x1_2345_6789,
-                  length=0 if atomic else 0x12345, lkey=0xAB01, remote_addr=0xFEDC_BA98_7654_3211,
-                  rkey=0xCD02, imm=0xDEADBEEF, compare_add=0x0102030405060708,
-                  swap=0x1112131415161718, signaled=True, solicited=True, fence=True)
-    ctx.post_send(qp, wr)
-    s = unpack_sqe(mem.read(qp.sq_ring, 64))
-    assert s == {"wr_id": 0x1122334455667788, "opcode": code, "flags": 0b111, "rsvd0": 0,
-                 "length": 8 if atomic else 0x12345, "laddr": 0x1_2345_6789, "lkey": 0xAB01,
-                 "imm": 0xDEADBEEF, "raddr": 0xFEDC_BA98_7654_3211, "rkey": 0xCD02,
-                 "rsvd1": 0, "cmp": 0x0102030405060708, "swap": 0x1112131415161718}
-    assert nic.doorbells[-1] == (0x100000 + 8 * qp.qpn, 1)
+# (SQE/RQE bytes per opcode against the layouts: tb/fw/test_pyverbs.py)
 
 
 def test_batch_one_doorbell_and_wrap(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(16)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 16)
     qp = rts_qp(ctx, sq=4, cq=cq)
-    db = 0x100000 + 8 * qp.qpn
+    db = 0x100000 + 8 * qp.qp_num
+    ring = qp.handle.sq_ring
     nic.doorbells.clear()
-    ctx.post_send(qp, [v.SendWR("RDMA_WRITE", wr_id=i, signaled=False) for i in range(3)])
+    qp.post_send([write(i, signaled=False) for i in range(3)])
     assert nic.doorbells == [(db, 3)]
-    assert [unpack_sqe(mem.read(qp.sq_ring + 64 * i, 64))["flags"] for i in range(3)] == [0] * 3
-    ctx.post_send(qp, v.SendWR("RDMA_WRITE", wr_id=3, signaled=True))
-    nic_cqe(mem, cq, 0, 1, wr_id=3, opcode=1, qpn=qp.qpn)
-    assert ctx.poll_cq(cq) == [v.WorkCompletion(3, "SUCCESS", "RDMA_WRITE", 0, None, qp.qpn)]
-    ctx.post_send(qp, [v.SendWR("SEND", wr_id=4 + i) for i in range(4)])
+    assert [unpack_sqe(mem.read(ring + 64 * i, 64))["flags"] for i in range(3)] == [0] * 3
+    qp.post_send(write(3))
+    nic_cqe(mem, cq.handle, 0, 1, wr_id=3, opcode=1, qpn=qp.qp_num)
+    assert cq.poll(16) == (1, [pv.WC(3, pv.IBV_WC_SUCCESS, pv.IBV_WC_RDMA_WRITE, 0, 0,
+                                     qp.qp_num)])
+    qp.post_send([send(4 + i) for i in range(4)])
     assert nic.doorbells[-1] == (db, 8)      # free-running producer index
-    assert [unpack_sqe(mem.read(qp.sq_ring + 64 * i, 64))["wr_id"] for i in range(4)] == \
+    assert [unpack_sqe(mem.read(ring + 64 * i, 64))["wr_id"] for i in range(4)] == \
         [4, 5, 6, 7]                         # slots 0..3 reused in order
 
 
 def test_ring_full_and_slot_accounting(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(16)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 16)
     qp = rts_qp(ctx, sq=4, cq=cq)
-    ctx.post_send(qp, [v.SendWR("SEND", wr_id=1, signaled=False),
-                       v.SendWR("SEND", wr_id=2, signaled=False),
-                       v.SendWR("SEND", wr_id=3, signaled=True)])
+    qp.post_send([send(1, signaled=False), send(2, signaled=False), send(3)])
     n_db = len(nic.doorbells)
     before = bytes(mem.data)
     with pytest.raises(v.QueueFull):
-        ctx.post_send(qp, [v.SendWR("SEND", wr_id=4), v.SendWR("SEND", wr_id=5)])
+        qp.post_send([send(4), send(5)])
     assert len(nic.doorbells) == n_db and bytes(mem.data) == before   # nothing posted
-    ctx.post_send(qp, v.SendWR("SEND", wr_id=4, signaled=False))
+    qp.post_send(send(4, signaled=False))
     with pytest.raises(v.QueueFull):
-        ctx.post_send(qp, v.SendWR("SEND", wr_id=5))
-    nic_cqe(mem, cq, 0, 1, wr_id=3, opcode=0, qpn=qp.qpn, byte_len=0)
-    assert [wc.wr_id for wc in ctx.poll_cq(cq)] == [3]
-    assert qp.sq_free == 3                   # 1, 2 (unsignaled) and 3 freed; 4 still out
+        qp.post_send(send(5))
+    nic_cqe(mem, cq.handle, 0, 1, wr_id=3, opcode=0, qpn=qp.qp_num, byte_len=0)
+    assert [wc.wr_id for wc in cq.poll(16)[1]] == [3]
+    assert qp.handle.sq_free == 3            # 1, 2 (unsignaled) and 3 freed; 4 still out
     with pytest.raises(v.QueueFull):
-        ctx.post_send(qp, [v.SendWR("SEND", wr_id=10 + i) for i in range(4)])
-    ctx.post_send(qp, [v.SendWR("SEND", wr_id=10 + i) for i in range(3)])
+        qp.post_send([send(10 + i) for i in range(4)])
+    qp.post_send([send(10 + i) for i in range(3)])
     # An error on unsignaled WR 4 and flushes: one slot each.
-    nic_cqe(mem, cq, 1, 1, wr_id=4, opcode=0, status=4, qpn=qp.qpn)
-    nic_cqe(mem, cq, 2, 1, wr_id=10, opcode=0, status=3, qpn=qp.qpn)
-    wcs = ctx.poll_cq(cq)
-    assert [(wc.wr_id, wc.status) for wc in wcs] == [(4, "REM_ACCESS_ERR"), (10, "WR_FLUSH_ERR")]
-    assert qp.sq_free == 2 and qp.state == v.QpState.ERR
+    nic_cqe(mem, cq.handle, 1, 1, wr_id=4, opcode=0, status=4, qpn=qp.qp_num)
+    nic_cqe(mem, cq.handle, 2, 1, wr_id=10, opcode=0, status=3, qpn=qp.qp_num)
+    _, wcs = cq.poll(16)
+    assert [(wc.wr_id, wc.status) for wc in wcs] == [(4, pv.IBV_WC_REM_ACCESS_ERR),
+                                                     (10, pv.IBV_WC_WR_FLUSH_ERR)]
+    assert qp.handle.sq_free == 2 and qp.qp_state == pv.IBV_QPS_ERR
 
 
 def test_error_after_unsignaled_successes(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(16)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 16)
     qp = rts_qp(ctx, sq=8, cq=cq)
-    ctx.post_send(qp, [v.SendWR("RDMA_WRITE", wr_id=i, signaled=False) for i in range(4)])
-    nic_cqe(mem, cq, 0, 1, wr_id=2, opcode=1, status=4, qpn=qp.qpn)   # 0, 1 succeeded
-    nic_cqe(mem, cq, 1, 1, wr_id=3, opcode=1, status=3, qpn=qp.qpn)
-    assert [wc.status for wc in ctx.poll_cq(cq)] == ["REM_ACCESS_ERR", "WR_FLUSH_ERR"]
-    assert qp.sq_free == 8
+    qp.post_send([write(i, signaled=False) for i in range(4)])
+    nic_cqe(mem, cq.handle, 0, 1, wr_id=2, opcode=1, status=4, qpn=qp.qp_num)   # 0, 1 ok
+    nic_cqe(mem, cq.handle, 1, 1, wr_id=3, opcode=1, status=3, qpn=qp.qp_num)
+    assert [wc.status for wc in cq.poll(16)[1]] == [pv.IBV_WC_REM_ACCESS_ERR,
+                                                    pv.IBV_WC_WR_FLUSH_ERR]
+    assert qp.handle.sq_free == 8
+
+
+def test_sq_sig_all_signals_every_wr(nic: FakeNic, mem: FakeMemory) -> None:
+    ctx = pv.Context(nic, mem)
+    qp = rts_qp(ctx, sq=4, sig_all=1)
+    qp.post_send([send(1, signaled=False), send(2)])
+    assert [unpack_sqe(mem.read(qp.handle.sq_ring + 64 * i, 64))["flags"] for i in range(2)] \
+        == [1, 1]
 
 
 def test_recv_rqe_bytes_and_completions(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(16)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 16)
     qp = rts_qp(ctx, rq=2, cq=cq)
-    ctx.post_recv(qp, [v.RecvWR(0xA1, 0x1_2345_8001, 0x777, 0x1234),
-                       v.RecvWR(0xA2, 0x2000, 0, 0x99)])
-    r = mem.read(qp.rq_ring, 32)
+    qp.post_recv([pv.RecvWR(0xA1, 1, [pv.SGE(0x1_2345_8001, 0x777, 0x1234)]),
+                  pv.RecvWR(0xA2, 1, [pv.SGE(0x2000, 0, 0x99)])])
+    r = mem.read(qp.handle.rq_ring, 32)
     assert r == (0xA1).to_bytes(8, "little") + (0x1_2345_8001).to_bytes(8, "little") + \
         (0x1234).to_bytes(4, "little") + (0x777).to_bytes(4, "little") + bytes(8)
-    assert nic.doorbells[-1] == (0x100004 + 8 * qp.qpn, 2)
+    assert nic.doorbells[-1] == (0x100004 + 8 * qp.qp_num, 2)
     with pytest.raises(v.QueueFull):
-        ctx.post_recv(qp, v.RecvWR(0xA3))
-    nic_cqe(mem, cq, 0, 1, wr_id=0xA1, opcode=0x80, qpn=qp.qpn, byte_len=100)
-    nic_cqe(mem, cq, 1, 1, wr_id=0xA2, opcode=0x81, qpn=qp.qpn, byte_len=0, imm=0xCAFEF00D)
-    wcs = ctx.poll_cq(cq, 1)
-    assert wcs == [v.WorkCompletion(0xA1, "SUCCESS", "RECV", 100, None, qp.qpn)]
-    wcs = ctx.poll_cq(cq)
-    assert wcs == [v.WorkCompletion(0xA2, "SUCCESS", "RECV_RDMA_WITH_IMM", 0, 0xCAFEF00D,
-                                    qp.qpn)]
-    assert qp.rq_free == 2
+        qp.post_recv(pv.RecvWR(0xA3))
+    nic_cqe(mem, cq.handle, 0, 1, wr_id=0xA1, opcode=0x80, qpn=qp.qp_num, byte_len=100)
+    nic_cqe(mem, cq.handle, 1, 1, wr_id=0xA2, opcode=0x81, qpn=qp.qp_num, byte_len=0,
+            imm=0xCAFEF00D)
+    assert cq.poll(1) == (1, [pv.WC(0xA1, pv.IBV_WC_SUCCESS, pv.IBV_WC_RECV, byte_len=100,
+                                    qp_num=qp.qp_num)])
+    assert cq.poll(16) == (1, [pv.WC(0xA2, pv.IBV_WC_SUCCESS, pv.IBV_WC_RECV_RDMA_WITH_IMM,
+                                     qp_num=qp.qp_num, imm_data=0xCAFEF00D,
+                                     wc_flags=pv.IBV_WC_WITH_IMM)])
+    assert qp.handle.rq_free == 2
 
 
 def test_cq_phase_polling_and_doorbells(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(4)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 4)
+    c = cq.handle
     qp = rts_qp(ctx, rq=16, cq=cq)
-    ctx.post_recv(qp, [v.RecvWR(i) for i in range(10)])
+    qp.post_recv([pv.RecvWR(i) for i in range(10)])
     cq_db = 0x180000 + 8 * cq.cqn
-    assert ctx.poll_cq(cq) == [] and not [d for d in nic.doorbells if d[0] == cq_db]
+    assert cq.poll(16) == (0, []) and not [d for d in nic.doorbells if d[0] == cq_db]
     for slot in range(3):                    # first pass: phase 1
-        nic_cqe(mem, cq, slot, 1, wr_id=slot, opcode=0x80, qpn=qp.qpn)
-    assert [wc.wr_id for wc in ctx.poll_cq(cq, 2)] == [0, 1]
+        nic_cqe(mem, c, slot, 1, wr_id=slot, opcode=0x80, qpn=qp.qp_num)
+    assert [wc.wr_id for wc in cq.poll(2)[1]] == [0, 1]
     assert nic.doorbells[-1] == (cq_db, 2)
-    ctx.req_notify_cq(cq)
+    cq.req_notify()
     assert nic.doorbells[-1] == (cq_db, 2 | 1 << 31)
-    assert [wc.wr_id for wc in ctx.poll_cq(cq)] == [2]
-    assert ctx.poll_cq(cq) == []             # slot 3 still phase 0 (cleared ring)
-    nic_cqe(mem, cq, 3, 1, wr_id=3, opcode=0x80, qpn=qp.qpn)
-    nic_cqe(mem, cq, 0, 0, wr_id=4, opcode=0x80, qpn=qp.qpn)   # second pass: phase 0
-    assert [wc.wr_id for wc in ctx.poll_cq(cq)] == [3, 4]
+    assert [wc.wr_id for wc in cq.poll(16)[1]] == [2]
+    assert cq.poll(16) == (0, [])            # slot 3 still phase 0 (cleared ring)
+    nic_cqe(mem, c, 3, 1, wr_id=3, opcode=0x80, qpn=qp.qp_num)
+    nic_cqe(mem, c, 0, 0, wr_id=4, opcode=0x80, qpn=qp.qp_num)   # second pass: phase 0
+    assert [wc.wr_id for wc in cq.poll(16)[1]] == [3, 4]
     assert nic.doorbells[-1] == (cq_db, 5)
-    assert ctx.poll_cq(cq) == []             # slot 1 holds phase 1 from pass 1: not ours
+    assert cq.poll(16) == (0, [])            # slot 1 holds phase 1 from pass 1: not ours
     for i, slot in enumerate((1, 2, 3)):
-        nic_cqe(mem, cq, slot, 0, wr_id=5 + i, opcode=0x80, qpn=qp.qpn)
-    nic_cqe(mem, cq, 0, 1, wr_id=8, opcode=0x80, qpn=qp.qpn)   # third pass: phase 1
-    assert [wc.wr_id for wc in ctx.wait_cq(cq, 4)] == [5, 6, 7, 8]
+        nic_cqe(mem, c, slot, 0, wr_id=5 + i, opcode=0x80, qpn=qp.qp_num)
+    nic_cqe(mem, c, 0, 1, wr_id=8, opcode=0x80, qpn=qp.qp_num)   # third pass: phase 1
+    assert [wc.wr_id for wc in cq.wait(4)] == [5, 6, 7, 8]
     assert nic.doorbells[-1] == (cq_db, 9)
 
 
-def test_wait_cq_gives_time_and_times_out(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(4)
-    calls: list[int] = []
-    with pytest.raises(v.CommandTimeout, match="0 of 1 completions after 3 polls"):
-        ctx.wait_cq(cq, 1, max_polls=3, idle=lambda: calls.append(1))
-    assert len(calls) == 3
-
-
 def test_unmatched_cqe_is_reported(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(4)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 4)
     qp = rts_qp(ctx, cq=cq)
-    nic_cqe(mem, cq, 0, 1, wr_id=1, opcode=0x80, qpn=qp.qpn)
+    nic_cqe(mem, cq.handle, 0, 1, wr_id=1, opcode=0x80, qpn=qp.qp_num)
     with pytest.raises(v.CompletionError, match="no posted RQE"):
-        ctx.poll_cq(cq)
-    assert cq.ci == 1                        # consumed anyway
-    nic_cqe(mem, cq, 1, 1, wr_id=1, opcode=0, qpn=13)
+        cq.poll(16)
+    assert cq.handle.ci == 1                 # consumed anyway
+    nic_cqe(mem, cq.handle, 1, 1, wr_id=1, opcode=0, qpn=13)
     with pytest.raises(v.CompletionError, match="unknown QP 13"):
-        ctx.poll_cq(cq)
+        cq.poll(16)
 
 
 def test_post_send_argument_checks(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
+    ctx = pv.Context(nic, mem)
     qp = rts_qp(ctx)
-    for wr, msg in ((v.SendWR("NOPE"), "unknown opcode"),
-                    (v.SendWR("ATOMIC_FETCH_AND_ADD", length=16), "8 bytes"),
-                    (v.SendWR("SEND", length=(1 << 31) + 1), "length"),
-                    (v.SendWR("SEND", imm=1 << 32), "imm")):
+    faa = pv.SendWR(1, pv.IBV_WR_ATOMIC_FETCH_AND_ADD, sg=[pv.SGE(0, 16, 1)],
+                    wr=pv.AtomicWR(0, 0))
+    for wr, msg in ((pv.SendWR(1, 99), "unknown opcode"),
+                    (faa, "8 bytes"),
+                    (pv.SendWR(1, sg=[pv.SGE(0, (1 << 31) + 1, 1)]), "length"),
+                    (pv.SendWR(1, imm_data=1 << 32), "imm")):
         with pytest.raises(v.InvalidArgument, match=msg):
-            ctx.post_send(qp, [v.SendWR("SEND"), wr])
-    assert qp.sq_pi == 0
-    nic2 = FakeNic(caps=0x07)                # no atomics, no immediate
-    ctx2 = v.open_device(nic2, FakeMemory())
+            qp.post_send([send(0), wr])
+    assert qp.handle.sq_pi == 0
+    ctx2 = pv.Context(FakeNic(caps=0x07), FakeMemory())     # no atomics, no immediate
     qp2 = rts_qp(ctx2)
     with pytest.raises(v.InvalidArgument, match="not supported"):
-        ctx2.post_send(qp2, v.SendWR("ATOMIC_CMP_AND_SWP"))
+        qp2.post_send(pv.SendWR(1, pv.IBV_WR_ATOMIC_CMP_AND_SWP, wr=pv.AtomicWR(0, 0)))
     with pytest.raises(v.InvalidArgument, match="not supported"):
-        ctx2.post_send(qp2, v.SendWR("SEND_WITH_IMM"))
+        qp2.post_send(pv.SendWR(1, pv.IBV_WR_SEND_WITH_IMM))
     with pytest.raises(v.InvalidArgument, match="IPv6"):
         ctx2.set_local_address(ip="fe80::1")
 
 
 def test_query_qp(nic: FakeNic, mem: FakeMemory) -> None:
-    ctx = v.open_device(nic, mem)
+    ctx = pv.Context(nic, mem)
     qp = rts_qp(ctx)
     nic.regs[RESULT0] = 6 | 1 << 3 | 0x2A << 4 | 4 << 16
     nic.regs[RESULT0 + 4], nic.regs[RESULT0 + 8], nic.regs[RESULT0 + 12] = 0x10, 0x20, 0xF
-    q = ctx.query_qp(qp)
-    assert nic.commands[-1][:3] == (4, 0, qp.qpn)
+    attr, _ = qp.query()
+    assert nic.commands[-1][:3] == (4, 0, qp.qp_num)
+    assert attr.qp_state == pv.IBV_QPS_ERR and qp.qp_state == pv.IBV_QPS_ERR
+    assert attr.dest_qp_num == 9
+    # the NIC's error cause and PSNs, beyond what pyverbs' QPAttr carries
+    q = ctx.driver.query_qp(qp.handle)
     assert (q.state, q.error, q.error_cause, q.error_status) == \
         (v.QpState.ERR, True, 0x2A, "REM_ACCESS_ERR")
     assert (q.next_send_psn, q.expected_psn, q.una_psn) == (0x10, 0x20, 0xF)
-    assert qp.state == v.QpState.ERR and q.attrs.dest_qpn == 9
 
 
 def test_destroy_qp_frees_qpn_late(mem: FakeMemory) -> None:
     nic = FakeNic(num_qp=4)
-    ctx = v.open_device(nic, mem)
-    cq = ctx.create_cq(4)
-    pd = ctx.alloc_pd()
-    a = ctx.create_qp(pd, cq, cq, 2, 2)
-    b = ctx.create_qp(pd, cq, cq, 2, 2)
+    ctx = pv.Context(nic, mem)
+    cq = pv.CQ(ctx, 4)
+    pd = pv.PD(ctx)
+    attr = pv.QPInitAttr(scq=cq, rcq=cq, cap=pv.QPCap(2, 2))
+    a = pv.QP(pd, attr)
+    b = pv.QP(pd, attr)
     with pytest.raises(v.ResourceError, match="no free QPN"):
-        ctx.create_qp(pd, cq, cq, 2, 2)
-    ctx.destroy_qp(a)
+        pv.QP(pd, attr)
+    a.close()
     flags, index, w = nic.cmds(1)[-1]
-    assert (flags, index, decode_qp(w)["state"]) == (0x30, a.qpn, 0)
-    assert ctx.create_qp(pd, cq, cq, 2, 2).qpn == a.qpn
-    assert b.qpn == 3
+    assert (flags, index, decode_qp(w)["state"]) == (0x30, a.qp_num, 0)
+    assert pv.QP(pd, attr).qp_num == a.qp_num
+    assert b.qp_num == 3
 
 
 # ---------------------------------------------------------------- rc_model hand cases
@@ -858,189 +634,40 @@ def test_random_scenario_error(error: str, status: str) -> None:
         assert "LOC_LEN_ERR" in [w.status for w in rb]
 
 
-# ---------------------------------------------------------------- driver + model end to end
-
-
-class SoftNic(FakeNic):
-    """A software NIC on the contract: decodes MR/QP/CQ writes and doorbells, reads
-    SQEs/RQEs from host memory with its own offsets, executes them with a shared
-    RcModel (serialized, right at the doorbell) and writes CQEs with phase bits. It
-    checks the driver's whole pipeline; the RTL replaces it in the cocotb tests."""
-
-    def __init__(self, model: RcModel, node: str, peer: str, mem: FakeMemory) -> None:
-        super().__init__(num_qp=8, num_cq=4, num_mr=16, busy_polls=0)
-        self.model, self.node, self.peer, self.mem = model, node, peer, mem
-        model.add_node(node, mem.BASE, b"").mem = mem.data      # the model works in place
-        self.qpc: dict[int, dict[int, int] | dict[str, int]] = {}
-        self.cqc: dict[int, dict[str, int]] = {}
-        self.mr_keys: dict[int, int] = {}
-        self.sq_ci: dict[int, int] = {}
-        self.rq_ci: dict[int, int] = {}
-        self.emitted: dict[tuple[int, str], int] = {}
-
-    def write32(self, addr: int, value: int) -> None:
-        super().write32(addr, value)
-        if addr == CMD:
-            op, _flags, index, w = self.commands[-1]
-            if op == 3:
-                old = self.mr_keys.pop(index, None)
-                if old is not None:
-                    self.model.dereg_mr(self.node, old)
-                if w[0] >> 8 & 1:
-                    key = index << 8 | (w[0] & 0xFF)
-                    self.mr_keys[index] = key
-                    self.model.add_mr(self.node, key, w[1], w[6] | w[7] << 32, w[4] | w[5] << 32,
-                                      v.Access(w[0] >> 9 & 0xF), va=w[2] | w[3] << 32)
-            elif op == 2:
-                self.cqc[index] = {"ring": w[0] | w[1] << 32, "log2": w[2] & 0x1F, "pi": 0,
-                                   "ci": 0}
-            elif op == 1:
-                f = decode_qp(w)
-                self.qpc[index] = f
-                self.sq_ci.setdefault(index, 0)
-                self.rq_ci.setdefault(index, 0)
-                if f["state"] == 2:           # RTR: the QP exists for the model now
-                    self.model.add_qp(self.node, index, f["pd"], v.Access(f["access"]))
-                    if (self.peer, f["dqpn"]) in self.model.qps:
-                        self.model.connect((self.node, index), (self.peer, f["dqpn"]))
-        elif 0x100000 <= addr < 0x180000:
-            qpn, rq = (addr - 0x100000) // 8, addr & 4
-            f = self.qpc[qpn]
-            ci = self.rq_ci if rq else self.sq_ci
-            while ci[qpn] != value:
-                if rq:
-                    e = self.mem.read(f["rq"] + 32 * (ci[qpn] % (1 << f["rq_log2"])), 32)
-                    wr_id, a, lkey, ln = struct.unpack_from("<QQII", e)
-                    self.model.post_recv((self.node, qpn), v.RecvWR(wr_id, a, ln, lkey))
-                else:
-                    s = unpack_sqe(self.mem.read(f["sq"] + 64 * (ci[qpn] % (1 << f["sq_log2"])),
-                                                 64))
-                    self.model.post_send((self.node, qpn), v.SendWR(
-                        v.WrOpcode(s["opcode"]), s["wr_id"], s["laddr"], s["length"], s["lkey"],
-                        s["raddr"], s["rkey"], s["imm"], s["cmp"], s["swap"],
-                        signaled=bool(s["flags"] & 1)))
-                ci[qpn] += 1
-        elif addr >= 0x180000:
-            self.cqc[(addr - 0x180000) // 8]["ci"] = value & 0x7FFFFFFF
-
-    def deliver(self) -> None:
-        """Write CQEs for every completion the model produced for this NIC's QPs."""
-        codes = {n: c.value for n, c in v.WcOpcode.__members__.items()}
-        for (node, qpn), q in self.model.qps.items():
-            if node != self.node:
-                continue
-            for kind, wcs, cqn in (("send", q.send_wcs, self.qpc[qpn]["scq"]),
-                                   ("recv", q.recv_wcs, self.qpc[qpn]["rcq"])):
-                cq = self.cqc[cqn]
-                for wc in wcs[self.emitted.get((qpn, kind), 0):]:
-                    assert cq["pi"] - cq["ci"] < 1 << cq["log2"], "CQ overrun"
-                    slot, phase = cq["pi"] % (1 << cq["log2"]), 1 ^ (cq["pi"] >> cq["log2"] & 1)
-                    e = struct.pack("<QIIIBBB8xB", wc.wr_id, wc.byte_len, wc.imm or 0, qpn,
-                                    codes[wc.opcode], v.WcStatus[wc.status],
-                                    wc.imm is not None, phase << 7)
-                    self.mem.write(cq["ring"] + 32 * slot, e)
-                    cq["pi"] += 1
-                self.emitted[(qpn, kind)] = len(wcs)
-
-
-@pytest.mark.parametrize("seed,loopback,error", [(11, True, None), (12, False, None),
-                                                 (13, False, "bounds"),
-                                                 (14, True, "recv_too_small")])
-def test_driver_replays_scenario_on_soft_nic(seed: int, loopback: bool,
-                                             error: str | None) -> None:
-    s = random_scenario(seed, n_wrs=60, max_len=400, loopback=loopback, error=error)
-    model = RcModel()
-    nodes = ["a"] if loopback else ["a", "b"]
-    mems = {n: FakeMemory(1 << 20) for n in nodes}
-    nics = {n: SoftNic(model, n, "a" if loopback else ("b" if n == "a" else "a"), mems[n])
-            for n in nodes}
-    ctxs = {n: v.open_device(nics[n], mems[n]) for n in nodes}
-    bases = {}
-    for n in nodes:
-        bases[n] = mems[n].alloc(len(s.mem[n]))
-        mems[n].write(bases[n], s.mem[n])
-    pds = {n: (ctxs[n].alloc_pd(), ctxs[n].alloc_pd()) for n in nodes}
-    keys = {m.name: ctxs[m.node].reg_mr(pds[m.node][m.pd], bases[m.node] + m.offset, m.length,
-                                        m.access).key for m in s.mrs}
-    assert pds["a"][0].pdn == 1 and pds["a"][1].pdn == 2
-    cqs = {q: ctxs[s.node_of(q)].create_cq(64) for q in ("a", "b")}   # wraps once
-    qps = {q: ctxs[s.node_of(q)].create_qp(pds[s.node_of(q)][0], cqs[q], cqs[q], 16, 64)
-           for q in ("a", "b")}
-    for q in ("a", "b"):
-        ctxs[s.node_of(q)].modify_qp(qps[q], "INIT", access=s.qp_access)
-    for q, other in (("a", "b"), ("b", "a")):
-        c = ctxs[s.node_of(q)]
-        c.modify_qp(qps[q], "RTR", dest_qpn=qps[other].qpn, rq_psn=0, path_mtu=1024,
-                    dest_mac=1, dest_ip="10.0.0.9")
-        c.modify_qp(qps[q], "RTS", sq_psn=0, timeout=14, retry_cnt=7, rnr_retry=7)
-    got: dict[str, list[v.WorkCompletion]] = {"a": [], "b": []}   # per QP (own CQ)
-
-    def drain() -> None:
-        for nic in nics.values():
-            nic.deliver()
-        for q in ("a", "b"):
-            got[q] += ctxs[s.node_of(q)].poll_cq(cqs[q], 128)
-
-    for kind, q, wr in s.bind(bases, keys):
-        c, qp = ctxs[s.node_of(q)], qps[q]
-        if kind == "recv":
-            c.post_recv(qp, wr)
-        else:
-            if not qp.sq_free:
-                drain()
-            c.post_send(qp, wr)               # QueueFull here would be a slot leak
-    drain()
-    qpns = {q: qps[q].qpn for q in ("a", "b")}
-    assert (qpns["a"], qpns["b"]) == ((2, 3) if loopback else (2, 2))
-    exp = s.expected(bases, keys, qpns)
-    for n in nodes:
-        off = bases[n] - mems[n].BASE
-        assert exp.memory_mismatches(n, bytes(mems[n].data[off:off + len(s.mem[n])])) == []
-    for q in ("a", "b"):
-        k = (s.node_of(q), qpns[q])
-        split = split_wcs(got[q])
-        assert compare_wcs(exp.send_wcs[k], split.get((qpns[q], "send"), [])) == []
-        assert compare_wcs(exp.recv_wcs[k], split.get((qpns[q], "recv"), [])) == []
-        assert qps[q].sq_free == qps[q].sq_depth      # every slot came back
-    n_wcs = len(got["a"]) + len(got["b"])
-    if error:
-        assert not all(w.ok for w in got["a"] + got["b"])
-    else:
-        assert all(w.ok for w in got["a"] + got["b"]) and n_wcs > 60
-
-
 def test_fec_controls(mem: FakeMemory) -> None:
-    """set_fec writes the fec block (base 0x0D00: mode 0x00, k 0x04, r 0x08, d 0x0C,
-    flush 0x10, rob timeout 0x14, NAK delay 0x1C, NAK retry 0x20, RX bypass 0x24; mode
-    last) and the per-QP table (qp_en 0x18: QPN |
-    value << 24) follows the QP's fec flag; bad arguments are refused."""
+    """set_fec (port configuration: the driver's, not a verb) writes the fec block (base
+    0x0D00: mode 0x00, k 0x04, r 0x08, d 0x0C, flush 0x10, rob timeout 0x14, NAK delay
+    0x1C, NAK retry 0x20, RX bypass 0x24; mode last) and the per-QP table (qp_en 0x18:
+    QPN | value << 24) follows the QP's fec flag; bad arguments are refused."""
     fec = 0x0D00
     nic = FakeNic(caps=0x1BF)
-    ctx = v.open_device(nic, mem)
+    ctx = pv.Context(nic, mem)
+    dev = ctx.driver
     nic.writes.clear()
-    ctx.set_fec("qp", k=4, r=2, d=2, flush_cycles=300, rob_timeout=5000, nak_delay=700,
+    dev.set_fec("qp", k=4, r=2, d=2, flush_cycles=300, rob_timeout=5000, nak_delay=700,
                 nak_retry=900)
     assert nic.writes == [(fec + 0x04, 4), (fec + 0x08, 2), (fec + 0x0C, 2), (fec + 0x10, 300),
                           (fec + 0x14, 5000), (fec + 0x1C, 700), (fec + 0x20, 900),
                           (fec + 0x24, 0), (fec + 0x00, 2)]
     nic.writes.clear()
-    ctx.set_fec("all", nak_delay=0, rx_bypass=True)
+    dev.set_fec("all", nak_delay=0, rx_bypass=True)
     assert (fec + 0x24, 1) in nic.writes and nic.writes[-1] == (fec + 0x00, 1), nic.writes
     for bad in ({"k": 0}, {"r": 5}, {"rob_timeout": 1 << 16}):
         with pytest.raises(v.InvalidArgument):
-            ctx.set_fec("all", **bad)
+            dev.set_fec("all", **bad)
     with pytest.raises(v.InvalidArgument):
-        ctx.set_fec("sometimes")
-    cq = ctx.create_cq(4)
-    qp = ctx.create_qp(ctx.alloc_pd(), cq, cq, 4, 4)
-    ctx.modify_qp(qp, "INIT", access=0, fec=True)
+        dev.set_fec("sometimes")
+    cq = pv.CQ(ctx, 4)
+    qp = pv.QP(pv.PD(ctx), pv.QPInitAttr(scq=cq, rcq=cq, cap=pv.QPCap(4, 4)))
+    attr = pv.QPAttr(qp_state=pv.IBV_QPS_INIT, fec=True, dest_qp_num=0x123,
+                     ah_attr=pv.AHAttr(dmac=b"\x02\0\0\0\0\x09", dip="10.0.0.9"),
+                     timeout=8)
+    qp.modify(attr, pv.INIT_MASK | pv.FABNIC_QP_MODES)
     nic.writes.clear()
-    ctx.modify_qp(qp, "RTR", dest_qpn=0x123, rq_psn=0, path_mtu=1024,
-                  dest_mac=b"\x02\0\0\0\0\x09", dest_ip="10.0.0.9")
+    qp.to_rtr(attr)
     assert (fec + 0x18, 0x123 | 1 << 24) in nic.writes
     nic.writes.clear()
-    ctx.modify_qp(qp, "RTS", sq_psn=0, timeout=8, retry_cnt=7, rnr_retry=7)
+    qp.to_rts(attr)
     assert not [w for w in nic.writes if w[0] == fec + 0x18]     # unchanged: no write
-    nic2 = FakeNic(caps=0x3F)
     with pytest.raises(v.InvalidArgument, match="FEC"):
-        v.open_device(nic2, mem).set_fec("all")
+        pv.Context(FakeNic(caps=0x3F), mem).driver.set_fec("all")

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import NamedTuple
 
 import cocotb
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiBus, AxiRam
 
+from fabnic import pyverbs as pv
 from fabnic import verbs
 from fabnic_tb.clock import start_clock_reset
 from fabnic_tb.fw_bus import SimAxiLiteBus, run_driver
@@ -52,6 +54,17 @@ class Nic:
         self.mem = RamHostMemory(self.ram)
         self.mac, self.ip = mac, ip
         self.ctx: verbs.Context | None = None
+        self.context: pv.Context | None = None     # the pyverbs-shaped API over ctx
+
+
+class RcPair(NamedTuple):
+    """PairEnv.connect_rc: one connected RC QP per NIC, with its CQ and PD."""
+    qa: pv.QP
+    qb: pv.QP
+    cqa: pv.CQ
+    cqb: pv.CQ
+    pda: pv.PD
+    pdb: pv.PD
 
 
 class PairEnv:
@@ -79,6 +92,7 @@ class PairEnv:
         for nic in (self.a, self.b):
             nic.ctx = await run_driver(verbs.open_device, nic.bus, nic.mem, mac=nic.mac,
                                        ip=nic.ip, first_qpn=first_qpn)
+            nic.context = pv.Context(driver=nic.ctx)
 
     async def _tap(self) -> None:
         dut = self.dut
@@ -140,6 +154,44 @@ class PairEnv:
         await run_driver(bring_up, a, qa, qb.qpn, self.b.mac, self.b.ip, sq_psn_a, sq_psn_b)
         await run_driver(bring_up, b, qb, qa.qpn, self.a.mac, self.a.ip, sq_psn_b, sq_psn_a)
         return qa, qb, cqa, cqb, pda, pdb
+
+
+    async def connect_rc(self, access: verbs.Access, *, mtu: int = 1024, depth: int = 64,
+                         timeout: int = 8, retry_cnt: int = 7, rnr_retry: int = 7,
+                         sq_psn_a: int = 0x100, sq_psn_b: int = 0x200, dcqcn: bool = False,
+                         sr: bool = False, cq_depth: int = 256) -> RcPair:
+        """connect() in the pyverbs object model (fabnic.pyverbs): PD, CQ and RC QP on
+        each NIC, brought to RTS against each other. Send WRs are signaled per WR
+        (sq_sig_all=0; SendWR signals by default)."""
+        a, b = self.a.context, self.b.context
+        assert a is not None and b is not None
+
+        def setup(ctx: pv.Context) -> tuple[pv.PD, pv.CQ, pv.QP]:
+            pd = pv.PD(ctx)
+            cq = pv.CQ(ctx, cq_depth)
+            cap = pv.QPCap(max_send_wr=depth, max_recv_wr=depth, max_send_sge=1,
+                           max_recv_sge=1)
+            qp = pv.QP(pd, pv.QPInitAttr(qp_type=pv.IBV_QPT_RC, scq=cq, rcq=cq, cap=cap,
+                                         sq_sig_all=0))
+            return pd, cq, qp
+
+        pda, cqa, qa = await run_driver(setup, a)
+        pdb, cqb, qb = await run_driver(setup, b)
+
+        def bring_up(qp: pv.QP, peer_qpn: int, peer: Nic, sq_psn: int, rq_psn: int) -> None:
+            attr = pv.QPAttr(qp_access_flags=access, path_mtu=pv.PathMtu[f"MTU_{mtu}"],
+                             dest_qp_num=peer_qpn, rq_psn=rq_psn, sq_psn=sq_psn,
+                             ah_attr=pv.AHAttr(dmac=peer.mac, dip=peer.ip), timeout=timeout,
+                             retry_cnt=retry_cnt, rnr_retry=rnr_retry,
+                             selective_repeat=sr, dcqcn=dcqcn)
+            if sr or dcqcn:
+                attr.qp_state = pv.IBV_QPS_INIT
+                qp.modify(attr, pv.INIT_MASK | pv.FABNIC_QP_MODES)
+            qp.to_rts(attr)
+
+        await run_driver(bring_up, qa, qb.qp_num, self.b, sq_psn_a, sq_psn_b)
+        await run_driver(bring_up, qb, qa.qp_num, self.a, sq_psn_b, sq_psn_a)
+        return RcPair(qa, qb, cqa, cqb, pda, pdb)
 
 
 def check_wire(frames: list[tuple[str, bytes]]) -> dict[int, int]:
