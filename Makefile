@@ -3,7 +3,7 @@
 #
 #   make demo            the main job: traffic through the datapath, summary, FST + pcap
 #   make sim             the regression (TESTS="<pytest -k expr>", WAVES=1, JOBS=n, SLOW=1)
-#   make lint            verilator --lint-only -Wall on every RTL module
+#   make lint            fabnic.core check, verilator --lint-only -Wall, Verible style rules (docs/style.md)
 #   make synth           Yosys (read_slang) cell counts + nextpnr-ecp5 Fmax
 #   make timing          logic levels of every RTL module (UltraScale+), cached -> build/timing/results.json
 #   make bench           benchmarks -> table + build/bench/results.json (BENCH=<pattern>)
@@ -11,6 +11,7 @@
 #   make regs            regenerate register RTL, fw/fabnic/regmap_gen.py, docs/registers.md from rdl/;
 #                        host layouts (SV package, fw/fabnic/layouts.py, docs/fw.md) from rdl/layouts.toml
 #   make docs            HTML register reference (PeakRDL-html) -> build/docs/regs/index.html
+#   make filelists       .f file lists from fabnic.core -> build/filelists/
 #   make clean
 
 SHELL  := /bin/bash
@@ -23,10 +24,10 @@ SLOW   ?= 0
 
 PYTEST_ARGS := -n $(JOBS) --dist loadgroup --durations=15 $(if $(TESTS),-k "$(TESTS)") $(if $(filter 1,$(SLOW)),,-m "not slow")
 
-.PHONY: setup demo sim lint synth timing bench cov regs docs clean help
+.PHONY: setup demo sim lint synth timing bench cov regs docs filelists clean help
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,16p' Makefile
 
 $(STAMP): pyproject.toml sim/bootstrap.sh
 	@bash sim/bootstrap.sh
@@ -42,6 +43,9 @@ sim: $(STAMP)
 regs: $(STAMP)
 	$(PY) sim/gen_regs.py
 	$(PY) sim/gen_layouts.py
+
+filelists: $(STAMP)
+	$(PY) tb/fabnic_tb/filelist.py --write build/filelists
 
 docs: $(STAMP)
 	rm -rf build/docs/regs

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tb"))
-from fabnic_tb import tools  # noqa: E402
+from fabnic_tb import filelist, tools  # noqa: E402
 
 # --------------------------------------------------------------------------------------
 # The blocks synthesized for the UltraScale+ table: (label, module, parameters).
@@ -133,15 +133,18 @@ def venv_tool(name: str) -> str:
 
 
 def slang_read(top: str, params: dict[str, int]) -> str:
-    srcs = tools.rtl_sources(top)
+    srcs = tools.rtl_sources(top, target="synth")
     gen = " ".join(f"-G {k}={v}" for k, v in params.items())
     files = " ".join(str(p) for p in srcs)
     return f"read_slang --threads 1 --top {top} {gen} {files}"
 
 
 def has_param(module: str, name: str) -> bool:
-    path = next((p for p in tools.RTL.rglob(f"{module}.sv")), None)
-    return path is not None and re.search(rf"\bparameter\b[^;,)]*\b{name}\b", path.read_text()) is not None
+    try:
+        path = tools.module_file(module, target="synth")
+    except FileNotFoundError:
+        return False
+    return re.search(rf"\bparameter\b[^;,)]*\b{name}\b", path.read_text()) is not None
 
 
 def block_list(only: str | None) -> tuple[list[Result], list[str]]:
@@ -150,11 +153,11 @@ def block_list(only: str | None) -> tuple[list[Result], list[str]]:
     notes: list[str] = []
     listed = {m for _, m, _ in BLOCKS}
     entries = list(BLOCKS)
-    folder_mods = {p.stem: p for f in AUTO_FOLDERS for p in sorted((tools.RTL / f).glob("fabnic_*.sv"))
-                   if not p.stem.endswith("_pkg")}
+    folder_mods = {m: tools.module_file(m, target="synth") for f in AUTO_FOLDERS
+                   for m in filelist.modules("synth", under=tools.RTL / f)}
     used = set()
     for p in folder_mods.values():
-        used |= tools._deps(p)
+        used |= filelist.uses(p, target="synth")
     for m in folder_mods:
         if m in listed or m in used:
             continue

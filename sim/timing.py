@@ -121,7 +121,7 @@ class Config:
         h = hashlib.sha256()
         h.update(f"{ANALYSIS_VERSION}|{yosys_version()}|{self.module}|".encode())
         h.update(json.dumps(self.params, sort_keys=True).encode())
-        for p in tools.rtl_sources(self.module):
+        for p in tools.rtl_sources(self.module, target="synth"):
             h.update(p.name.encode())
             h.update(p.read_bytes())
         return h.hexdigest()[:16]
@@ -132,7 +132,7 @@ class Config:
 
 
 def module_params(module: str) -> set[str]:
-    path = tools._module_index()[module]
+    path = tools.module_file(module, target="synth")
     text = tools._COMMENT.sub("", path.read_text())
     m = re.search(r"\bmodule\s+\w+\s*(?:import[^;]*;\s*)*#\s*\((.*?)\)\s*\(", text, re.S)
     if not m:
@@ -512,7 +512,7 @@ def run_one(cfg: Config, reanalyze: bool = False, force: bool = False) -> Result
     if not (reanalyze and netlist.exists() and (d / "key").exists() and (d / "key").read_text() == key):
         script = d / "timing.ys"
         gen = " ".join(f"-G {k}={v}" for k, v in cfg.params.items())
-        files = " ".join(str(p) for p in tools.rtl_sources(cfg.module))
+        files = " ".join(str(p) for p in tools.rtl_sources(cfg.module, target="synth"))
         script.write_text("\n".join([
             f"read_slang --threads 1 --top {cfg.module} {gen} {files}",
             f"synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top {cfg.module}",
@@ -687,7 +687,7 @@ def main(argv: list[str]) -> int:
     # Yosys' ABC9 mapping many minutes (wide XOR networks, big FEC buffers) last, so a
     # time-out there does not hold up the rest of the table
     order = sorted(cfgs, key=lambda c: (c.module in LONG_SYNTH,
-                                        -tools._module_index()[c.module].stat().st_size))
+                                        -tools.module_file(c.module, target="synth").stat().st_size))
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         futs = {ex.submit(run_one, c, args.reanalyze, args.force): c for c in order}
         for i, f in enumerate(as_completed(futs), 1):

