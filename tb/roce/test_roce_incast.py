@@ -79,6 +79,7 @@ def _run(n: int) -> None:
         testcase="incast_fec")
 
 
+@pytest.mark.slow   # 3 NICs: a 170 s cold build; make sim SLOW=1 runs it
 def test_roce_incast():
     _run(2)
 
