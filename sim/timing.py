@@ -77,7 +77,8 @@ REF_PARAMS = {"DATA_W": 512, "AXI_DATA_W": 512, "NUM_QP": 1024}
 # Blocks that hold per-QP state are measured a second time at 16,384 QPs.
 PER_QP_16K = ("fabnic_dcqcn_rp", "fabnic_dcqcn_np", "fabnic_rate_limiter",
               "fabnic_roce_req", "fabnic_roce_resp", "fabnic_roce_cpl", "fabnic_roce_rx",
-              "fabnic_roce_sr_window", "fabnic_roce_vni", "fabnic_roce_rx_check")
+              "fabnic_roce_sr_window", "fabnic_roce_vni", "fabnic_roce_rx_check",
+              "fabnic_qp_rmw")
 # Modules whose reference is not the generic one (a fixed-width MAC edge, say).
 OVERRIDES: dict[str, dict[str, int]] = {
     "fabnic_eth_mac_10g": {},
