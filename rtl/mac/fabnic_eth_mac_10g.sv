@@ -12,7 +12,7 @@
 // so the XGMII transmitter never underflows for frames up to TXQ_DEPTH beats.
 // Latency: TX 2 cycles in fabnic_eth_mac_axis (registers around pfc_tx) plus
 // 4 to the /S/ column in fabnic_xgmii_tx; RX 5 cycles in fabnic_xgmii_rx (XGMII
-// column to AXIS beat). pause rises 7 cycles after a PFC frame's /T/ column.
+// column to AXIS beat). pause rises 8 cycles after a PFC frame's /T/ column.
 `default_nettype none
 
 module fabnic_eth_mac_10g #(

@@ -6,8 +6,8 @@
 //
 // TX: N_PRIO priority queues (store-and-forward frame FIFOs, TXQ_DEPTH beats
 //     each, back-pressure when full; a frame longer than TXQ_DEPTH beats is
-//     dropped and counted) -> fabnic_axis_arb_mux (frame round robin; queue p
-//     is skipped while pause[p], the PFC state received from the partner) ->
+//     dropped and counted) -> arbiter (frame round robin; queue p is skipped
+//     while pause[p], the PFC state received from the partner) ->
 //     fabnic_pfc_tx (inserts PFC frames for pfc_req) -> m_axis_mac_tx.
 //     The MAC side must take a frame without gaps once started if it is
 //     cut-through (the queues are store-and-forward, so they never run dry).
@@ -18,18 +18,19 @@
 //     -> m_axis.
 // Queue p maps to PFC priority p (N_PRIO <= 8).
 //
-// Registered boundaries (every path of this block is at most 6 logic levels
-// deep at DATA_W=512 on UltraScale+, apart from what the arb mux holds inside):
-// - a skid register (fabnic_axis_register, REG_TYPE 2) between the arb mux and
-//   fabnic_pfc_tx, and an output register (REG_TYPE 1) between fabnic_pfc_tx
-//   and m_axis_mac_tx: valid and data are registered on both sides of pfc_tx;
-//   m_axis_mac_tx_tready reaches only the skid register (through the output
-//   register's ready and pfc_tx's ready, two levels), so no handshake port of
-//   this block depends combinationally on another.
-//   TX latency: 2 cycles (queue output to m_axis_mac_tx), full rate kept.
-// - the arb mux's enable mask is ~pause registered once (pause_q): a PFC
-//   frame stops new frames of its priority one cycle after `pause` rises. The
-//   `pause` output itself is not delayed.
+// Registered boundaries (every register-to-register path at most 6 logic levels
+// at DATA_W=512 on UltraScale+; no handshake port depends combinationally on
+// another):
+// - the arbiter holds its grant in a register and ends in a skid register
+//   (fabnic_axis_register REG_TYPE 2), so the queues' tready is one gate of flops
+//   and pfc_tx sees registered valid and data; an output skid register (fabnic_axis_register REG_TYPE 2) sits
+//   between fabnic_pfc_tx and m_axis_mac_tx, so m_axis_mac_tx_tready reaches only
+//   its control flops and pfc_tx sees a registered ready.
+//   TX latency: 2 cycles (queue output to m_axis_mac_tx), full rate kept; a frame
+//   that starts from a queue other than the last granted one on an idle arbiter
+//   waits one more cycle for the grant.
+// - the arbiter's enable mask is ~pause (flops in fabnic_pfc_rx): a PFC frame
+//   stops new frames of its priority from the cycle `pause` rises.
 `default_nettype none
 
 module fabnic_eth_mac_axis #(
@@ -130,38 +131,85 @@ module fabnic_eth_mac_axis #(
   end
 
   // ---------------------------------------------------------------- arbitration
+  // Frame round robin over the queues with a registered one-hot grant (g_q): the
+  // data path is an AND-OR of the queue outputs with it into a skid register, and a
+  // queue's tready is one gate of flops. A frame is never interleaved (the grant is
+  // locked from its first beat to its tlast). Queue p starts no new frame while
+  // pause[p] (a flop in fabnic_pfc_rx); a frame already started completes. The next
+  // grant is chosen one cycle ahead from the queues' tvalid (frame FIFOs hold it):
+  // when a frame's last beat is taken (the first requester after the current grant,
+  // else the first requester, else the grant stays), and in every cycle without a
+  // locked frame in which the granted queue offers nothing. Frames of several queues
+  // follow each other without a bubble. While nothing is requested the grant stays on
+  // the last queue served (queue 0 after reset): a frame of that queue starts at once,
+  // a frame of another queue arriving at the idle arbiter waits one cycle.
+  logic [N_PRIO-1:0] g_q;     // granted queue, one-hot
+  logic [N_PRIO-1:0] ab_q;    // queues after the granted one (round-robin priority)
+  logic              lock_q;  // a frame of the granted queue is in progress
+  logic [N_PRIO-1:0] a_go, a_req, a_hi;
   logic [DATA_W-1:0] a_tdata;
   logic [KEEP_W-1:0] a_tkeep;
-  logic              a_tvalid, a_tready, a_tlast, a_tuser;
-  logic [(N_PRIO > 1 ? $clog2(N_PRIO) : 1)-1:0] unused_sel;
+  logic              a_tvalid, a_tready, a_tlast, a_tuser, a_take, a_rearb;
 
-  // pause mask registered: the arbitration never sees the pause timers'
-  // compare logic in the same cycle
-  logic [N_PRIO-1:0] pause_q;
-  always_ff @(posedge clk) begin
-    pause_q <= pause[N_PRIO-1:0];
-    if (rst) pause_q <= '0;
+  // the first set bit of x, and the bits above the first set bit
+  function automatic logic [N_PRIO-1:0] first_of(input logic [N_PRIO-1:0] x);
+    logic [N_PRIO-1:0] f;
+    logic              seen;
+    seen = 1'b0;
+    for (int i = 0; i < N_PRIO; i++) begin
+      f[i] = x[i] && !seen;
+      seen = seen || x[i];
+    end
+    return f;
+  endfunction
+
+  function automatic logic [N_PRIO-1:0] above_first(input logic [N_PRIO-1:0] x);
+    logic [N_PRIO-1:0] m;
+    m[0] = 1'b0;
+    for (int i = 1; i < N_PRIO; i++) m[i] = m[i-1] || x[i-1];
+    return m;
+  endfunction
+
+  // a queue may send when granted and (mid-frame or not paused)
+  assign a_go     = g_q & (~pause[N_PRIO-1:0] | {N_PRIO{lock_q}});
+  assign q_tready = a_go & {N_PRIO{a_tready}};
+  assign a_req    = q_tvalid & ~pause[N_PRIO-1:0];
+  assign a_hi     = a_req & ab_q;
+
+  always_comb begin
+    a_tdata = '0;
+    a_tkeep = '0;
+    for (int p = 0; p < N_PRIO; p++) begin
+      a_tdata = a_tdata | (q_tdata[p*DATA_W +: DATA_W] & {DATA_W{g_q[p]}});
+      a_tkeep = a_tkeep | (q_tkeep[p*KEEP_W +: KEEP_W] & {KEEP_W{g_q[p]}});
+    end
+    a_tlast  = (g_q & q_tlast) != '0;
+    a_tuser  = (g_q & q_tuser) != '0;
+    a_tvalid = (a_go & q_tvalid) != '0;
   end
 
-  fabnic_axis_arb_mux #(.N(N_PRIO), .DATA_W(DATA_W), .USER_W(1)) u_arb (
-      .clk, .rst,
-      .enable       (~pause_q),
-      .s_axis_tdata (q_tdata),
-      .s_axis_tkeep (q_tkeep),
-      .s_axis_tvalid(q_tvalid),
-      .s_axis_tready(q_tready),
-      .s_axis_tlast (q_tlast),
-      .s_axis_tuser (q_tuser),
-      .m_axis_tdata (a_tdata),
-      .m_axis_tkeep (a_tkeep),
-      .m_axis_tvalid(a_tvalid),
-      .m_axis_tready(a_tready),
-      .m_axis_tlast (a_tlast),
-      .m_axis_tuser (a_tuser),
-      .sel          (unused_sel)
-  );
+  assign a_take  = a_tvalid && a_tready;
+  assign a_rearb = a_take ? a_tlast : !lock_q;
 
-  // skid register: arb mux -> pfc_tx
+  always_ff @(posedge clk) begin
+    if (a_take) lock_q <= !a_tlast;
+    if (a_rearb && a_req != '0) begin
+      if (a_hi != '0) begin
+        g_q  <= first_of(a_hi);
+        ab_q <= above_first(a_hi);
+      end else begin
+        g_q  <= first_of(a_req);
+        ab_q <= above_first(a_req);
+      end
+    end
+    if (rst) begin
+      lock_q <= 1'b0;
+      g_q    <= N_PRIO'(1);
+      ab_q   <= above_first(N_PRIO'(1));
+    end
+  end
+
+  // skid register: arbiter -> pfc_tx
   logic [DATA_W-1:0] b_tdata;
   logic [KEEP_W-1:0] b_tkeep;
   logic              b_tvalid, b_tready, b_tlast, b_tuser;
@@ -205,11 +253,9 @@ module fabnic_eth_mac_axis #(
       .stat_xon_frames(stat_tx_xon)
   );
 
-  // output register: pfc_tx -> MAC. A simple register (REG_TYPE 1): its
-  // flops take pfc_tx's valid and data with no logic in front (pfc_tx decides
-  // them 6 levels deep); its s_axis_tready is !valid || m_axis_mac_tx_tready,
-  // one level on a path that ends in the arb-side skid register.
-  fabnic_axis_register #(.DATA_W(DATA_W), .USER_W(1), .REG_TYPE(1)) u_tx_reg (
+  // output skid register: pfc_tx -> MAC; m_axis_mac_tx_tready reaches only its
+  // own control flops, pfc_tx sees a registered ready
+  fabnic_axis_register #(.DATA_W(DATA_W), .USER_W(1), .REG_TYPE(2)) u_tx_reg (
       .clk, .rst,
       .s_axis_tdata (c_tdata),
       .s_axis_tkeep (c_tkeep),
@@ -281,14 +327,18 @@ module fabnic_eth_mac_axis #(
   );
 
   // ---------------------------------------------------------------- counters
+  // the queues' oversize drops of a cycle are summed into a register first
+  logic [3:0] n_over_q;
   always_ff @(posedge clk) begin
-    logic [CNT_W-1:0] n;
+    logic [3:0] n;
     n = '0;
-    for (int p = 0; p < N_PRIO; p++) n = n + CNT_W'(q_oversize[p]);
-    stat_tx_oversize <= stat_tx_oversize + n;
+    for (int p = 0; p < N_PRIO; p++) n = n + 4'(q_oversize[p]);
+    n_over_q         <= n;
+    stat_tx_oversize <= stat_tx_oversize + CNT_W'(n_over_q);
     if (rxq_bad)            stat_rx_bad      <= stat_rx_bad + 1'b1;
     if (rxq_ovf || rxq_over) stat_rx_overflow <= stat_rx_overflow + 1'b1;
     if (rst) begin
+      n_over_q         <= '0;
       stat_tx_oversize <= '0;
       stat_rx_bad      <= '0;
       stat_rx_overflow <= '0;

@@ -16,8 +16,14 @@
 // - Control frames have priority over data but only at frame boundaries: a
 //   data frame is never interrupted. pfc_req is sampled into a register and
 //   frozen while a control frame is being presented, so the frame sent is
-//   consistent; a change during that time causes the next frame.
-// - Data passes combinationally (no added latency, no bubbles).
+//   consistent; a change during that time causes the next frame. The decision
+//   that a frame is due is registered: a frame starts (at a frame boundary) 2
+//   cycles after pfc_req changes, and cfg_refresh + 2 cycles after the end of the
+//   last PFC frame at the earliest for a refresh.
+// - Data passes combinationally (no added latency, no bubbles): combinational
+//   handshake paths by design, s_axis_tvalid -> m_axis_tvalid and s_axis_tready,
+//   m_axis_tready -> s_axis_tready (fabnic_eth_mac_axis puts registers on both
+//   sides).
 // - Counters (wrap): PFC frames sent, of which frames carrying at least one
 //   XON (quanta 0 for a released priority).
 `default_nettype none
@@ -77,15 +83,15 @@ module fabnic_pfc_tx #(
   logic [7:0]      sent_q;       // XOFF set last announced
   logic [31:0]     rc_q;         // cycles since the last PFC frame
 
-  logic refresh_due, ctrl_pending;
-  assign refresh_due  = (sent_q != '0) && (rc_q >= cfg_refresh);
-  assign ctrl_pending = (snap_q != sent_q) || refresh_due;
+  // "a control frame is due", registered: computed from snap/sent/rc one cycle
+  // earlier and cleared when a control frame ends (sent and rc change then)
+  logic pend_q, c_end;
 
   src_e cur;
   always_comb begin
     if (mode_q != C_NONE)    cur = mode_q;
     else if (lock_q)         cur = lock_sel_q;
-    else if (ctrl_pending)   cur = C_CTRL;
+    else if (pend_q)         cur = C_CTRL;
     else if (s_axis_tvalid)  cur = C_DATA;
     else                     cur = C_NONE;
   end
@@ -135,7 +141,10 @@ module fabnic_pfc_tx #(
   logic fire;
   assign fire = m_axis_tvalid && m_axis_tready;
 
+  assign c_end = cur == C_CTRL && fire && c_last;
+
   always_ff @(posedge clk) begin
+    pend_q <= !c_end && ((snap_q != sent_q) || ((sent_q != '0) && (rc_q >= cfg_refresh)));
     if (cur != C_CTRL) snap_q <= pfc_req;
     if (rc_q != '1) rc_q <= rc_q + 1'b1;
 
@@ -158,6 +167,7 @@ module fabnic_pfc_tx #(
     end
 
     if (rst) begin
+      pend_q  <= 1'b0;
       mode_q  <= C_NONE;
       lock_q  <= 1'b0;
       cbeat_q <= '0;

@@ -16,7 +16,7 @@ try:
     from cocotb.triggers import ClockCycles
     from pkt_frames import frame_mix, udp_frame
 
-    from fabnic_tb.beats import Sink, Source, VecSink, VecSource
+    from fabnic_tb.beats import Cycle, Sink, Source, VecSink, VecSource
     from fabnic_tb.clock import start_clock_reset
     from fabnic_tb.pkt_model import ERR_BITS, err_names, pack_meta, parse, unpack_meta
 except ImportError:
@@ -169,95 +169,183 @@ if cocotb is not None:
             frames.append((f, 0))
         await run_parser(dut, frames, seed=60, src_busy=0.0, sink_busy=0.5, meta_busy=0.85)
 
+    def builder_case(rng: random.Random, kind: str, vlan: bool, n: int) -> tuple[dict, bytes, bytes]:
+        """Random metadata of one header kind (v4/v6: UDP, v4raw/v6raw: IP without UDP,
+        l2: no IP) with an n-byte payload, and scapy's build of the same frame."""
+        import ipaddress
+
+        from scapy.layers.inet import IP, UDP
+        from scapy.layers.inet6 import IPv6
+        from scapy.layers.l2 import Dot1Q, Ether
+        from scapy.packet import Raw
+
+        payload = rng.randbytes(n)
+        m = {"dst_mac": rng.getrandbits(48), "src_mac": rng.getrandbits(48),
+             "vlan_valid": int(vlan), "vlan_pcp": rng.randrange(8),
+             "vlan_vid": rng.randrange(4096), "ethertype": 0x88B5,
+             "is_ipv4": int(kind.startswith("v4")), "is_ipv6": int(kind.startswith("v6")),
+             "dscp": rng.getrandbits(6), "ecn": rng.getrandbits(2), "ttl": rng.getrandbits(8),
+             "ip_proto": rng.choice([6, 50, 17]), "flow_label": rng.getrandbits(20),
+             "src_ip": rng.getrandbits(128), "dst_ip": rng.getrandbits(128),
+             "is_udp": int(kind in ("v4", "v6")), "src_port": rng.getrandbits(16),
+             "dst_port": rng.getrandbits(16), "payload_len": n,
+             "udp_checksum": rng.getrandbits(16), "l3_offset": rng.getrandbits(8)}
+        if kind.startswith("v4"):
+            m["src_ip"] &= 0xFFFFFFFF
+            m["dst_ip"] &= 0xFFFFFFFF
+        mac = lambda v: ":".join(f"{b:02x}" for b in v.to_bytes(6, "big"))  # noqa: E731
+        p = Ether(dst=mac(m["dst_mac"]), src=mac(m["src_mac"]))
+        if vlan:
+            p = p / Dot1Q(prio=m["vlan_pcp"], vlan=m["vlan_vid"])
+        proto = 17 if m["is_udp"] else m["ip_proto"]
+        if m["is_ipv4"]:
+            p = p / IP(src=str(ipaddress.IPv4Address(m["src_ip"])),
+                       dst=str(ipaddress.IPv4Address(m["dst_ip"])),
+                       tos=m["dscp"] << 2 | m["ecn"], ttl=m["ttl"], id=0, flags="DF", proto=proto)
+        elif m["is_ipv6"]:
+            p = p / IPv6(src=str(ipaddress.IPv6Address(m["src_ip"])),
+                         dst=str(ipaddress.IPv6Address(m["dst_ip"])),
+                         tc=m["dscp"] << 2 | m["ecn"], fl=m["flow_label"], hlim=m["ttl"],
+                         nh=proto)
+        elif vlan:
+            p[Dot1Q].type = 0x88B5
+        else:
+            p.type = 0x88B5
+        if m["is_udp"]:
+            p = p / UDP(sport=m["src_port"], dport=m["dst_port"], chksum=0)
+        exp = bytes(p / Raw(payload)) if payload else bytes(p)
+        return m, payload, exp
+
+    class BuilderEnv:
+        """Metadata source, payload source and frame sink of the builder (one set per
+        test); busy levels may change between batches."""
+
+        def __init__(self, dut, seed: int):
+            self.dut = dut
+            self.kw = len(dut.b_s_axis_tkeep)
+            cyc = Cycle(dut.clk)
+            self.msrc = VecSource(dut, "b_s_meta_data", "b_s_meta_valid", "b_s_meta_ready",
+                                  seed=seed)
+            self.src = Source(dut, "b_s_axis", self.kw, seed=seed + 1, cycle=cyc)
+            self.sink = Sink(dut, "b_m_axis", self.kw, seed=seed + 2, cycle=cyc)
+            self.frames = 0
+            self.bad = 0
+
+        def busy(self, src: float, sink: float, meta: float) -> None:
+            self.src.busy, self.sink.busy, self.msrc.busy = src, sink, meta
+
+        async def run(self, cases) -> list:
+            """Send (meta, payload, expected frame, length-bad, input tuser, kind) cases;
+            check every frame byte for byte, its beat count, tuser, a scapy re-parse of
+            the good IP frames and both counters. Returns the received frames."""
+            from scapy.layers.inet import IP, UDP
+            from scapy.layers.inet6 import IPv6
+            from scapy.layers.l2 import Ether
+            from scapy.utils import checksum
+
+            kw = self.kw
+            self.sink.frames.clear()
+            for m, payload, _exp, _bad, user, _kind in cases:
+                self.msrc.send(pack_meta(m))
+                self.src.send(payload, user)
+            await wait_idle(self.dut, [self.src])
+            rx = self.sink.frames
+            for i, (r, (_m, _p, exp, bad, user, kind)) in enumerate(zip(rx, cases, strict=False)):
+                assert r.data == exp, f"frame {i} ({kind}): {diff(r.data, exp)}"
+                assert r.user == int(bool(bad) or bool(user)), f"frame {i} ({kind}): tuser"
+                assert r.keep_ok
+                assert r.beats == -(-len(exp) // kw), f"frame {i} ({kind}): {r.beats} beats"
+                if not bad and kind != "l2":
+                    # scapy re-parse: header checksum and every length field agree
+                    pkt = Ether(r.data)
+                    if kind.startswith("v4"):
+                        l3 = bytes(pkt[IP])
+                        assert checksum(l3[:20]) == 0, f"frame {i}: IPv4 header checksum"
+                        assert pkt[IP].len == len(l3)
+                    else:
+                        assert pkt[IPv6].plen == len(bytes(pkt[IPv6].payload))
+                    if kind in ("v4", "v6"):
+                        assert pkt[UDP].len == len(bytes(pkt[UDP]))
+            assert len(rx) == len(cases), (len(rx), len(cases))
+            self.frames += len(cases)
+            self.bad += sum(int(bool(c[3])) for c in cases)
+            assert int(self.dut.b_cnt_len_mismatch.value) == self.bad
+            assert int(self.dut.b_cnt_frames.value) == self.frames
+            return list(rx)
+
+    def mis_length(rng: random.Random, exp: bytes, payload: bytes, n: int) -> tuple[bytes, bytes]:
+        """A payload one byte longer or shorter than payload_len, and the frame it gives."""
+        payload = payload + b"x" if rng.random() < 0.5 or not payload else payload[:-1]
+        return payload, exp[:len(exp) - n] + payload
+
     @cocotb.test()
     async def builder_frames(dut):
         """Builder: random metadata + payload -> frame equal to scapy's build of the same
         headers, and scapy re-parses it with valid IP checksum and lengths. Payloads of
         the wrong length are flagged (tuser[0]) and counted."""
-        from scapy.layers.inet import IP, UDP
-        from scapy.layers.inet6 import IPv6
-        from scapy.layers.l2 import Dot1Q, Ether
-        from scapy.packet import Raw
-        from scapy.utils import checksum
-
-        await start_clock_reset(dut)
-        kw = len(dut.b_s_axis_tkeep)
         rng = random.Random(5)
-        msrc = VecSource(dut, "b_s_meta_data", "b_s_meta_valid", "b_s_meta_ready", seed=41)
-        src = Source(dut, "b_s_axis", kw, seed=42)
-        sink = Sink(dut, "b_m_axis", kw, seed=43)
-        expected = []
+        cases = []
         for i in range(160):
             kind = rng.choice(["v4", "v4", "v6", "v6", "v4raw", "v6raw", "l2"])
             vlan = rng.random() < 0.4
             n = rng.choice([0, rng.randint(1, 80), rng.randint(0, 1500)])
             if i == 5:
                 n = 9000
-            payload = rng.randbytes(n)
-            m = {"dst_mac": rng.getrandbits(48), "src_mac": rng.getrandbits(48),
-                 "vlan_valid": int(vlan), "vlan_pcp": rng.randrange(8),
-                 "vlan_vid": rng.randrange(4096), "ethertype": 0x88B5,
-                 "is_ipv4": int(kind.startswith("v4")), "is_ipv6": int(kind.startswith("v6")),
-                 "dscp": rng.getrandbits(6), "ecn": rng.getrandbits(2), "ttl": rng.getrandbits(8),
-                 "ip_proto": rng.choice([6, 50, 17]), "flow_label": rng.getrandbits(20),
-                 "src_ip": rng.getrandbits(128), "dst_ip": rng.getrandbits(128),
-                 "is_udp": int(kind in ("v4", "v6")), "src_port": rng.getrandbits(16),
-                 "dst_port": rng.getrandbits(16), "payload_len": n,
-                 "udp_checksum": rng.getrandbits(16), "l3_offset": rng.getrandbits(8)}
-            if kind.startswith("v4"):
-                m["src_ip"] &= 0xFFFFFFFF
-                m["dst_ip"] &= 0xFFFFFFFF
-            mac = lambda v: ":".join(f"{b:02x}" for b in v.to_bytes(6, "big"))  # noqa: E731
-            p = Ether(dst=mac(m["dst_mac"]), src=mac(m["src_mac"]))
-            if vlan:
-                p = p / Dot1Q(prio=m["vlan_pcp"], vlan=m["vlan_vid"])
-            proto = 17 if m["is_udp"] else m["ip_proto"]
-            if m["is_ipv4"]:
-                p = p / IP(src=str(m["src_ip"] >> 24) + "." + ".".join(
-                    str(m["src_ip"] >> s & 255) for s in (16, 8, 0)),
-                    dst=".".join(str(m["dst_ip"] >> s & 255) for s in (24, 16, 8, 0)),
-                    tos=m["dscp"] << 2 | m["ecn"], ttl=m["ttl"], id=0, flags="DF", proto=proto)
-            elif m["is_ipv6"]:
-                import ipaddress
-                p = p / IPv6(src=str(ipaddress.IPv6Address(m["src_ip"])),
-                             dst=str(ipaddress.IPv6Address(m["dst_ip"])),
-                             tc=m["dscp"] << 2 | m["ecn"], fl=m["flow_label"], hlim=m["ttl"],
-                             nh=proto)
-            elif vlan:
-                p[Dot1Q].type = 0x88B5
-            else:
-                p.type = 0x88B5
-            if m["is_udp"]:
-                p = p / UDP(sport=m["src_port"], dport=m["dst_port"], chksum=0)
-            exp = bytes(p / Raw(payload)) if payload else bytes(p)
+            m, payload, exp = builder_case(rng, kind, vlan, n)
             bad = 0
             if i % 23 == 7 and kind != "l2":
-                payload = payload + b"x" if rng.random() < 0.5 or not payload else payload[:-1]
+                payload, exp = mis_length(rng, exp, payload, n)
                 bad = 1
-                exp = exp[:len(exp) - n] + payload
-            msrc.send(pack_meta(m))
-            src.send(payload)
-            expected.append((exp, bad, kind))
-        await wait_idle(dut, [src])
-        for i, (r, (exp, bad, kind)) in enumerate(zip(sink.frames, expected, strict=False)):
-            assert r.data == exp, f"frame {i} ({kind}): {diff(r.data, exp)}"
-            assert r.user == bad, f"frame {i}: tuser"
-            assert r.keep_ok
-            if not bad and kind != "l2":
-                # scapy re-parse: header checksum and every length field agree
-                pkt = Ether(r.data)
-                if kind.startswith("v4"):
-                    l3 = bytes(pkt[IP])
-                    assert checksum(l3[:20]) == 0, f"frame {i}: IPv4 header checksum"
-                    assert pkt[IP].len == len(l3)
-                else:
-                    assert pkt[IPv6].plen == len(bytes(pkt[IPv6].payload))
-                if kind in ("v4", "v6"):
-                    assert pkt[UDP].len == len(bytes(pkt[UDP]))
-        nrx = len(sink.frames)
-        assert nrx == len(expected), (nrx, [(k, len(e), b) for e, b, k in expected[nrx - 2:nrx + 3]])
-        assert int(dut.b_cnt_len_mismatch.value) == sum(b for _, b, _ in expected)
-        assert int(dut.b_cnt_frames.value) == len(expected)
+            cases.append((m, payload, exp, bad, 0, kind))
+        await start_clock_reset(dut)
+        await BuilderEnv(dut, seed=41).run(cases)
+
+    @cocotb.test()
+    async def builder_edges(dut):
+        """Builder: every header length (10 kinds) with payloads around each beat
+        boundary of the shifted payload (the last beat just fits / needs one more beat),
+        empty payloads, wrong lengths on either side of a boundary, input tuser on the
+        last beat; random timing, then full rate with one-beat frames back to back (one
+        frame per cycle at the output)."""
+        kw = len(dut.b_s_axis_tkeep)
+        rng = random.Random(17)
+        cases = []
+        for kind, l3 in (("l2", 0), ("v4raw", 20), ("v4", 28), ("v6raw", 40), ("v6", 48)):
+            for vlan in (False, True):
+                h = (18 if vlan else 14) + l3
+                fit = kw - h % kw          # payload bytes that fill the header's last beat
+                sizes = {0, 1, fit - 1, fit, fit + 1, fit + kw - 1, fit + kw, fit + kw + 1,
+                         kw, 2 * kw, rng.randint(1, 4 * kw)}
+                for n in sorted(x for x in sizes if x >= 0):
+                    m, payload, exp = builder_case(rng, kind, vlan, n)
+                    cases.append((m, payload, exp, 0, int(rng.random() < 0.1), kind))
+                    if kind != "l2" and n in (fit, fit + 1, fit + kw):
+                        m, payload, exp = builder_case(rng, kind, vlan, n)
+                        payload, exp = mis_length(rng, exp, payload, n)
+                        cases.append((m, payload, exp, 1, 0, kind))
+        rng.shuffle(cases)
+        await start_clock_reset(dut)
+        env = BuilderEnv(dut, seed=70)
+        await env.run(cases)
+        env.busy(src=0.0, sink=0.7, meta=0.0)
+        await env.run(cases)
+        env.busy(src=0.6, sink=0.0, meta=0.0)
+        await env.run(cases)
+        if kw < 64:
+            return
+        # full rate: frames of one output beat, sources and sink never pause
+        env.busy(src=0.0, sink=0.0, meta=0.0)
+        one = []
+        for _ in range(64):
+            kind, l3 = rng.choice([("l2", 0), ("v4", 28), ("v4raw", 20), ("v6raw", 40)])
+            vlan = rng.random() < 0.5
+            h = (18 if vlan else 14) + l3
+            m, payload, exp = builder_case(rng, kind, vlan, rng.randint(0, kw - h))
+            one.append((m, payload, exp, 0, 0, kind))
+        rx = await env.run(one)
+        assert all(r.beats == 1 for r in rx)
+        ends = [r.end for r in rx]
+        assert all(b - a == 1 for a, b in zip(ends, ends[1:], strict=False)), ends
 
     @cocotb.test()
     async def icrc_gen_check(dut):
