@@ -70,7 +70,7 @@ bench: $(STAMP)
 	BENCH="$(BENCH)" $(PY) sim/bench.py
 
 cov: $(STAMP)
-	@find build/sim -name coverage.dat -delete 2>/dev/null || true
+	@find build/sim \( -name coverage.dat -o -name "func_cov-*.yml" \) -delete 2>/dev/null || true
 	COV=1 $(PY) -m pytest $(PYTEST_ARGS) tb
 	$(PY) sim/cov.py
 

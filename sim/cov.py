@@ -31,6 +31,34 @@ def parse(path: Path):
         yield fields, int(m.group(2))
 
 
+def functional(out_dir: Path) -> list[str]:
+    """Merge the functional-coverage databases (cocotb-coverage YAML, tb/roce/func_cov.py)
+    the COV=1 simulations left: hits per bin summed over every run. Returns the report
+    lines; writes build/cov/functional.json and build/cov/func_uncovered.txt."""
+    import json
+
+    import yaml
+
+    files = sorted((tools.BUILD / "sim").glob("*/func_cov-*.yml"))
+    if not files:
+        return ["functional coverage: no func_cov-*.yml (no COV=1 run used PairEnv)"]
+    bins: dict[str, dict[str, int]] = defaultdict(dict)
+    for f in files:
+        for name, item in (yaml.safe_load(f.read_text()) or {}).items():
+            for b, hits in (item.get("bins:_hits") or {}).items():
+                bins[name][str(b)] = bins[name].get(str(b), 0) + int(hits)
+    lines = [f"functional coverage ({len(files)} simulations)", f"{'item':<28} {'bins hit':>12}"]
+    missing = []
+    for name in sorted(bins):
+        hit = sum(1 for h in bins[name].values() if h)
+        lines.append(f"{name:<28} {hit:5d} / {len(bins[name]):<5d}")
+        missing += [f"{name}: {b}" for b, h in sorted(bins[name].items()) if not h]
+    (out_dir / "functional.json").write_text(json.dumps(bins, indent=1, sort_keys=True) + "\n")
+    (out_dir / "func_uncovered.txt").write_text("\n".join(missing) + "\n")
+    lines.append(f"bins never hit: {len(missing)} (listed in {out_dir / 'func_uncovered.txt'})")
+    return lines
+
+
 def main() -> int:
     files = sorted((tools.BUILD / "sim").glob("*_cov*/coverage.dat"))
     if not files:
@@ -76,6 +104,7 @@ def main() -> int:
     (out_dir / "uncovered.txt").write_text("\n".join(sorted(uncovered)) + "\n")
     print(text)
     print(f"\nmerged {len(files)} coverage files; uncovered points listed in {out_dir / 'uncovered.txt'}")
+    print("\n" + "\n".join(functional(out_dir)))
     return 0
 
 

@@ -63,6 +63,8 @@
 // completes the WQEs before it and then flushes. The published state (SQ producer
 // index, WQEs started, highest PSN sent) is rewritten after every packet, so a
 // response never arrives for a PSN the completer does not know was sent.
+// Atomic fence: a new atomic waits (the visit ends, the QP is polled again) until the
+// QP's previous atomic is acknowledged; the responder keeps one atomic result per QP.
 // Host-memory errors: an SQE read whose beat carries tuser (an AXI error so far in the
 // read) is not used; the QP reads it again on a later visit, and after SQE_RETRIES
 // failed reads in a row the WQE completes with LOC_QP_OP_ERR like a local error.
@@ -209,6 +211,8 @@ module fabnic_roce_req #(
     logic [15:0] lerr_idx;
     logic [7:0]  lerr_status;
     logic [1:0]  sqe_errs;   // SQE reads in a row that returned an AXI error
+    logic        atom_v;     // an atomic was sent since init ...
+    logic [23:0] atom_psn;   // ... at this PSN (the atomic fence, below)
   } rstate_t;
 
   // ---------------------------------------------------------------- tables
@@ -432,8 +436,18 @@ module fabnic_roce_req #(
                                                                             : cfg_sr_inflight;
   assign win_full = qc_q.sr && !resend_q && (rs_q.next_psn - una_q) >= win_cap;
 
+  // Atomic fence: a new atomic is sent only once the QP's previous atomic is
+  // acknowledged (una past its PSN). The responder keeps the result of one atomic per
+  // QP for duplicates (fabnic_roce_resp), so at most one may be unacknowledged: with
+  // two, a retransmitted older one would find its result overwritten. Re-sending the
+  // outstanding atomic itself (a go-back-N rewind) is not held. A held QP ends its
+  // visit and is polled again, as at the SR window cap.
+  logic atom_wait;
+  assign atom_wait = is_atomic && rs_q.atom_v && rs_q.atom_psn != rs_q.next_psn
+                     && !psn_lt(rs_q.atom_psn, una_q);
+
   logic job_fire;
-  assign m_job_valid = st_q == S_PKT && (!paced || granted_q) && !win_full;
+  assign m_job_valid = st_q == S_PKT && (!paced || granted_q) && !win_full && !atom_wait;
   assign job_fire    = m_job_valid && m_job_ready;
   assign m_sent_valid = job_fire;
   assign m_sent_qpn   = qpn_q;
@@ -944,8 +958,8 @@ module fabnic_roce_req #(
             rs_q.next_psn <= sv_next_psn;
             st_q <= more_q ? S_SKIP : S_WB;
           end
-        end else if (win_full) begin
-          // SR window full: end the visit at this position, poll again later
+        end else if (win_full || atom_wait) begin
+          // SR window full / atomic fence: end the visit at this position, poll later
           requeue_q <= 1'b1;
           st_q <= more_q ? S_SKIP : S_WB;
         end else if (job_fire) begin
@@ -955,6 +969,10 @@ module fabnic_roce_req #(
           rs_q.next_psn <= rs_q.next_psn + psn_step;
           if (!psn_lt(rs_q.next_psn + psn_step, rs_q.psn_hi))
             rs_q.psn_hi <= rs_q.next_psn + psn_step;
+          if (is_atomic) begin
+            rs_q.atom_v   <= 1'b1;
+            rs_q.atom_psn <= rs_q.next_psn;
+          end
           pk_q      <= job.hdr.bth.ack_req ? 16'd0 : pk_q + 16'd1;
           quantum_q <= quantum_q - 1'b1;
           if (pkt_done_wqe) begin

@@ -15,6 +15,7 @@ import ipaddress
 import pytest
 from fake_nic import CMD, RESULT0, FakeMemory, FakeNic, SoftNic, decode_qp, nic_cqe, unpack_sqe
 from roce.rc_model import RcModel, compare_wcs, random_scenario, split_wcs
+from roce.scoreboard import as_work_completion, to_pyverbs_send
 
 from fabnic import layouts as L
 from fabnic import pyverbs as pv
@@ -528,23 +529,6 @@ def test_old_context_calls_share_the_implementation(nic: FakeNic, mem: FakeMemor
 
 
 # ---------------------------------------------------------------- end to end on SoftNic
-
-
-def to_pyverbs_send(wr: v.SendWR) -> SendWR:
-    op = L.WrOpcode[wr.opcode] if isinstance(wr.opcode, str) else L.WrOpcode(wr.opcode)
-    out = SendWR(wr.wr_id, op, sg=[SGE(wr.local_addr, wr.length, wr.lkey)], imm_data=wr.imm,
-                 send_flags=pv.IBV_SEND_SIGNALED if wr.signaled else 0)
-    if op in (L.WrOpcode.ATOMIC_CMP_AND_SWP, L.WrOpcode.ATOMIC_FETCH_AND_ADD):
-        out.set_wr_atomic(wr.rkey, wr.remote_addr, wr.compare_add, wr.swap)
-    elif op not in (L.WrOpcode.SEND, L.WrOpcode.SEND_WITH_IMM):
-        out.set_wr_rdma(wr.rkey, wr.remote_addr)
-    return out
-
-
-def as_work_completion(w: pv.WC) -> v.WorkCompletion:
-    return v.WorkCompletion(w.wr_id, L.WcStatus(w.status).name, L.WcOpcode(w.opcode).name,
-                            w.byte_len, w.imm_data if w.wc_flags & pv.IBV_WC_WITH_IMM else None,
-                            w.qp_num)
 
 
 @pytest.mark.parametrize("seed,loopback,error", [(11, True, None), (12, False, None),

@@ -85,6 +85,8 @@ class PairEnv:
             getattr(dut, f"{L}_seed").value = 1 if L == "lab" else 2
             getattr(dut, f"{L}_delay").value = 50
         dut.ce_mark_ab.value = 0
+        from func_cov import wire_coverage
+        self.cov = wire_coverage()         # functional coverage when COV=1 (make cov)
 
     async def start(self, first_qpn: int = 2) -> None:
         await start_clock_reset(self.dut)
@@ -110,8 +112,21 @@ class PairEnv:
                         frame = bytes(bufs[s])
                         bufs[s].clear()
                         self.frames.append((s, frame))
+                        if self.cov is not None:
+                            self.cov.tx(s, frame)
                         if self.pcap:
                             self.pcap.write(frame, self.cycle * CLK_NS)
+            if self.cov is not None:
+                for s in ("a", "b"):
+                    if int(getattr(dut, f"{s}_rx_tvalid").value) and \
+                            int(getattr(dut, f"{s}_rx_tready").value):
+                        keep = int(getattr(dut, f"{s}_rx_tkeep").value)
+                        data = int(getattr(dut, f"{s}_rx_tdata").value).to_bytes(64, "little")
+                        buf = bufs.setdefault(f"cov_{s}", bytearray())
+                        buf += data[:bin(keep).count("1")]
+                        if int(getattr(dut, f"{s}_rx_tlast").value):
+                            self.cov.rx(s, bytes(buf))
+                            buf.clear()
             if self.tap_rx and int(dut.b_rx_tvalid.value) and int(dut.b_rx_tready.value):
                 keep = int(dut.b_rx_tkeep.value)
                 data = int(dut.b_rx_tdata.value).to_bytes(64, "little")
@@ -153,6 +168,8 @@ class PairEnv:
                           retry_cnt=retry_cnt, rnr_retry=rnr_retry)
         await run_driver(bring_up, a, qa, qb.qpn, self.b.mac, self.b.ip, sq_psn_a, sq_psn_b)
         await run_driver(bring_up, b, qb, qa.qpn, self.a.mac, self.a.ip, sq_psn_b, sq_psn_a)
+        if self.cov is not None:
+            self.cov.pair(qa.qpn, qb.qpn, sq_psn_a, sq_psn_b)
         return qa, qb, cqa, cqb, pda, pdb
 
 
@@ -191,6 +208,8 @@ class PairEnv:
 
         await run_driver(bring_up, qa, qb.qp_num, self.b, sq_psn_a, sq_psn_b)
         await run_driver(bring_up, qb, qa.qp_num, self.a, sq_psn_b, sq_psn_a)
+        if self.cov is not None:
+            self.cov.pair(qa.qp_num, qb.qp_num, sq_psn_a, sq_psn_b)
         return RcPair(qa, qb, cqa, cqb, pda, pdb)
 
 

@@ -18,7 +18,9 @@ HERE = Path(__file__).parent
 try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
+    from rc_model import random_scenario
     from roce_env import PairEnv, check_wire, random_mix
+    from scoreboard import RcScoreboard
 
     from fabnic import verbs
     from fabnic.verbs import Access, RecvWR, SendWR, WrOpcode
@@ -119,50 +121,36 @@ if cocotb is not None:
 
     @cocotb.test()
     async def lossy_mix(dut):
-        """Random WRITE/SEND/READ mix A -> B over links losing 5% of frames each way:
-        go-back-N (sequence NAKs, timeouts) must deliver every byte exactly."""
+        """rc_model's random mix (every RC opcode, both directions, 40 WRs of 0-7,000 B,
+        unaligned buffers, unsignaled WRs) over links losing 5% of frames each way:
+        go-back-N (sequence NAKs, timeouts) must reproduce the model exactly -- both
+        memories byte for byte and every completion (tb/roce/scoreboard.py)."""
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_lossy.pcap")))
         await env.start()
-        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=2)
+        loss = float(os.environ.get("ROCE_LOSS", "0.05"))
         for L, seed in (("lab", 7), ("lba", 9)):
-            env.link(L, loss_en=1, loss_p=int(float(os.environ.get("ROCE_LOSS", "0.05")) * 2**32),
-                     seed=seed)
-        a, b = env.a, env.b
-        rng = random.Random(5)
-        size = 1 << 18
-        la, lb = a.mem.alloc(size), b.mem.alloc(size)
-        a_img = bytearray(rng.randrange(256) for _ in range(size))
-        b_img = bytearray(rng.randrange(256) for _ in range(size))
-        a.mem.write(la, bytes(a_img))
-        b.mem.write(lb, bytes(b_img))
-        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
-        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
-        wrs, recvs, expect_recv = random_mix(rng, 40, [0, 1, 63, 1024, 1500, 4096, 7000], size, la, lb, mra,
-                                             mrb, a_img, b_img)
-        await run_driver(b.ctx.post_recv, qb, recvs)
-        await run_driver(a.ctx.post_send, qa, wrs)
-        dut._log.info("mix: %s", [(w.wr_id, w.opcode, w.length) for w in wrs])
+            env.link(L, loss_en=1, loss_p=int(loss * 2**32), seed=seed)
+        sb = RcScoreboard(env)
+        seed = int(os.environ.get("ROCE_MIX_SEED", "5"))
+        await sb.add(random_scenario(seed, n_wrs=40, max_len=7000), timeout=2)
+        dut._log.info("mix: %s", sb.summary())
+        await sb.post()
         try:
-            wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 20000)
+            diff = await sb.check()
         except Exception:
-            dut._log.error("A %s", await run_driver(a.ctx.counters))
-            dut._log.error("B %s", await run_driver(b.ctx.counters))
-            dut._log.error("A qp %s", await run_driver(a.ctx.query_qp, qa))
+            dut._log.error("A %s", await run_driver(env.a.ctx.counters))
+            dut._log.error("B %s", await run_driver(env.b.ctx.counters))
             raise
-        assert [w.wr_id for w in wcs] == [w.wr_id for w in wrs], wcs
-        assert all(w.ok for w in wcs), [w for w in wcs if not w.ok]
-        rwcs = await run_driver(b.ctx.wait_cq, cqb, len(recvs), 20000)
-        assert [(w.wr_id, w.byte_len) for w in rwcs] == expect_recv, rwcs
-        assert a.mem.read(la, size) == bytes(a_img)
-        assert b.mem.read(lb, size) == bytes(b_img)
-        ca = await run_driver(a.ctx.counters)
-        cb = await run_driver(b.ctx.counters)
+        assert not diff, "\n".join(diff)
+        ca = await run_driver(env.a.ctx.counters)
+        cb = await run_driver(env.b.ctx.counters)
         dut._log.info("lossy mix done at cycle %d; A %s; B %s", env.cycle, ca, cb)
         check_wire(env.frames)
         drops = int(dut.lab_cnt_drops.value) + int(dut.lba_cnt_drops.value)
-        dut._log.info("link drops %d, retransmitted %d", drops, ca["tx_retx_pkts"])
-        if float(os.environ.get("ROCE_LOSS", "0.05")) > 0:
-            assert drops > 0 and ca["tx_retx_pkts"] > 0, "nothing lost: recovery not exercised"
+        retx = ca["tx_retx_pkts"] + cb["tx_retx_pkts"]
+        dut._log.info("link drops %d, retransmitted %d", drops, retx)
+        if loss > 0:
+            assert drops > 0 and retx > 0, "nothing lost: recovery not exercised"
 
     @cocotb.test()
     async def hostile_under_load(dut):
@@ -291,34 +279,22 @@ if cocotb is not None:
 
     @cocotb.test()
     async def multi_qp_mix(dut):
-        """Twelve QP pairs with a short random WRITE/SEND/READ mix each, all posted at
-        once over lossy, reordering links: the requester's cross-QP SQE prefetch serves
-        most visits while go-back-N rewinds land on prefetched QPs. Per QP: completions in
-        posting order, all successful; both memories and B's receive completions exact."""
+        """Twelve QP pairs, each with its own rc_model random mix (every RC opcode, both
+        directions, 4-8 WRs), all posted at once over lossy, reordering links: the
+        requester's cross-QP SQE prefetch serves most visits while go-back-N rewinds
+        land on prefetched QPs. The scoreboard (tb/roce/scoreboard.py) checks every
+        lane's memories and completions against rc_model."""
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_multi_qp.pcap")))
         await env.start()
-        pairs = [await env.connect(ACC, mtu=1024, timeout=3, sq_psn_a=0x100 + 0x1000 * i,
-                                   sq_psn_b=0xFFFF00 + i)
-                 for i in range(12)]
+        sb = RcScoreboard(env)
+        for i in range(12):
+            await sb.add(random_scenario(41 + i, n_wrs=4 + i % 5, max_len=3000), timeout=3,
+                         sq_psn=(0x100 + 0x1000 * i, 0xFFFF00 + i))
+        dut._log.info("mix: %s", sb.summary())
         for L, seed in (("lab", 31), ("lba", 37)):
             env.link(L, loss_en=1, loss_p=int(0.02 * 2**32), reorder_en=1,
                      reorder_p=int(0.03 * 2**32), seed=seed)
-        a, b = env.a, env.b
-        rng = random.Random(41)
-        size = 1 << 16
-        jobs = []
-        for qa, qb, cqa, cqb, pda, pdb in pairs:
-            la, lb = a.mem.alloc(size), b.mem.alloc(size)
-            a_img = bytearray(rng.randbytes(size))
-            b_img = bytearray(rng.randbytes(size))
-            a.mem.write(la, bytes(a_img))
-            b.mem.write(lb, bytes(b_img))
-            mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
-            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
-            wrs, recvs, expect_recv = random_mix(rng, rng.randint(2, 8), [0, 1, 63, 256, 1024, 3000],
-                                                 size, la, lb, mra, mrb, a_img, b_img)
-            await run_driver(b.ctx.post_recv, qb, recvs)
-            jobs.append((qa, cqa, cqb, la, lb, a_img, b_img, wrs, expect_recv))
+        a = env.a
 
         # count the requester's prefetched visits (and stale prefetches) on NIC A
         req = dut.u_a.u_req
@@ -333,33 +309,25 @@ if cocotb is not None:
                     & int(req.s_rd_tvalid.value)
         task = cocotb.start_soon(probe())
 
-        def post_all():   # one driver call: the doorbells follow each other closely
-            for qa, _cqa, _cqb, _la, _lb, _ai, _bi, wrs, _er in jobs:
-                a.ctx.post_send(qa, wrs)
-        await run_driver(post_all)
-        for i, (qa, cqa, cqb, la, lb, a_img, b_img, wrs, expect_recv) in enumerate(jobs):
-            try:
-                wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 40000)
-            except Exception:
-                dut._log.error("A %s", await run_driver(a.ctx.counters))
-                dut._log.error("A qp %d %s", i, await run_driver(a.ctx.query_qp, qa))
-                raise
-            assert [w.wr_id for w in wcs] == [w.wr_id for w in wrs], (i, wcs)
-            assert all(w.ok for w in wcs), (i, [w for w in wcs if not w.ok])
-            rwcs = await run_driver(b.ctx.wait_cq, cqb, len(expect_recv), 40000)
-            assert [(w.wr_id, w.byte_len) for w in rwcs] == expect_recv, (i, rwcs)
-            assert a.mem.read(la, size) == bytes(a_img), f"QP {i}: A memory"
-            assert b.mem.read(lb, size) == bytes(b_img), f"QP {i}: B memory"
+        await sb.post()
+        try:
+            diff = await sb.check()
+        except Exception:
+            dut._log.error("A %s", await run_driver(a.ctx.counters))
+            dut._log.error("B %s", await run_driver(env.b.ctx.counters))
+            raise
+        assert not diff, "\n".join(diff)
         done = True
         await task
         ca = await run_driver(a.ctx.counters)
+        cb = await run_driver(env.b.ctx.counters)
+        retx = ca["tx_retx_pkts"] + cb["tx_retx_pkts"]
         drops = int(dut.lab_cnt_drops.value) + int(dut.lba_cnt_drops.value)
-        dut._log.info("multi-QP mix: %d WRs on %d QPs, %d prefetched visits (%d stale), "
+        dut._log.info("multi-QP mix: %s, %d prefetched visits at A (%d stale), "
                       "link drops %d, retransmitted %d, cycle %d",
-                      sum(len(j[7]) for j in jobs), len(jobs), seen["pf"], seen["redo"], drops,
-                      ca["tx_retx_pkts"], env.cycle)
+                      sb.summary(), seen["pf"], seen["redo"], drops, retx, env.cycle)
         check_wire(env.frames)
-        assert drops > 0 and ca["tx_retx_pkts"] > 0, "nothing lost: recovery not exercised"
+        assert drops > 0 and retx > 0, "nothing lost: recovery not exercised"
         assert seen["pf"] > 0, "no visit went through the SQE prefetch"
 
     @cocotb.test()
@@ -1229,11 +1197,23 @@ if cocotb is not None:
 PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
 
 
+PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "hostile_under_load", "multi_qp_mix",
+              "error_cases", "cq_overflow", "rqe_batch", "dcqcn_loop", "xlate_cache",
+              "sqe_read_faults", "responder_read_faults", "payload_read_faults")
+
+
+def cases(env_name: str, default: tuple[str, ...]) -> list[str]:
+    """The cocotb tests to run, one pytest item each: ``default``, or the comma list in
+    the environment variable ``env_name`` (as ``pytest -k`` selects by name)."""
+    chosen = os.environ.get(env_name, "")
+    return [c for c in chosen.split(",") if c] or list(default)
+
+
 @pytest.mark.xdist_group("tb_roce_pair")  # one build directory: one worker
-def test_roce_pair_basic():
+@pytest.mark.parametrize("case", cases("ROCE_TESTS", PAIR_TESTS))
+def test_roce_pair(case: str) -> None:
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
-        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
-        testcase=os.environ.get("ROCE_TESTS", "basic_ops,drop_cases,lossy_mix,hostile_under_load,multi_qp_mix,error_cases,cq_overflow,rqe_batch,dcqcn_loop,xlate_cache,sqe_read_faults,responder_read_faults,payload_read_faults").split(","))
+        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS, testcase=case)
 
 
 def test_roce_pair_16k_qps():
