@@ -153,6 +153,29 @@ if cocotb is not None:
             assert drops > 0 and retx > 0, "nothing lost: recovery not exercised"
 
     @cocotb.test()
+    async def model_errors(dut):
+        """One lane per rc_model error kind (bounds, rights, PD, receive too small,
+        misaligned atomic), each a random mix in which QP a's middle WR fails that way:
+        the error completion, the flush of everything behind it on both QPs (posted
+        receives included) and both memories exactly as rc_model predicts; the lanes run
+        at once, so one QP's error leaves the other QPs alone."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_model_errors.pcap")))
+        await env.start()
+        sb = RcScoreboard(env)
+        kinds = ("bounds", "rights", "pd", "recv_too_small", "misaligned_atomic")
+        for i, kind in enumerate(kinds):
+            await sb.add(random_scenario(70 + i, n_wrs=10, max_len=2000, error=kind),
+                         timeout=3, retry_cnt=2, sq_psn=(0x10 + 0x100 * i, 0x20 + 0x100 * i))
+        dut._log.info("mix: %s", sb.summary())
+        await sb.post()
+        diff = await sb.check()
+        assert not diff, "\n".join(diff)
+        statuses = sorted({w.status for lane in sb.lanes for q in "ab" for w in lane.got[q]})
+        dut._log.info("model errors done at cycle %d: statuses %s", env.cycle, statuses)
+        assert {"REM_ACCESS_ERR", "REM_INV_REQ_ERR", "WR_FLUSH_ERR"} <= set(statuses), statuses
+        check_wire(env.frames)
+
+    @cocotb.test()
     async def hostile_under_load(dut):
         """Third-party frames into B while A's random WRITE/SEND/READ mix runs on a clean
         link: malformed variants of every header field (tb/roce/test_roce_rx's generator),
@@ -1197,7 +1220,8 @@ if cocotb is not None:
 PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
 
 
-PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "hostile_under_load", "multi_qp_mix",
+PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_under_load",
+              "multi_qp_mix",
               "error_cases", "cq_overflow", "rqe_batch", "dcqcn_loop", "xlate_cache",
               "sqe_read_faults", "responder_read_faults", "payload_read_faults")
 
