@@ -5,29 +5,45 @@
 // All per-QP state (Rc, Rt, alpha, timer/byte stage counts, byte counter, the
 // timestamps of the last alpha update and of the last rate-increase timer
 // event, enable) lives in one simple dual-port RAM and is updated by ONE shared
-// read-modify-write engine, so the logic does not grow with NUM_QP:
+// pipelined read-modify-write engine, so the logic does not grow with NUM_QP.
+// The equations are applied one step per stage (the stage list is above the
+// stage logic, "the stages"); each stage is one register-to-register cycle:
 //
-//   S0 issue (RAM read) -> S1 RAM data, timer arithmetic, first alpha decays ->
-//   S2 remaining alpha decays, due rate-timer event -> S3 byte-counter event /
-//   multiply Rc*alpha -> S4 CNP cut, RAM write, rate update, read response.
+//   S0 issue (RAM read) -> S1 time differences -> S2 timers due -> S3..S(2+ALPHA_STEPS)
+//   one alpha decay each, in parallel S3..S11 the timer and byte-counter increases ->
+//   SJ replay, CNP decay -> SM Rc x alpha (DSP) -> SC CNP cut -> NSTG new state, RAM
+//   write, rate update, read response.  (NSTG = 16 stages with the defaults)
 //
-// Hazards: an op is not issued while an op for the same QP is in S1..S4
-// (interlock); the RAM write at the end of S4 is visible to any read issued
-// after it.
+// Hazard rule (stall): an op is not issued while an op for the same QP is in
+// stages 1..NSTG; the RAM write at the end of NSTG is visible to a read issued in
+// the next cycle. Same-QP ops are therefore NSTG+1 = 17 cycles apart; ops on other
+// QPs issue one per cycle. The compares are registered one cycle ahead (issue sees
+// flops only; fabnic_cc_match builds the compare trees): an event that has just
+// reached the head register waits one cycle.
 //
 // Events (QP init, CNP, bytes sent, state read) are stamped with the free-running
 // cycle counter when accepted and queued in one FIFO (one event per cycle, fixed
 // priority init > cnp > tx > rd; FIFO full -> ready low on every input). The
 // engine processes them in stamp order and, for each, first applies the timer
 // events that fell due at or before the stamp (tie: timer first). Timers need no
-// per-QP counters: a background sweep visits every QP (at least every other issue
-// slot belongs to it) and applies due alpha-decay / rate-increase events at a
-// "safe now" no later than any queued or in-flight event stamp. An op applies up
-// to ALPHA_STEPS due alpha decays (each with the single-step rounding, so any
-// grouping of the periods gives the same alpha) and at most one rate-timer event;
-// if more are due at an event, the op applies only the timers and is replayed
-// (cnt_catchup), so the order is exact whatever the sweep speed. Rates: Mb/s with RATE_FRAC fraction bits; alpha: ALPHA_FRAC
-// fraction bits (1.0 = 2**ALPHA_FRAC); periods in clock cycles; 0 disables a timer.
+// per-QP counters: a background sweep visits every QP (contested issue slots
+// alternate between events and the sweep) and applies due alpha-decay /
+// rate-increase events at a "safe now" (the stamp of the last event written back
+// while events are pending, else the current time). An op applies up to ALPHA_STEPS
+// due alpha decays (each with the single-step rounding, so any grouping of the
+// periods gives the same alpha) and at most one rate-timer event; if more are due
+// at an event, the op applies only the timers and is replayed (cnt_catchup), so the
+// order is exact whatever the sweep speed. Rates: Mb/s with RATE_FRAC fraction bits;
+// alpha: ALPHA_FRAC fraction bits (1.0 = 2**ALPHA_FRAC); periods in clock cycles;
+// 0 disables a timer. Configuration inputs are registered (a change applies one
+// cycle later).
+//
+// Latency: an event accepted in cycle c reaches the head register at c+1, issues at
+// c+3 at the earliest and is written at the end of c+3+NSTG; its read response is
+// visible in cycle c+4+NSTG (20 with the defaults), its rate update (one register
+// before the update FIFO) in c+5+NSTG.
+// Handshakes: *_ready depend on the other ports' valid (priority) and FIFO state;
+// upd_valid and rd_rsp_* come from flops/FIFO storage.
 `default_nettype none
 
 module fabnic_dcqcn_rp #(
@@ -40,8 +56,8 @@ module fabnic_dcqcn_rp #(
     parameter int LEN_W      = 16,   // bytes per bytes-sent event
     parameter int TS_W       = 32,   // timestamps, cycles (periods must be < 2**(TS_W-2))
     parameter int EVT_DEPTH  = 16,
-    parameter int UPD_DEPTH  = 16,
-    parameter int ALPHA_STEPS = 10,  // alpha decays one op can apply (half in S1, half in S2)
+    parameter int UPD_DEPTH  = 32,   // power of two, >= NSTG + 8 (24 with the defaults)
+    parameter int ALPHA_STEPS = 10,  // alpha decays one op can apply (one per stage)
     parameter int CNT_W      = 32
 ) (
     input  wire logic                  clk,
@@ -105,16 +121,37 @@ module fabnic_dcqcn_rp #(
     output logic [CNT_W-1:0]           cnt_catchup        // ops replayed to catch up timers
 );
 
-  localparam int AF    = ALPHA_FRAC;
-  localparam int NSTG  = 4;                 // S1..S4
+
+  localparam int AF     = ALPHA_FRAC;
+  localparam int CW     = AF + 2;               // alpha - 1, signed (the decay domain)
+  // stage numbers (stage 0 issues; the RAM word arrives in stage 1)
+  localparam int S_DUE  = 2;                    // timers due
+  localparam int S_CNT  = 3;                    // stage counts, next timestamps
+  localparam int S_HL   = 4;                    // hi/lo stage counts per event
+  localparam int S_MODE = 5;                    // fast / additive / hyper, i = lo - F
+  localparam int S_HAI  = 6;                    // i x R_HAI (DSP)
+  localparam int S_INC  = 7;                    // Rt increase per event
+  localparam int S_RTA  = 8;                    // timer event: Rt
+  localparam int S_RCA  = 9;                    // timer event: Rc
+  localparam int S_RTB  = 10;                   // byte event: Rt
+  localparam int S_RCB  = 11;                   // byte event: Rc
+  localparam int S_DEC0 = 3;                    // first alpha-decay stage
+  localparam int S_DECL = S_DEC0 + ALPHA_STEPS - 1;  // last alpha-decay stage
+  localparam int SJ     = (S_DECL + 1 > S_RCB + 1) ? S_DECL + 1 : S_RCB + 1;  // join
+  localparam int SM     = SJ + 1;               // Rc x alpha multiply
+  localparam int SC     = SJ + 2;               // rate cut
+  localparam int NSTG   = SJ + 3;               // write-back (16 with the defaults)
   localparam int UPD_CW = $clog2(UPD_DEPTH) + 1;
   localparam int EVT_CW = $clog2(EVT_DEPTH) + 1;
+  localparam int MW     = TS_W + 5;             // width of the multiples k * alpha period
+  localparam int IW     = RATE_W + STAGE_W + 1; // Rt + increase before the line clamp
+  localparam int HH     = RATE_W / 2;           // multiplier split of R_HAI and of Rc
 
   if (NUM_QP < 2 || QPN_W < $clog2(NUM_QP)) begin : g_check_qp
     $error("fabnic_dcqcn_rp: NUM_QP must be >= 2 and fit in QPN_W");
   end
-  if (UPD_DEPTH < 2 * (NSTG + 1)) begin : g_check_upd
-    $error("fabnic_dcqcn_rp: UPD_DEPTH must be >= 10");
+  if (UPD_DEPTH < NSTG + 8) begin : g_check_upd
+    $error("fabnic_dcqcn_rp: UPD_DEPTH must be >= pipeline stages + 8 (24 with the defaults)");
   end
   if (AF < 10 || AF > 30) begin : g_check_alpha
     $error("fabnic_dcqcn_rp: ALPHA_FRAC must be 10..30");
@@ -122,10 +159,9 @@ module fabnic_dcqcn_rp #(
   if (ALPHA_STEPS < 2 || ALPHA_STEPS > 30) begin : g_check_steps
     $error("fabnic_dcqcn_rp: ALPHA_STEPS must be 2..30");
   end
-
-  localparam int AS1 = (ALPHA_STEPS + 1) / 2;   // decays applied in S1 (rest in S2)
-  localparam int MW  = TS_W + 5;                // width of the multiples k * alpha period
-  localparam int NW  = $clog2(ALPHA_STEPS + 1);
+  if (RATE_W % 2 != 0 || HH > 17 || AF + 1 > 26 || STAGE_W > 17) begin : g_check_dsp
+    $error("fabnic_dcqcn_rp: RATE_W must be even and <= 34, ALPHA_FRAC <= 25, STAGE_W <= 17");
+  end
 
   typedef enum logic [2:0] {
     OP_INIT  = 3'd0,
@@ -143,59 +179,113 @@ module fabnic_dcqcn_rp #(
   } op_t;
 
   typedef struct packed {
-    logic              en;
-    logic [RATE_W-1:0] rc;
-    logic [RATE_W-1:0] rt;
-    logic [AF:0]       alpha;
+    logic               en;
+    logic [RATE_W-1:0]  rc;
+    logic [RATE_W-1:0]  rt;
+    logic [AF:0]        alpha;
     logic [STAGE_W-1:0] ts;
     logic [STAGE_W-1:0] bs;
-    logic [BC_W-1:0]   bytes;
-    logic [TS_W-1:0]   t_alpha;
-    logic [TS_W-1:0]   t_rate;
+    logic [BC_W-1:0]    bytes;
+    logic [TS_W-1:0]    t_alpha;
+    logic [TS_W-1:0]    t_rate;
   } qp_state_t;
+
+  // One op's work as it walks the pipeline: the op, the state as read, and the values
+  // the stages derive from it. Every stage register holds the whole record; fields a
+  // later stage does not read are removed by synthesis.
+  typedef struct packed {
+    op_t                op;
+    qp_state_t          st;        // as read from the RAM
+    // S1: differences; S2: timers due, byte counter
+    logic [TS_W-1:0]    da, dr;    // now - t_alpha, now - t_rate
+    logic [ALPHA_STEPS:0] adue;    // adue[k]: at least k+1 alpha periods due
+    logic               rdue;      // a rate-increase timer event is due (enabled, not init)
+    logic               rdue2;     // two or more are due
+    logic               bdue;      // tx op crosses the byte counter (before the replay check)
+    logic               btx;       // tx op counts bytes (enabled QP, counter on)
+    logic [BC_W:0]      b1;        // byte counter + tx bytes
+    logic               upd;       // timers apply (enabled QP, not init)
+    // S2
+    logic [STAGE_W-1:0] ts1;       // timer stage after the timer event
+    logic [STAGE_W-1:0] bs1;       // byte stage after the byte event
+    logic [BC_W-1:0]    bytes_b;   // byte counter after the tx event
+    logic [TS_W-1:0]    t_rate_step;
+    logic [TS_W-1:0]    t_alpha_step;
+    // S3, S4: increase kind of the timer event (_t) and of the byte event (_b)
+    logic [STAGE_W-1:0] hi_t, lo_t, hi_b, lo_b;
+    logic               fast_t, add_t, fast_b, add_b;
+    logic [STAGE_W-1:0] i_t, i_b;  // hyper-increase step numbers
+    // S5: i x R_HAI (two DSPs each)
+    logic [STAGE_W+HH-1:0] pt_lo, pt_hi, pb_lo, pb_hi;
+    // S6..S10: the two increases
+    logic [IW-1:0]      inc_t, inc_b;
+    logic [RATE_W-1:0]  rt_a, rc_a;  // after the timer event
+    logic [RATE_W-1:0]  rt_b, rc_b;  // after the byte event too
+    logic               r_snap;      // the timer event left Rc = Rt = line: restart the timer
+    logic [TS_W-1:0]    t_rate_n;
+    // decay stages: alpha - 1 after the due decays
+    logic signed [CW-1:0] c;
+    // SJ: alpha known, replay decided
+    logic [AF:0]        a_n;         // alpha after the due decays
+    logic               replay;
+    logic [TS_W-1:0]    t_alpha_n;
+    logic signed [CW-1:0] c_cnp;     // CNP: decay(alpha) - 1
+    logic [RATE_W:0]    rcm;         // Rc - R_min (33-bit signed) for the cut clamp
+    logic               ne_a, ne_b;  // Rc after the timer / byte event differs from Rc read
+    // SM: Rc x alpha, CNP alpha
+    logic [AF+HH:0]     pc_lo, pc_hi;
+    logic [AF:0]        a_cnp;
+    // SC: cut
+    logic [RATE_W-1:0]  rc_cut;
+  } work_t;
 
   localparam int SW = $bits(qp_state_t);
   localparam int OW = $bits(op_t);
 
   // ---------------------------------------------------------------- helpers
-  function automatic logic [AF:0] alpha_decay(input logic [AF:0] a, input logic [4:0] g);
-    logic [AF+1:0] t;
-    t = {1'b0, a} + (((AF+2)'(1)) << g) - (AF+2)'(1);
-    return a - (AF+1)'(t >> g);      // a - ceil(a / 2**g)
+  // one alpha decay on c = alpha - 1, if due: alpha - ceil(alpha * 2**-g) - 1
+  // = c - floor(c * 2**-g) - 1 = c + ~(c >>> g); c = -1 (alpha = 0) stays -1.
+  // The due bit folds into the adder's input LUTs.
+  function automatic logic [CW-1:0] decay_c(input logic [CW-1:0] c, input logic [4:0] g,
+                                            input logic due);
+    logic signed [CW-1:0] sh;
+    sh = $signed(c) >>> g;
+    return c + (~sh & {CW{due}});
   endfunction
 
   function automatic logic [STAGE_W-1:0] sat_inc(input logic [STAGE_W-1:0] v);
     return (&v) ? v : v + 1'b1;
   endfunction
 
-  // one rate-increase event with the stage counts after the increment; returns {rc, rt}
-  function automatic logic [2*RATE_W-1:0] rate_increase(
-      input logic [RATE_W-1:0] rc, input logic [RATE_W-1:0] rt,
-      input logic [STAGE_W-1:0] ts, input logic [STAGE_W-1:0] bs,
-      input logic [STAGE_W-1:0] f, input logic [RATE_W-1:0] ai, input logic [RATE_W-1:0] hai,
-      input logic [RATE_W-1:0] rmin, input logic [RATE_W-1:0] line);
-    logic [STAGE_W-1:0]         hi, lo;
-    logic [RATE_W+STAGE_W:0]    rt_w;
-    logic [RATE_W-1:0]          rt_n;
-    logic [RATE_W:0]            sum;
-    logic [RATE_W-1:0]          rc_n;
-    logic [STAGE_W-1:0]         i;
-    i  = '0;
-    hi = (ts > bs) ? ts : bs;
-    lo = (ts > bs) ? bs : ts;
-    if (hi <= f)      rt_w = (RATE_W+STAGE_W+1)'(rt);
-    else if (lo <= f) rt_w = (RATE_W+STAGE_W+1)'(rt) + (RATE_W+STAGE_W+1)'(ai);
-    else begin
-      i    = lo - f;                 // hyper-increase step number
-      rt_w = (RATE_W+STAGE_W+1)'(rt) + (RATE_W+STAGE_W+1)'(i) * (RATE_W+STAGE_W+1)'(hai);
-    end
-    rt_n = (rt_w > (RATE_W+STAGE_W+1)'(line)) ? line : rt_w[RATE_W-1:0];
-    sum  = {1'b0, rt_n} + {1'b0, rc} + (RATE_W+1)'(1);
-    rc_n = RATE_W'(sum >> 1);       // (Rt+Rc)/2 rounded up, so Rc reaches Rt
-    if (rc_n > line) rc_n = line;
-    if (rc_n < rmin) rc_n = rmin;
-    return {rc_n, rt_n};
-  endfunction
+  // ---------------------------------------------------------------- configuration
+  // registered once: a change takes effect one cycle later
+  logic [4:0]         g_q;
+  logic [TS_W-1:0]    tper_q;
+  logic [BC_W-1:0]    bc_q;
+  logic [STAGE_W-1:0] f_q;
+  logic [RATE_W-1:0]  ai_q, hai_q, rmin_q, line_q, rinit_q;
+  logic               clamp_q, aper_nz_q, tper_nz_q, bc_nz_q, line_lt_min_q;
+  logic [AF:0]        gterm1_q;   // 2**AF * g + 1 (CNP alpha increase, with the +1 of the domain)
+  logic [MW-1:0]      amul_q [ALPHA_STEPS+1];  // amul_q[k-1] = k * alpha period
+
+  always_ff @(posedge clk) begin
+    g_q           <= cfg_g_shift;
+    tper_q        <= cfg_timer_period;
+    bc_q          <= cfg_byte_counter;
+    f_q           <= cfg_f;
+    ai_q          <= cfg_rate_ai;
+    hai_q         <= cfg_rate_hai;
+    rmin_q        <= cfg_rate_min;
+    line_q        <= cfg_rate_line;
+    rinit_q       <= cfg_rate_init;
+    clamp_q       <= cfg_clamp_tgt;
+    aper_nz_q     <= cfg_alpha_period != '0;
+    tper_nz_q     <= cfg_timer_period != '0;
+    bc_nz_q       <= cfg_byte_counter != '0;
+    line_lt_min_q <= cfg_rate_line < cfg_rate_min;
+    gterm1_q      <= ((((AF+1)'(1)) << AF) >> cfg_g_shift) + (AF+1)'(1);
+    for (int k = 1; k <= ALPHA_STEPS + 1; k++) amul_q[k-1] <= MW'(cfg_alpha_period) * MW'(k);
+  end
 
   // ---------------------------------------------------------------- time, clear
   logic [TS_W-1:0]  now_q;
@@ -218,8 +308,8 @@ module fabnic_dcqcn_rp #(
   assign status_time = now_q;
   assign status_busy = clr_q;
 
-  // ---------------------------------------------------------------- event FIFO
-  op_t evt_in, evt_head;
+  // ---------------------------------------------------------------- event FIFO, head register
+  op_t evt_in, evt_out;
   logic evt_in_valid, evt_in_ready, evt_out_valid, evt_out_ready;
   logic [EVT_CW-1:0] evt_count;
 
@@ -245,76 +335,137 @@ module fabnic_dcqcn_rp #(
   fabnic_fifo #(.WIDTH(OW), .DEPTH(EVT_DEPTH)) u_evt_fifo (
     .clk, .rst,
     .in_valid(evt_in_valid), .in_ready(evt_in_ready), .in_data(evt_in),
-    .out_valid(evt_out_valid), .out_ready(evt_out_ready), .out_data(evt_head),
+    .out_valid(evt_out_valid), .out_ready(evt_out_ready), .out_data(evt_out),
     .status_count(evt_count)
   );
 
-  // ---------------------------------------------------------------- pipeline regs
-  logic      s_valid [1:NSTG];
-  op_t       s_op    [1:NSTG];
-  qp_state_t s2_st, s3_st, s4_st;
-  logic [RATE_W-1:0] s2_rc0, s3_rc0, s4_rc0;    // Rc as read (to detect a change)
-  logic      s2_rdue, s2_rdue2;
-  logic [ALPHA_STEPS:0] s2_adue;     // at least k+1 alpha periods due
-  logic [AF:0] s2_alpha;             // alpha after the first AS1 due decays (S1)
-  logic      s3_replay, s4_replay;
-  logic [1:0] s3_inc, s4_inc;
-  logic [RATE_W+AF:0] s4_prod;
+  // ---------------------------------------------------------------- pipeline registers
+  logic [NSTG:1] v_q;              // stage s holds an op
+  work_t [NSTG:1] w_q;             // stage s registers
+  work_t [NSTG:1] w_d;             // stage s results (loaded into stage s+1)
 
-  // ---------------------------------------------------------------- issue (S0)
+  // ---------------------------------------------------------------- issue (S0) and hazards
+  // Candidates: the replayed op, the event at the head register, the sweep's QP.
+  // Hazard rule (stall): an op is not issued while an op for the same QP is in
+  // stages 1..NSTG. The compares are registered one cycle ahead: at each edge each
+  // candidate of the next cycle is compared with the ops that will then be in
+  // stages 1..NSTG (the op issuing now and stages 1..NSTG-1), so the issue decision
+  // reads flops only.
+  //   event head: loaded from the FIFO; a newly loaded head waits one cycle (its
+  //     compare is made in that cycle);
+  //   sweep: both its QP and the next QP are compared (either is the candidate);
+  //   replay: never has a hazard (no other op of its QP can be in flight).
+  logic             hd_v_q, hd_new_q;
+  op_t              hd_q;
+  logic             hz_hd_q, hz_sw_q;
   logic             replay_q;
   op_t              replay_op_q;
-  logic [QPN_W-1:0] sweep_qpn_q;
-  logic             sweep_turn_q;
+  logic [QPN_W-1:0] sweep_qpn_q, sweep_nxt_q;
+  logic             sweep_turn_q;   // 1: the sweep has the next contested slot
+  logic             space_ok_q;     // the update FIFO has room for every op in flight
   logic [UPD_CW-1:0] upd_count;
+  logic [TS_W-1:0]  last_done_q;    // stamp of the last event op written back
+  logic             ev_inflight;    // an event op is in a stage, queued or to be replayed
+  // The sweep's now: no later than any event still to be processed. Events are
+  // processed in stamp order, so while one is pending the stamp of the last one
+  // written back is a safe bound; else the current time. Registered: one cycle old,
+  // which is still safe (an event accepted in that cycle has a stamp >= now - 1, and
+  // a timer due at the same cycle goes first).
+  logic [TS_W-1:0]  safe_now_q;
 
-  function automatic logic hazard(input logic [QPN_W-1:0] q);
-    logic h;
-    h = 1'b0;
-    for (int i = 1; i <= NSTG; i++) h |= s_valid[i] && (s_op[i].qpn == q);
-    return h;
-  endfunction
-
-  // safe now for the sweep: the oldest in-flight event stamp, else the FIFO head, else now
-  logic [TS_W-1:0] safe_now;
-  always_comb begin
-    safe_now = evt_out_valid ? evt_head.now : now_q;
-    for (int i = 1; i <= NSTG; i++) begin  // deepest stage wins (highest index last)
-      if (s_valid[i] && s_op[i].kind != OP_SWEEP) safe_now = s_op[i].now;
-    end
-  end
-
-  logic space_ok, ev_ok, sw_ok, rp_ok, issue_ev, issue_sw, issue_rp, issue;
+  logic rp_ok, ev_ok, sw_ok, issue_rp, issue_ev, issue_sw, issue, hd_load;
   op_t  issue_op;
-  assign space_ok = (upd_count <= UPD_CW'(UPD_DEPTH - NSTG - 1));
-  assign rp_ok    = !clr_q && replay_q && space_ok && !hazard(replay_op_q.qpn);
-  assign ev_ok    = !clr_q && !replay_q && evt_out_valid && space_ok && !hazard(evt_head.qpn);
-  assign sw_ok    = !clr_q && !replay_q && space_ok && !hazard(sweep_qpn_q);
+
+  assign rp_ok    = replay_q && space_ok_q;
+  assign ev_ok    = !clr_q && !replay_q && hd_v_q && !hd_new_q && !hz_hd_q && space_ok_q;
+  assign sw_ok    = !clr_q && !replay_q && !hz_sw_q && space_ok_q;
   assign issue_rp = rp_ok;
   assign issue_ev = ev_ok && (!sw_ok || !sweep_turn_q);
   assign issue_sw = sw_ok && !issue_ev;
   assign issue    = issue_rp || issue_ev || issue_sw;
-  assign evt_out_ready = issue_ev;
+  assign hd_load  = evt_out_valid && (!hd_v_q || issue_ev);
+  assign evt_out_ready = hd_load;
 
   always_comb begin
-    issue_op = evt_head;
+    ev_inflight = hd_v_q || evt_out_valid || replay_q;
+    for (int s = 1; s <= NSTG; s++) begin
+      if (v_q[s] && w_q[s].op.kind != OP_SWEEP) ev_inflight = 1'b1;
+    end
+  end
+
+  always_comb begin
+    issue_op = hd_q;
     if (issue_rp) begin
       issue_op = replay_op_q;
     end else if (issue_sw) begin
       issue_op      = '0;
       issue_op.kind = OP_SWEEP;
       issue_op.qpn  = sweep_qpn_q;
-      issue_op.now  = safe_now;
+      issue_op.now  = safe_now_q;
     end
   end
 
+  // hazards of the next cycle's candidates (fabnic_cc_match: balanced compare trees)
+  logic hz_hd_d, hz_sw_cur_d, hz_sw_nxt_d;
+  logic [NSTG-1:1] stg_v;
+  logic [(NSTG-1)*QPN_W-1:0] stg_qpn;
+  logic any_hd, any_cur, any_nxt, eq_sw_hd, eq_rp_hd, eq_hd_nxt, eq_rp_cur, eq_rp_nxt;
+  always_comb begin
+    for (int s = 1; s < NSTG; s++) begin
+      stg_v[s] = v_q[s];
+      stg_qpn[(s-1)*QPN_W +: QPN_W] = w_q[s].op.qpn;
+    end
+  end
+
+  fabnic_cc_match #(.W(QPN_W), .N(NSTG - 1)) u_hz_hd (
+    .key(hd_q.qpn), .valid(stg_v), .entries(stg_qpn), .hit(), .any(any_hd));
+  fabnic_cc_match #(.W(QPN_W), .N(NSTG - 1)) u_hz_cur (
+    .key(sweep_qpn_q), .valid(stg_v), .entries(stg_qpn), .hit(), .any(any_cur));
+  fabnic_cc_match #(.W(QPN_W), .N(NSTG - 1)) u_hz_nxt (
+    .key(sweep_nxt_q), .valid(stg_v), .entries(stg_qpn), .hit(), .any(any_nxt));
+  // the candidates against each other (the op issuing now enters stage 1)
+  fabnic_cc_match #(.W(QPN_W), .N(2)) u_hz_hd_iss (
+    .key(hd_q.qpn), .valid(2'b11), .entries({replay_op_q.qpn, sweep_qpn_q}),
+    .hit({eq_rp_hd, eq_sw_hd}), .any());
+  fabnic_cc_match #(.W(QPN_W), .N(2)) u_hz_nxt_iss (
+    .key(sweep_nxt_q), .valid(2'b11), .entries({replay_op_q.qpn, hd_q.qpn}),
+    .hit({eq_rp_nxt, eq_hd_nxt}), .any());
+  fabnic_cc_match #(.W(QPN_W), .N(1)) u_hz_cur_iss (
+    .key(sweep_qpn_q), .valid(1'b1), .entries(replay_op_q.qpn), .hit(eq_rp_cur), .any());
+
+  always_comb begin
+    hz_hd_d     = any_hd || (issue_sw && eq_sw_hd) || (issue_rp && eq_rp_hd);
+    hz_sw_cur_d = any_cur || (issue_ev && eq_sw_hd) || (issue_rp && eq_rp_cur);
+    hz_sw_nxt_d = any_nxt || (issue_ev && eq_hd_nxt) || (issue_rp && eq_rp_nxt);
+  end
+
   always_ff @(posedge clk) begin
+    if (hd_load) hd_q <= evt_out;
+    hd_v_q   <= hd_load || (hd_v_q && !issue_ev);
+    hd_new_q <= hd_load;
+    hz_hd_q  <= hz_hd_d;
+    hz_sw_q  <= issue_sw ? hz_sw_nxt_d : hz_sw_cur_d;
+    if (issue_sw) begin
+      sweep_qpn_q <= sweep_nxt_q;
+      sweep_nxt_q <= (sweep_nxt_q == QPN_W'(NUM_QP - 1)) ? '0 : sweep_nxt_q + 1'b1;
+    end
+    // contested slots alternate; a head that waits its first cycle counts as its turn
+    if (issue_ev) sweep_turn_q <= 1'b1;
+    else if (issue_sw) sweep_turn_q <= 1'b0;
+    space_ok_q <= (upd_count <= UPD_CW'(UPD_DEPTH - NSTG - 4));
+    if (v_q[NSTG] && w_q[NSTG].op.kind != OP_SWEEP) last_done_q <= w_q[NSTG].op.now;
+    safe_now_q <= ev_inflight ? last_done_q : now_q;
     if (rst) begin
+      hd_v_q       <= 1'b0;
+      hd_new_q     <= 1'b0;
+      hz_hd_q      <= 1'b0;
+      hz_sw_q      <= 1'b0;
       sweep_qpn_q  <= '0;
+      sweep_nxt_q  <= QPN_W'(1);
       sweep_turn_q <= 1'b0;
-    end else begin
-      if (issue_sw) sweep_qpn_q <= (sweep_qpn_q == QPN_W'(NUM_QP - 1)) ? '0 : sweep_qpn_q + 1'b1;
-      if (ev_ok && sw_ok) sweep_turn_q <= !sweep_turn_q;
+      space_ok_q   <= 1'b0;
+      last_done_q  <= '0;
+      safe_now_q   <= '0;
     end
   end
 
@@ -329,184 +480,249 @@ module fabnic_dcqcn_rp #(
     .rd_en(issue), .rd_regce(1'b1), .rd_addr(issue_op.qpn), .rd_data(ram_rd_data)
   );
 
-  // ---------------------------------------------------------------- alpha period multiples
-  // amul_q[k-1] = k * cfg_alpha_period, k = 1..ALPHA_STEPS+1 (registered: a configuration
-  // change takes effect one cycle later)
-  logic [MW-1:0] amul_q [ALPHA_STEPS+1];
-  always_ff @(posedge clk) begin
-    for (int k = 1; k <= ALPHA_STEPS + 1; k++) amul_q[k-1] <= MW'(cfg_alpha_period) * MW'(k);
-  end
-
-  // ---------------------------------------------------------------- S1: timer arithmetic
-  // alpha: count the due periods (thermometer s1_adue[k-1] = at least k due, k up to
-  // ALPHA_STEPS+1) and apply the first AS1 of them
-  qp_state_t s1_st;
-  logic [TS_W-1:0] s1_da, s1_dr;
-  logic [ALPHA_STEPS:0] s1_adue;
-  logic [AF:0] s1_alpha;
-  assign s1_st = qp_state_t'(ram_rd_data);
-  assign s1_da = s_op[1].now - s1_st.t_alpha;
-  assign s1_dr = s_op[1].now - s1_st.t_rate;
-
+  // ---------------------------------------------------------------- the stages
+  // The DCQCN equations (docs/cc.md), one step per stage:
+  //   S1        now - t_alpha, now - t_rate; byte counter + bytes; alpha - 1
+  //   S2        timers due: alpha periods (thermometer), rate timer; byte counter >= B
+  //   S3        stage counts after the events; next timestamps
+  //   S3..SD    alpha decays, one per stage: alpha - ceil(alpha * 2**-g), computed as
+  //             c - 1 - floor(c * 2**-g) on c = alpha - 1 (c + ~(c >>> g): one adder)
+  //   S4, S5    increase kind of each event: hi/lo stages vs F (fast, additive, hyper)
+  //   S6        i x R_HAI (DSP)
+  //   S7        the increase of each event
+  //   S8, S9    timer event: Rt = min(Rt + inc, line); Rc = clamp(ceil((Rt + Rc) / 2))
+  //   S10, S11  byte event: the same on the result
+  //   SJ        alpha known: replay decision, alpha timestamp, CNP decay
+  //   SM        Rc x alpha (DSP), CNP alpha = decay(alpha) + g
+  //   SC        CNP cut: Rc = max(Rc - Rc * alpha / 2, R_min)
+  //   NSTG      the new state by op kind; RAM write, rate update, read response
   always_comb begin
-    for (int k = 0; k <= ALPHA_STEPS; k++) begin
-      // a negative difference (MSB set) is never due
-      s1_adue[k] = !s1_da[TS_W-1] && (cfg_alpha_period != '0) && (MW'(s1_da) >= amul_q[k]);
-    end
-    s1_alpha = s1_st.alpha;
-    for (int k = 0; k < AS1; k++) begin
-      if (s1_adue[k]) s1_alpha = alpha_decay(s1_alpha, cfg_g_shift);
-    end
-  end
-
-  always_ff @(posedge clk) begin
-    s2_st    <= s1_st;
-    s2_rc0   <= s1_st.rc;
-    s2_adue  <= s1_adue;
-    s2_alpha <= s1_alpha;
-    s2_rdue  <= !s1_dr[TS_W-1] && (cfg_timer_period != '0) && (s1_dr >= cfg_timer_period);
-    s2_rdue2 <= !s1_dr[TS_W-1] && (cfg_timer_period != '0) && (s1_dr >= {cfg_timer_period[TS_W-2:0], 1'b0});
-  end
-
-  // ---------------------------------------------------------------- S2: due timer events
-  qp_state_t s2_nx;
-  logic      s2_replay;
-  logic [1:0] s2_inc;
-  always_comb begin
-    logic [2*RATE_W-1:0] r;
-    logic                a_snap, r_snap;
-    logic [AF:0]         a;
-    logic [NW-1:0]       na;
-    s2_nx  = s2_st;
-    s2_inc = '0;
-    a_snap = 1'b0;
-    r_snap = 1'b0;
-    r      = '0;
-    a      = s2_alpha;
-    na     = '0;
-    for (int k = 0; k < ALPHA_STEPS; k++) begin
-      if (s2_adue[k]) na = NW'(k + 1);                       // due periods applied (<= STEPS)
-      if (k >= AS1 && s2_adue[k]) a = alpha_decay(a, cfg_g_shift);
-    end
-    if (s2_st.en && s_op[2].kind != OP_INIT) begin
-      if (cfg_alpha_period == '0) begin
-        s2_nx.t_alpha = s_op[2].now;
-      end else if (s2_adue[0]) begin
-        s2_nx.alpha = a;
-        if (a == '0) begin
-          a_snap        = 1'b1;            // decay of 0 is 0: restart the period
-          s2_nx.t_alpha = s_op[2].now;
-        end else begin
-          s2_nx.t_alpha = s2_st.t_alpha + TS_W'(amul_q[na - NW'(1)]);
-        end
-      end
-      if (cfg_timer_period == '0) begin
-        s2_nx.t_rate = s_op[2].now;
-      end else if (s2_rdue) begin
-        s2_nx.ts = sat_inc(s2_st.ts);
-        r = rate_increase(s2_st.rc, s2_st.rt, s2_nx.ts, s2_st.bs, cfg_f, cfg_rate_ai,
-                          cfg_rate_hai, cfg_rate_min, cfg_rate_line);
-        s2_nx.rc  = r[2*RATE_W-1:RATE_W];
-        s2_nx.rt  = r[RATE_W-1:0];
-        s2_inc    = 2'd1;
-        // at line rate every further increase is a no-op until the next CNP resets the stages
-        r_snap       = (s2_nx.rc == cfg_rate_line) && (s2_nx.rt == cfg_rate_line);
-        s2_nx.t_rate = r_snap ? s_op[2].now : s2_st.t_rate + cfg_timer_period;
-      end
-    end
-    s2_replay = s2_st.en && s_op[2].kind != OP_INIT && s_op[2].kind != OP_SWEEP &&
-                ((s2_adue[ALPHA_STEPS] && !a_snap) || (s2_rdue2 && !r_snap));
-  end
-
-  always_ff @(posedge clk) begin
-    s3_st     <= s2_nx;
-    s3_rc0    <= s2_rc0;
-    s3_replay <= s2_replay;
-    s3_inc    <= s2_inc;
-  end
-
-  // ---------------------------------------------------------------- S3: byte counter, multiply
-  qp_state_t s3_nx;
-  logic [1:0] s3_inc_nx;
-  always_comb begin
-    logic [BC_W:0]       b1;
-    logic [2*RATE_W-1:0] r;
-    s3_nx     = s3_st;
-    s3_inc_nx = s3_inc;
-    b1        = {1'b0, s3_st.bytes} + (BC_W+1)'(s_op[3].arg);
-    r         = '0;
-    if (s3_st.en && s_op[3].kind == OP_TX && !s3_replay && cfg_byte_counter != '0) begin
-      if (b1 >= (BC_W+1)'(cfg_byte_counter)) begin
-        s3_nx.bytes = BC_W'(b1 - (BC_W+1)'(cfg_byte_counter));
-        s3_nx.bs    = sat_inc(s3_st.bs);
-        r = rate_increase(s3_st.rc, s3_st.rt, s3_st.ts, s3_nx.bs, cfg_f, cfg_rate_ai,
-                          cfg_rate_hai, cfg_rate_min, cfg_rate_line);
-        s3_nx.rc  = r[2*RATE_W-1:RATE_W];
-        s3_nx.rt  = r[RATE_W-1:0];
-        s3_inc_nx = s3_inc + 2'd1;
-      end else begin
-        s3_nx.bytes = BC_W'(b1);
-      end
-    end
-  end
-
-  always_ff @(posedge clk) begin
-    s4_st     <= s3_nx;
-    s4_rc0    <= s3_rc0;
-    s4_replay <= s3_replay;
-    s4_inc    <= s3_inc_nx;
-    s4_prod   <= s3_st.rc * s3_st.alpha;
-  end
-
-  // ---------------------------------------------------------------- S4: CNP, init, write back
-  qp_state_t s4_nx;
-  logic      s4_cut, s4_commit;
-  always_comb begin
+    work_t x;
+    qp_state_t st;
+    logic [IW-1:0] rtw;
+    logic [RATE_W:0] sum;
+    logic [RATE_W-1:0] rcn;
+    logic [2*HH+AF:0] prod;
     logic [RATE_W-1:0] dec;
-    logic [RATE_W-1:0] rc_cut;
-    s4_nx     = s4_st;
-    s4_commit = !s4_replay;
-    s4_cut    = 1'b0;
-    dec       = RATE_W'(s4_prod >> (AF + 1));
-    rc_cut    = s4_st.rc - dec;
-    if (rc_cut < cfg_rate_min) rc_cut = cfg_rate_min;
-    if (s_op[4].kind == OP_INIT) begin
-      s4_nx.en      = s_op[4].arg[0];
-      s4_nx.rc      = cfg_rate_init;
-      s4_nx.rt      = cfg_rate_init;
-      s4_nx.alpha   = (AF+1)'(1) << AF;
-      s4_nx.ts      = '0;
-      s4_nx.bs      = '0;
-      s4_nx.bytes   = '0;
-      s4_nx.t_alpha = s_op[4].now;
-      s4_nx.t_rate  = s_op[4].now;
-    end else if (s_op[4].kind == OP_CNP && s4_st.en && s4_commit) begin
-      s4_cut        = 1'b1;
-      s4_nx.rt      = (cfg_clamp_tgt || s4_st.ts != '0) ? s4_st.rc : s4_st.rt;
-      s4_nx.rc      = rc_cut;
-      s4_nx.alpha   = alpha_decay(s4_st.alpha, cfg_g_shift) + (((AF+1)'(1) << AF) >> cfg_g_shift);
-      s4_nx.ts      = '0;
-      s4_nx.bs      = '0;
-      s4_nx.bytes   = '0;
-      s4_nx.t_alpha = s_op[4].now;
-      s4_nx.t_rate  = s_op[4].now;
+    logic [TS_W-1:0] step;
+
+    for (int s = 1; s <= NSTG; s++) w_d[s] = w_q[s];
+
+    // ---- S1: time since the last alpha update / rate-timer event, byte count
+    x    = '0;
+    st   = qp_state_t'(ram_rd_data);
+    x.op = w_q[1].op;
+    x.st = st;
+    x.da = x.op.now - st.t_alpha;
+    x.dr = x.op.now - st.t_rate;
+    x.upd = st.en && x.op.kind != OP_INIT;
+    x.btx = st.en && x.op.kind == OP_TX && bc_nz_q;
+    x.b1  = {1'b0, st.bytes} + (BC_W+1)'(x.op.arg);
+    x.c   = CW'(st.alpha) - CW'(1);
+    w_d[1] = x;
+
+    // ---- S_DUE (S2): timers due (a negative difference, MSB set, is never due)
+    x = w_q[S_DUE];
+    for (int k = 0; k <= ALPHA_STEPS; k++) begin
+      x.adue[k] = !x.da[TS_W-1] && aper_nz_q && (MW'(x.da) >= amul_q[k]);
+    end
+    x.rdue  = x.upd && !x.dr[TS_W-1] && tper_nz_q && (x.dr >= tper_q);
+    x.rdue2 = x.upd && !x.dr[TS_W-1] && tper_nz_q && (x.dr >= {tper_q[TS_W-2:0], 1'b0});
+    x.bdue  = x.btx && (x.b1 >= (BC_W+1)'(bc_q));
+    w_d[S_DUE] = x;
+
+    // ---- S_CNT (S3): stage counts, byte counter, next timestamps
+    x = w_q[S_CNT];
+    x.ts1     = x.rdue ? sat_inc(x.st.ts) : x.st.ts;
+    x.bs1     = x.bdue ? sat_inc(x.st.bs) : x.st.bs;
+    x.bytes_b = !x.btx ? x.st.bytes : x.bdue ? BC_W'(x.b1 - (BC_W+1)'(bc_q)) : BC_W'(x.b1);
+    x.t_rate_step = x.st.t_rate + tper_q;
+    step = '0;                          // (number of due periods applied) x period
+    for (int k = 0; k < ALPHA_STEPS; k++) begin
+      if (x.adue[k] && !x.adue[k+1]) step = TS_W'(amul_q[k]);
+    end
+    if (x.adue[ALPHA_STEPS]) step = TS_W'(amul_q[ALPHA_STEPS-1]);
+    x.t_alpha_step = x.st.t_alpha + step;
+    w_d[S_CNT] = x;
+
+    // ---- S_HL (S4): hi/lo stage counts of each event (stage counts after that event)
+    x = w_q[S_HL];
+    x.hi_t = (x.ts1 > x.st.bs) ? x.ts1 : x.st.bs;
+    x.lo_t = (x.ts1 > x.st.bs) ? x.st.bs : x.ts1;
+    x.hi_b = (x.ts1 > x.bs1) ? x.ts1 : x.bs1;
+    x.lo_b = (x.ts1 > x.bs1) ? x.bs1 : x.ts1;
+    w_d[S_HL] = x;
+
+    // ---- S_MODE (S5): fast recovery (hi <= F), additive (lo <= F), else hyper with i = lo - F
+    x = w_q[S_MODE];
+    x.fast_t = x.hi_t <= f_q;
+    x.add_t  = x.lo_t <= f_q;
+    x.i_t    = x.lo_t - f_q;
+    x.fast_b = x.hi_b <= f_q;
+    x.add_b  = x.lo_b <= f_q;
+    x.i_b    = x.lo_b - f_q;
+    w_d[S_MODE] = x;
+
+    // ---- S_HAI (S6): i x R_HAI, two 16-bit halves (one DSP each, output registered)
+    x = w_q[S_HAI];
+    x.pt_lo = x.i_t * hai_q[HH-1:0];
+    x.pt_hi = x.i_t * hai_q[RATE_W-1:HH];
+    x.pb_lo = x.i_b * hai_q[HH-1:0];
+    x.pb_hi = x.i_b * hai_q[RATE_W-1:HH];
+    w_d[S_HAI] = x;
+
+    // ---- S_INC (S7): the increase of Rt for each event
+    x = w_q[S_INC];
+    x.inc_t = x.fast_t ? '0 : x.add_t ? IW'(ai_q) : IW'(x.pt_lo) + (IW'(x.pt_hi) << HH);
+    x.inc_b = x.fast_b ? '0 : x.add_b ? IW'(ai_q) : IW'(x.pb_lo) + (IW'(x.pb_hi) << HH);
+    w_d[S_INC] = x;
+
+    // ---- S_RTA (S8): timer event, Rt = min(Rt + inc, line)
+    x = w_q[S_RTA];
+    rtw    = IW'(x.st.rt) + x.inc_t;
+    x.rt_a = !x.rdue ? x.st.rt : (rtw > IW'(line_q)) ? line_q : RATE_W'(rtw);
+    w_d[S_RTA] = x;
+
+    // ---- S_RCA (S9): timer event, Rc = ceil((Rt + Rc) / 2) within [R_min, line]
+    x = w_q[S_RCA];
+    sum = {1'b0, x.rt_a} + {1'b0, x.st.rc} + (RATE_W+1)'(1);
+    rcn = RATE_W'(sum >> 1);
+    x.rc_a = !x.rdue ? x.st.rc
+           : (rcn > line_q) ? (line_lt_min_q ? rmin_q : line_q)
+           : (rcn < rmin_q) ? rmin_q : rcn;
+    w_d[S_RCA] = x;
+
+    // ---- S_RTB (S10): byte event, Rt = min(Rt + inc, line); timer restart at line rate
+    x = w_q[S_RTB];
+    rtw      = IW'(x.rt_a) + x.inc_b;
+    x.rt_b   = !x.bdue ? x.rt_a : (rtw > IW'(line_q)) ? line_q : RATE_W'(rtw);
+    // at line rate every further increase is a no-op until the next CNP resets the stages
+    x.r_snap = x.rdue && (x.rc_a == line_q) && (x.rt_a == line_q);
+    w_d[S_RTB] = x;
+
+    // ---- S_RCB (S11): byte event, Rc = ceil((Rt + Rc) / 2) within [R_min, line]; t_rate
+    x = w_q[S_RCB];
+    sum = {1'b0, x.rt_b} + {1'b0, x.rc_a} + (RATE_W+1)'(1);
+    rcn = RATE_W'(sum >> 1);
+    x.rc_b = !x.bdue ? x.rc_a
+           : (rcn > line_q) ? (line_lt_min_q ? rmin_q : line_q)
+           : (rcn < rmin_q) ? rmin_q : rcn;
+    x.t_rate_n = (x.upd && !tper_nz_q) ? x.op.now
+               : !x.rdue ? x.st.t_rate
+               : x.r_snap ? x.op.now : x.t_rate_step;
+    w_d[S_RCB] = x;
+
+    // ---- S3..S(2+ALPHA_STEPS): alpha decays, decay k applied in stage S_DEC0 + k
+    for (int s = S_DEC0; s <= S_DECL; s++) begin
+      w_d[s].c = decay_c(w_q[s].c, g_q, w_q[s].adue[s - S_DEC0]);
+    end
+
+    // ---- SJ: alpha after the decays, replay, alpha timestamp, CNP decay, Rc - R_min
+    x = w_q[SJ];
+    begin
+      logic a_zero, a_snap;
+      a_zero  = &x.c;                 // alpha reached 0 (c = -1)
+      a_snap  = x.adue[0] && a_zero;  // decay of 0 is 0: restart the period
+      x.a_n   = (AF+1)'(x.c + CW'(1));
+      x.replay = x.upd && x.op.kind != OP_SWEEP &&
+                 ((x.adue[ALPHA_STEPS] && !a_snap) || (x.rdue2 && !x.r_snap));
+      x.t_alpha_n = (x.upd && !aper_nz_q) ? x.op.now
+                  : !(x.upd && x.adue[0]) ? x.st.t_alpha
+                  : a_snap ? x.op.now : x.t_alpha_step;
+    end
+    x.c_cnp = decay_c(x.c, g_q, 1'b1);
+    x.rcm   = {1'b0, x.rc_b} - {1'b0, rmin_q};
+    x.ne_a  = x.rc_a != x.st.rc;
+    x.ne_b  = x.rc_b != x.st.rc;
+    w_d[SJ] = x;
+
+    // ---- SM: Rc x alpha (two DSPs), CNP alpha = decay(alpha) + 2**AF * g
+    x = w_q[SM];
+    x.pc_lo = x.a_n * x.rc_b[HH-1:0];
+    x.pc_hi = x.a_n * x.rc_b[RATE_W-1:HH];
+    x.a_cnp = (AF+1)'(x.c_cnp) + gterm1_q;
+    w_d[SM] = x;
+
+    // ---- SC: Rc = max(Rc - floor(Rc * alpha / 2**(AF+1)), R_min)
+    x = w_q[SC];
+    prod     = (2*HH+AF+1)'(x.pc_lo) + ((2*HH+AF+1)'(x.pc_hi) << HH);
+    dec      = RATE_W'(prod >> (AF + 1));
+    x.rc_cut = (x.rcm[RATE_W] || ({1'b0, dec} > x.rcm)) ? rmin_q : x.rc_b - dec;
+    w_d[SC] = x;
+  end
+
+  // ---------------------------------------------------------------- write-back (NSTG)
+  work_t     wb;
+  qp_state_t wb_nx;
+  logic      wb_cut, wb_commit, wb_inc_b;
+  assign wb = w_q[NSTG];
+
+  always_comb begin
+    wb_commit = !wb.replay;
+    wb_cut    = 1'b0;
+    wb_inc_b  = wb.bdue && wb_commit;
+    wb_nx     = wb.st;
+    if (wb.op.kind == OP_INIT) begin
+      wb_nx.en      = wb.op.arg[0];
+      wb_nx.rc      = rinit_q;
+      wb_nx.rt      = rinit_q;
+      wb_nx.alpha   = (AF+1)'(1) << AF;
+      wb_nx.ts      = '0;
+      wb_nx.bs      = '0;
+      wb_nx.bytes   = '0;
+      wb_nx.t_alpha = wb.op.now;
+      wb_nx.t_rate  = wb.op.now;
+    end else if (wb.st.en) begin
+      // timers (applied on a replay too), then the byte event unless replayed
+      wb_nx.alpha   = wb.a_n;
+      wb_nx.t_alpha = wb.t_alpha_n;
+      wb_nx.ts      = wb.ts1;
+      wb_nx.t_rate  = wb.t_rate_n;
+      wb_nx.rc      = wb_commit ? wb.rc_b : wb.rc_a;
+      wb_nx.rt      = wb_commit ? wb.rt_b : wb.rt_a;
+      if (wb.btx && wb_commit) begin
+        wb_nx.bs    = wb.bs1;
+        wb_nx.bytes = wb.bytes_b;
+      end
+      if (wb.op.kind == OP_CNP && wb_commit) begin
+        wb_cut        = 1'b1;
+        wb_nx.rt      = (clamp_q || wb.ts1 != '0) ? wb.rc_b : wb.rt_b;
+        wb_nx.rc      = wb.rc_cut;
+        wb_nx.alpha   = wb.a_cnp;
+        wb_nx.ts      = '0;
+        wb_nx.bs      = '0;
+        wb_nx.bytes   = '0;
+        wb_nx.t_alpha = wb.op.now;
+        wb_nx.t_rate  = wb.op.now;
+      end
     end
   end
 
-  assign ram_wr_en   = clr_q || s_valid[4];
-  assign ram_wr_addr = clr_q ? clr_addr_q : s_op[4].qpn;
-  assign ram_wr_data = clr_q ? '0 : s4_nx;
+  assign ram_wr_en   = clr_q || v_q[NSTG];
+  assign ram_wr_addr = clr_q ? clr_addr_q : wb.op.qpn;
+  assign ram_wr_data = clr_q ? '0 : wb_nx;
 
   // rate update FIFO
-  logic upd_push, upd_in_ready;  // never full: issue reserves space (space_ok)
+  logic upd_push, upd_in_ready;  // never full: issue reserves space (space_ok_q)
   logic [QPN_W+RATE_W:0] upd_in, upd_out;
-  assign upd_push = s_valid[4] && (s_op[4].kind == OP_INIT ? s_op[4].arg[0]
-                                                            : (s4_st.en && s4_nx.rc != s4_rc0));
-  assign upd_in   = {s_op[4].qpn, s4_nx.rc, s_op[4].kind == OP_INIT};
+  // Rc changed: the compares of the non-cut candidates were made in SJ
+  assign upd_push = v_q[NSTG] && (wb.op.kind == OP_INIT ? wb.op.arg[0]
+                                 : wb.st.en && (wb_cut ? wb.rc_cut != wb.st.rc
+                                                       : wb_commit ? wb.ne_b : wb.ne_a));
+  assign upd_in   = {wb.op.qpn, wb_nx.rc, wb.op.kind == OP_INIT};
+
+  // one register between the write-back and the FIFO (counted in the reservation)
+  logic upd_push_q;
+  logic [QPN_W+RATE_W:0] upd_in_q;
+  always_ff @(posedge clk) begin
+    upd_push_q <= upd_push;
+    upd_in_q   <= upd_in;
+    if (rst) upd_push_q <= 1'b0;
+  end
 
   fabnic_fifo #(.WIDTH(QPN_W + RATE_W + 1), .DEPTH(UPD_DEPTH)) u_upd_fifo (
     .clk, .rst,
-    .in_valid(upd_push), .in_ready(upd_in_ready), .in_data(upd_in),
+    .in_valid(upd_push_q), .in_ready(upd_in_ready), .in_data(upd_in_q),
     .out_valid(upd_valid), .out_ready(upd_ready), .out_data(upd_out),
     .status_count(upd_count)
   );
@@ -514,21 +730,21 @@ module fabnic_dcqcn_rp #(
 
   // ---------------------------------------------------------------- pipeline control
   always_ff @(posedge clk) begin
-    if (rst) begin
-      for (int i = 1; i <= NSTG; i++) s_valid[i] <= 1'b0;
-      replay_q <= 1'b0;
-    end else begin
-      s_valid[1] <= issue;
-      for (int i = 2; i <= NSTG; i++) s_valid[i] <= s_valid[i-1];
-      if (issue_rp) replay_q <= 1'b0;
-      if (s_valid[4] && s4_replay) replay_q <= 1'b1;
-    end
+    v_q <= {v_q[NSTG-1:1], issue};
+    w_q[1]    <= '0;
+    w_q[1].op <= issue_op;
+    for (int s = 1; s < NSTG; s++) w_q[s+1] <= w_d[s];
+    if (rst) v_q <= '0;
   end
 
   always_ff @(posedge clk) begin
-    s_op[1] <= issue_op;
-    for (int i = 2; i <= NSTG; i++) s_op[i] <= s_op[i-1];
-    if (s_valid[4] && s4_replay) replay_op_q <= s_op[4];
+    if (rst) begin
+      replay_q <= 1'b0;
+    end else begin
+      if (issue_rp) replay_q <= 1'b0;
+      if (v_q[NSTG] && wb.replay) replay_q <= 1'b1;
+    end
+    if (v_q[NSTG] && wb.replay) replay_op_q <= wb.op;
   end
 
   // read responses
@@ -536,13 +752,13 @@ module fabnic_dcqcn_rp #(
     if (rst) begin
       rd_rsp_valid <= 1'b0;
     end else begin
-      rd_rsp_valid <= s_valid[4] && s4_commit && s_op[4].kind == OP_RD;
+      rd_rsp_valid <= v_q[NSTG] && wb_commit && wb.op.kind == OP_RD;
     end
-    rd_rsp_qpn    <= s_op[4].qpn;
-    rd_rsp_enable <= s4_nx.en;
-    rd_rsp_rc     <= s4_nx.rc;
-    rd_rsp_rt     <= s4_nx.rt;
-    rd_rsp_alpha  <= s4_nx.alpha;
+    rd_rsp_qpn    <= wb.op.qpn;
+    rd_rsp_enable <= wb_nx.en;
+    rd_rsp_rc     <= wb_nx.rc;
+    rd_rsp_rt     <= wb_nx.rt;
+    rd_rsp_alpha  <= wb_nx.alpha;
   end
 
   // counters
@@ -553,19 +769,45 @@ module fabnic_dcqcn_rp #(
       cnt_decrease    <= '0;
       cnt_increase    <= '0;
       cnt_catchup     <= '0;
-    end else if (s_valid[4]) begin
-      if (s_op[4].kind == OP_CNP && s4_commit) begin
+    end else if (v_q[NSTG]) begin
+      if (wb.op.kind == OP_CNP && wb_commit) begin
         cnt_cnp <= cnt_cnp + 1'b1;
-        if (!s4_st.en) cnt_cnp_ignored <= cnt_cnp_ignored + 1'b1;
+        if (!wb.st.en) cnt_cnp_ignored <= cnt_cnp_ignored + 1'b1;
       end
-      if (s4_cut) cnt_decrease <= cnt_decrease + 1'b1;
-      cnt_increase <= cnt_increase + CNT_W'(s4_inc);
-      if (s4_replay) cnt_catchup <= cnt_catchup + 1'b1;
+      if (wb_cut) cnt_decrease <= cnt_decrease + 1'b1;
+      cnt_increase <= cnt_increase + CNT_W'(wb.rdue) + CNT_W'(wb_inc_b);
+      if (wb.replay) cnt_catchup <= cnt_catchup + 1'b1;
     end
   end
 
   logic unused;
-  assign unused = ^{evt_count, upd_in_ready};
+  assign unused = ^{evt_count, upd_in_ready, wb};  // wb: fields the write-back does not read
+
+  // ---------------------------------------------------------------- assertions
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      // the hazard rule: never two ops of one QP between issue and write-back
+      for (int s = 1; s <= NSTG; s++) begin
+        if (issue && v_q[s]) assert (w_q[s].op.qpn != issue_op.qpn)
+          else $error("fabnic_dcqcn_rp: QP %0d issued while in stage %0d", issue_op.qpn, s);
+      end
+      // the registered hazards are those of the candidates now
+      if (hd_v_q && !hd_new_q) assert (hz_hd_q == (|hz_now(hd_q.qpn)))
+        else $error("fabnic_dcqcn_rp: event head hazard %0d", hz_hd_q);
+      assert (hz_sw_q == (|hz_now(sweep_qpn_q)))
+        else $error("fabnic_dcqcn_rp: sweep hazard %0d", hz_sw_q);
+      assert (sweep_nxt_q == ((sweep_qpn_q == QPN_W'(NUM_QP - 1)) ? '0 : sweep_qpn_q + 1'b1))
+        else $error("fabnic_dcqcn_rp: sweep next QP");
+      // the update FIFO is never overrun (issue reserves its space)
+      if (upd_push_q) assert (upd_in_ready) else $error("fabnic_dcqcn_rp: update FIFO overrun");
+    end
+  end
+
+  function automatic logic [NSTG:1] hz_now(input logic [QPN_W-1:0] q);
+    for (int s = 1; s <= NSTG; s++) hz_now[s] = v_q[s] && w_q[s].op.qpn == q;
+  endfunction
+`endif  // wb: fields the write-back does not read
 
 endmodule
 

@@ -27,11 +27,18 @@
 // A QP whose rate was never set (state cleared after reset) has cpb = 0: not
 // paced. upd_init = 1 also restarts the QP's clock (next = now).
 //
-// Pipeline: S0 issue (RAM read), S1 decide and write back, response registered.
-// A rate write from the divider has priority over requests; an op is not issued
-// while an op for the same QP is in S1 (one bubble). Update FIFO full: upd_ready
-// low (back-pressure toward the reaction point). The divider takes
-// ceil(N_W / DIV_BITS) + 1 cycles per update (25 cycles with the defaults).
+// Pipeline: S0 issue (RAM read) -> S1 decide (grant, base of the new next time,
+// multiplier operands; the response is registered from S1, so it comes 2 cycles after
+// the request) -> S2 L x cpb (two DSPs, output registered) -> S3 new next time, RAM
+// write. Hazard rule (stall): an op is not issued while an op for the same QP is in
+// S1..S3, so same-QP ops are 4 cycles apart; other QPs one per cycle. A rate write
+// from the divider has priority over requests (its hazard is registered one cycle
+// ahead). Update FIFO full: upd_ready low (back-pressure toward the reaction point).
+// The divider (radix 2**DIV_BITS, the multiples of the rate compared in parallel)
+// takes ceil(N_W / DIV_BITS) + 2 cycles per update (26 cycles with the defaults:
+// one to form the multiples).
+// req_ready depends on req_qpn (same-QP hazard) and on a divider result waiting,
+// never on req_valid.
 `default_nettype none
 
 module fabnic_rate_limiter #(
@@ -86,6 +93,9 @@ module fabnic_rate_limiter #(
   if (NUM_QP < 2 || QPN_W < $clog2(NUM_QP)) begin : g_check_qp
     $error("fabnic_rate_limiter: NUM_QP must be >= 2 and fit in QPN_W");
   end
+  if (DIV_BITS < 1 || DIV_BITS > 4) begin : g_check_div
+    $error("fabnic_rate_limiter: DIV_BITS must be 1..4");
+  end
   if (N_W > 63) begin : g_check_n
     $error("fabnic_rate_limiter: dividend too wide");
   end
@@ -126,53 +136,80 @@ module fabnic_rate_limiter #(
   );
 
   // ---------------------------------------------------------------- divider
-  // restoring division DIVIDEND / rate, DIV_BITS quotient bits per cycle
-  logic              div_busy_q, div_done_q;
+  // restoring division DIVIDEND / rate, radix 2**DIV_BITS: each cycle the remainder,
+  // extended by the next DIV_BITS dividend bits, is compared with the multiples
+  // k x rate (k = 1 .. 2**DIV_BITS - 1, registered when the division starts) in
+  // parallel; the largest multiple that fits is subtracted and k is the quotient digit.
+  localparam int NMUL = (1 << DIV_BITS) - 1;
+  localparam int RW   = RATE_W + DIV_BITS;    // extended remainder, multiples
+
+  logic              div_prep_q, div_busy_q, div_done_q;
+  logic [RATE_W-1:0] div_den_q;
   logic [$clog2(STEPS+1)-1:0] div_cnt_q;
   logic [NW-1:0]     div_num_q;     // dividend bits still to shift in (MSB first)
   logic [NW-1:0]     div_quo_q;
-  logic [RATE_W:0]   div_rem_q;
-  logic [RATE_W-1:0] div_den_q;
+  logic [RATE_W-1:0] div_rem_q;
+  logic [RW-1:0]     div_mul_q [1:NMUL];   // k x rate
   logic [QPN_W-1:0]  div_qpn_q;
   logic              div_init_q;
   logic              set_take;      // the pipeline takes the finished result
 
-  logic [RATE_W:0]   rem_nx;
+  logic [RATE_W-1:0] rem_nx;
   logic [NW-1:0]     quo_nx, num_nx;
   always_comb begin
-    rem_nx = div_rem_q;
-    quo_nx = div_quo_q;
-    num_nx = div_num_q;
-    for (int j = 0; j < DIV_BITS; j++) begin
-      rem_nx = {rem_nx[RATE_W-1:0], num_nx[NW-1]};
-      num_nx = num_nx << 1;
-      quo_nx = quo_nx << 1;
-      if (rem_nx >= {1'b0, div_den_q}) begin
-        rem_nx    = rem_nx - {1'b0, div_den_q};
-        quo_nx[0] = 1'b1;
+    logic [RW-1:0]       r;
+    logic [RW:0]         d;
+    logic [DIV_BITS-1:0] digit;
+    r      = {div_rem_q, div_num_q[NW-1 -: DIV_BITS]};
+    num_nx = div_num_q << DIV_BITS;
+    digit  = '0;
+    rem_nx = RATE_W'(r);
+    for (int k = 1; k <= NMUL; k++) begin
+      d = {1'b0, r} - {1'b0, div_mul_q[k]};
+      if (!d[RW]) begin                        // r >= k x rate (multiples increase with k)
+        digit  = DIV_BITS'(k);
+        rem_nx = RATE_W'(d);
       end
     end
+    quo_nx = {div_quo_q[NW-DIV_BITS-1:0], digit};
   end
 
-  assign uf_ready = !div_busy_q && !div_done_q && !clr_q;
+  assign uf_ready = !div_prep_q && !div_busy_q && !div_done_q && !clr_q;
 
   always_ff @(posedge clk) begin
+    if (uf_valid && uf_ready) begin
+      div_cnt_q  <= '0;
+      div_num_q  <= DIVIDEND;
+      div_quo_q  <= '0;
+      div_rem_q  <= '0;
+      {div_qpn_q, div_den_q, div_init_q} <= uf_data;
+    end else if (div_prep_q) begin
+      // the multiples k x rate, from the registered rate (shift-and-add, constant k)
+      for (int k = 1; k <= NMUL; k++) begin
+        logic [RW-1:0] acc;
+        acc = '0;
+        for (int b = 0; b < DIV_BITS; b++) begin
+          if (k[b]) acc = acc + (RW'(div_den_q) << b);
+        end
+        div_mul_q[k] <= acc;
+      end
+    end else if (div_busy_q) begin
+      div_num_q <= num_nx;
+      div_quo_q <= quo_nx;
+      div_rem_q <= rem_nx;
+      div_cnt_q <= div_cnt_q + 1'b1;
+    end
     if (rst) begin
+      div_prep_q <= 1'b0;
       div_busy_q <= 1'b0;
       div_done_q <= 1'b0;
     end else begin
       if (uf_valid && uf_ready) begin
+        div_prep_q <= 1'b1;
+      end else if (div_prep_q) begin
+        div_prep_q <= 1'b0;
         div_busy_q <= 1'b1;
-        div_cnt_q  <= '0;
-        div_num_q  <= DIVIDEND;
-        div_quo_q  <= '0;
-        div_rem_q  <= '0;
-        {div_qpn_q, div_den_q, div_init_q} <= uf_data;
       end else if (div_busy_q) begin
-        div_num_q <= num_nx;
-        div_quo_q <= quo_nx;
-        div_rem_q <= rem_nx;
-        div_cnt_q <= div_cnt_q + 1'b1;
         if (div_cnt_q == ($clog2(STEPS+1))'(STEPS - 1)) begin
           div_busy_q <= 1'b0;
           div_done_q <= 1'b1;
@@ -187,27 +224,63 @@ module fabnic_rate_limiter #(
   assign div_cpb = (div_quo_q > NW'({CPB_W{1'b1}})) ? {CPB_W{1'b1}} : CPB_W'(div_quo_q);
 
   // ---------------------------------------------------------------- issue (S0)
-  logic             s1_valid_q, s1_set_q, s1_init_q;
-  logic [QPN_W-1:0] s1_qpn_q;
+  // Hazard rule (stall): an op is not issued while an op for the same QP is in S1..S3;
+  // the RAM write at the end of S3 is visible to a read issued in the next cycle.
+  localparam int NSTG = 3;
+  localparam int CH   = CPB_W / 2;          // multiplier split: cpb = {hi, lo}, lo CH bits
+
+  logic             s_valid [1:NSTG];
+  logic [QPN_W-1:0] s_qpn   [1:NSTG];
+  logic             s1_set_q, s1_init_q;
   logic [LEN_W-1:0] s1_len_q;
   logic [CPB_W-1:0] s1_cpb_q;
+  logic [TS_W-1:0]  nowm_slack_q;           // now_q - cfg_slack (cfg_slack one cycle late)
   logic             issue_set, issue_req;
   logic [QPN_W-1:0] issue_qpn;
 
-  assign issue_set = !clr_q && div_done_q && !(s1_valid_q && s1_qpn_q == div_qpn_q);
+  // the request's QP against S1..S3 (fabnic_cc_match: balanced compare trees)
+  logic [NSTG-1:0]       stg_v;
+  logic [NSTG*QPN_W-1:0] stg_qpn;
+  logic                  req_hz;
+  always_comb begin
+    for (int i = 1; i <= NSTG; i++) begin
+      stg_v[i-1] = s_valid[i];
+      stg_qpn[(i-1)*QPN_W +: QPN_W] = s_qpn[i];
+    end
+  end
+  fabnic_cc_match #(.W(QPN_W), .N(NSTG)) u_req_hz (
+    .key(req_qpn), .valid(stg_v), .entries(stg_qpn), .hit(), .any(req_hz));
+
+  // The divider's QP changes only when a division starts (DIV cycles before its
+  // result), so its hazard is registered one cycle ahead: compared with the ops that
+  // will be in S1..S3 in the next cycle (the request issuing now, S1, S2).
+  logic hz_div_q;
+  logic req_div_eq, hz_div_d;
+  fabnic_cc_match #(.W(QPN_W), .N(NSTG - 1)) u_div_hz (
+    .key(div_qpn_q), .valid(stg_v[NSTG-2:0]), .entries(stg_qpn[(NSTG-1)*QPN_W-1:0]), .hit(),
+    .any(hz_div_d));
+  fabnic_cc_match #(.W(QPN_W), .N(1)) u_req_div (
+    .key(req_qpn), .valid(1'b1), .entries(div_qpn_q), .hit(req_div_eq), .any());
+  assign issue_set = !clr_q && div_done_q && !hz_div_q;
   assign set_take  = issue_set;
-  assign req_ready = !clr_q && !issue_set && !(s1_valid_q && s1_qpn_q == req_qpn);
+  assign req_ready = !clr_q && !issue_set && !req_hz;
   assign issue_req = req_valid && req_ready;
   assign issue_qpn = issue_set ? div_qpn_q : req_qpn;
 
   always_ff @(posedge clk) begin
-    if (rst) s1_valid_q <= 1'b0;
-    else     s1_valid_q <= issue_set || issue_req;
-    s1_set_q  <= issue_set;
-    s1_init_q <= div_init_q;
-    s1_qpn_q  <= issue_qpn;
-    s1_len_q  <= req_len;
-    s1_cpb_q  <= div_cpb;
+    s_valid[1] <= issue_set || issue_req;
+    for (int i = 2; i <= NSTG; i++) s_valid[i] <= s_valid[i-1];
+    s_qpn[1] <= issue_qpn;
+    for (int i = 2; i <= NSTG; i++) s_qpn[i] <= s_qpn[i-1];
+    s1_set_q     <= issue_set;
+    s1_init_q    <= div_init_q;
+    s1_len_q     <= req_len;
+    s1_cpb_q     <= div_cpb;
+    nowm_slack_q <= now_q + TS_W'(1) - TS_W'(cfg_slack);
+    hz_div_q     <= (issue_req && req_div_eq) || hz_div_d;
+    if (rst) begin
+      for (int i = 1; i <= NSTG; i++) s_valid[i] <= 1'b0;
+    end
   end
 
   // ---------------------------------------------------------------- RAM
@@ -221,45 +294,95 @@ module fabnic_rate_limiter #(
     .rd_en(issue_set || issue_req), .rd_regce(1'b1), .rd_addr(issue_qpn), .rd_data(ram_rd_data)
   );
 
-  // ---------------------------------------------------------------- S1
-  logic [TW-1:0]    next, now_fx, floor_fx, base, next_new, prod, cap, over, set_next;
+  // ---------------------------------------------------------------- S1: decide
+  // grant iff now >= floor(next); the base of the new next time (max(next, now - slack));
+  // the multiplier operands (request length x cpb, or last length x new cpb).
+  logic [TW-1:0]    next, now_fx, floor_fx, ahead, delta;
   logic [CPB_W-1:0] cpb;
   logic [LEN_W-1:0] last_len;
   logic [TS_W-1:0]  next_int, late;
-  logic [TW-1:0]    ahead;
   logic             grant;
   assign {next, cpb, last_len} = ram_rd_data;
   assign next_int = next[TW-1:FRAC_W];
   assign now_fx   = {now_q, FRAC_W'(0)};
-  assign floor_fx = {now_q - TS_W'(cfg_slack), FRAC_W'(0)};
+  assign floor_fx = {nowm_slack_q, FRAC_W'(0)};
   assign late     = now_q - next_int;
   assign ahead    = next - floor_fx;
+  assign delta    = next - now_fx;
   assign grant    = !s1_set_q && !late[TS_W-1];      // now >= floor(next), modular
-  // next behind now - slack (modular compare): restart from now - slack
-  assign base     = ahead[TW-1] ? floor_fx : next;
-  // one multiplier: request length x cpb (grant), or last length x new cpb (rate set)
-  assign prod     = s1_set_q ? TW'(last_len) * TW'(s1_cpb_q) : TW'(s1_len_q) * TW'(cpb);
-  assign next_new = base + prod;
-  assign cap      = now_fx + prod;
-  assign over     = next - cap;                       // modular: next >= cap iff MSB clear
-  assign set_next = s1_init_q ? now_fx : (over[TW-1] ? next : cap);
+
+  logic             s2_set_q, s2_init_q, s2_grant_q;
+  logic [TW-1:0]    s2_base_q, s2_next_q, s2_delta_q, s2_now_fx_q;
+  logic [CPB_W-1:0] s2_cpb_q;                        // cpb written back
+  logic [LEN_W-1:0] s2_len_q;                        // last length written back
+  logic [LEN_W-1:0] s2_ma_q;                         // multiplier operands
+  logic [CPB_W-1:0] s2_mb_q;
+
+  always_ff @(posedge clk) begin
+    s2_set_q    <= s1_set_q;
+    s2_init_q   <= s1_init_q;
+    s2_grant_q  <= grant;
+    // next behind now - slack (modular compare): restart from now - slack
+    s2_base_q   <= ahead[TW-1] ? floor_fx : next;
+    s2_next_q   <= next;
+    s2_delta_q  <= delta;
+    s2_now_fx_q <= now_fx;
+    s2_cpb_q    <= s1_set_q ? s1_cpb_q : cpb;
+    s2_len_q    <= s1_set_q ? last_len : s1_len_q;
+    s2_ma_q     <= s1_set_q ? last_len : s1_len_q;
+    s2_mb_q     <= s1_set_q ? s1_cpb_q : cpb;
+  end
+
+  // ---------------------------------------------------------------- S2: multiply
+  // two LEN_W x CH partial products, each one DSP with its output register
+  logic [LEN_W+CH-1:0]         s3_plo_q;
+  logic [LEN_W+CPB_W-CH-1:0]   s3_phi_q;
+  logic                        s3_set_q, s3_init_q, s3_grant_q;
+  logic [TW-1:0]               s3_base_q, s3_next_q, s3_delta_q, s3_now_fx_q;
+  logic [CPB_W-1:0]            s3_cpb_q;
+  logic [LEN_W-1:0]            s3_len_q;
+
+  always_ff @(posedge clk) begin
+    s3_plo_q    <= s2_ma_q * s2_mb_q[CH-1:0];
+    s3_phi_q    <= s2_ma_q * s2_mb_q[CPB_W-1:CH];
+    s3_set_q    <= s2_set_q;
+    s3_init_q   <= s2_init_q;
+    s3_grant_q  <= s2_grant_q;
+    s3_base_q   <= s2_base_q;
+    s3_next_q   <= s2_next_q;
+    s3_delta_q  <= s2_delta_q;
+    s3_now_fx_q <= s2_now_fx_q;
+    s3_cpb_q    <= s2_cpb_q;
+    s3_len_q    <= s2_len_q;
+  end
+
+  // ---------------------------------------------------------------- S3: new next, write back
+  //   grant:    next = base + L * cpb
+  //   rate set: next = init ? now : min(next, now + last_len * cpb_new)
+  logic [TW-1:0] prod, next_new, cap, over, set_next;
+  assign prod     = TW'(s3_plo_q) + (TW'(s3_phi_q) << CH);
+  assign next_new = s3_base_q + prod;
+  assign cap      = s3_now_fx_q + prod;
+  assign over     = s3_delta_q - prod;                // = next - cap: next >= cap iff MSB clear
+  assign set_next = s3_init_q ? s3_now_fx_q : (over[TW-1] ? s3_next_q : cap);
 
   always_comb begin
     ram_wr_en   = clr_q;
     ram_wr_addr = clr_addr_q;
     ram_wr_data = '0;
-    if (!clr_q && s1_valid_q) begin
-      ram_wr_addr = s1_qpn_q;
-      if (s1_set_q) begin
+    if (!clr_q && s_valid[NSTG]) begin
+      ram_wr_addr = s_qpn[NSTG];
+      if (s3_set_q) begin
         ram_wr_en   = 1'b1;
-        ram_wr_data = {set_next, s1_cpb_q, last_len};
-      end else if (grant) begin
+        ram_wr_data = {set_next, s3_cpb_q, s3_len_q};
+      end else if (s3_grant_q) begin
         ram_wr_en   = 1'b1;
-        ram_wr_data = {next_new, cpb, s1_len_q};
+        ram_wr_data = {next_new, s3_cpb_q, s3_len_q};
       end
     end
   end
 
+  // ---------------------------------------------------------------- response, counters
   always_ff @(posedge clk) begin
     if (rst) begin
       rsp_valid    <= 1'b0;
@@ -267,21 +390,20 @@ module fabnic_rate_limiter #(
       cnt_deny     <= '0;
       cnt_rate_set <= '0;
     end else begin
-      rsp_valid <= s1_valid_q && !s1_set_q;
-      if (s1_valid_q && s1_set_q) cnt_rate_set <= cnt_rate_set + 1'b1;
-      if (s1_valid_q && !s1_set_q) begin
+      rsp_valid <= s_valid[1] && !s1_set_q;
+      if (s_valid[NSTG] && s3_set_q) cnt_rate_set <= cnt_rate_set + 1'b1;
+      if (s_valid[1] && !s1_set_q) begin
         if (grant) cnt_grant <= cnt_grant + 1'b1;
         else       cnt_deny  <= cnt_deny + 1'b1;
       end
     end
-    rsp_qpn   <= s1_qpn_q;
+    rsp_qpn   <= s_qpn[1];
     rsp_grant <= grant;
     rsp_time  <= grant ? now_q : next_int;
   end
 
   logic unused;
-  assign unused = ^{uf_count, div_rem_q[RATE_W], now_fx[FRAC_W-1:0], late[TS_W-2:0], ahead[TW-2:0],
-                    over[TW-2:0]};
+  assign unused = ^{uf_count, late[TS_W-2:0], ahead[TW-2:0], over[TW-2:0]};
 
 endmodule
 

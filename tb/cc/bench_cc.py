@@ -34,9 +34,9 @@ if cocotb is not None:
         await rp.wait_until(t0 + 12 * cfg.timer_period + 2 * nqp)
         lats = [t - (t0 + (i + 1) * cfg.timer_period)
                 for i, t in enumerate(rp.update_times[2:])]
-        record("cc.rp.sweep_latency_idle", cycles_to_us(max(lats)), "us", cycles_to_us(nqp + 8),
+        record("cc.rp.sweep_latency_idle", cycles_to_us(max(lats)), "us", cycles_to_us(nqp + 20),
                {"NUM_QP": nqp}, higher_is_better=False,
-               note="timer event due -> rate update, idle engine (bound: one revisit)")
+               note="timer event due -> rate update, idle engine (bound: one revisit + pipeline)")
         # event throughput: a burst of tx events on distinct QPs, FIFO kept full
         n = 4000
         c0 = int(dut.status_time.value)

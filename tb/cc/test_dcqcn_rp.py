@@ -25,6 +25,9 @@ except ImportError:  # collected by pytest outside the simulator
     cocotb = None
 
 RATE_REL_TOL = 2e-3   # real-valued vs fixed-point Rc/Rt (see docs/cc.md)
+RP_STAGES = 16        # engine stages after issue (docs/cc.md): same-QP ops 17 cycles apart
+RP_SPACING = RP_STAGES + 1
+EVT_DEPTH = 16
 
 
 class Rp:
@@ -185,7 +188,7 @@ if cocotb is not None:
         assert rt2 == rc and abs(rc2 - rc / 2) <= 2
         assert int(dut.cnt_cnp.value) == 2 and int(dut.cnt_decrease.value) == 2
         await rp.cnp(9)   # QP never initialised: ignored
-        await ClockCycles(dut.clk, 10)
+        await ClockCycles(dut.clk, RP_SPACING + 10)
         assert int(dut.cnt_cnp_ignored.value) == 1
         rp.check_updates()
         rp.log_stats()
@@ -304,7 +307,7 @@ if cocotb is not None:
         busy_from = int(dut.status_time.value)
         while int(dut.status_time.value) < t0 + 7 * cfg.timer_period + 10:
             await rp.tx(40, 64)                                     # one event per cycle, other QP
-        await ClockCycles(dut.clk, 300)
+        await ClockCycles(dut.clk, 2 * nqp + (EVT_DEPTH + 3) * RP_SPACING)
         idle = busy = 0
         n = 0
         for (q, _, init), t in zip(rp.updates, rp.update_times, strict=True):
@@ -320,9 +323,12 @@ if cocotb is not None:
         assert n == 7, f"{n} timer increases seen"
         dut._log.info("timer event -> rate update latency: idle %d, loaded %d cycles (NUM_QP %d)",
                       idle, busy, nqp)
-        # loaded: the sweep works at the stamp of the oldest queued event, so its age adds
-        # (here the FIFO is full of same-QP events served one per 5 cycles)
-        assert 0 < idle <= nqp + 8 and 0 < busy <= 2 * nqp + 16 * 5 + 8
+        # idle: one revisit plus the pipeline. Loaded: the sweep works at the stamp of the
+        # last event written back, so the age of that event adds: EVT_DEPTH + 1 queued
+        # same-QP events (FIFO and head register) served one per RP_SPACING cycles, its
+        # own pass through the pipeline and the next one's; plus a revisit under load
+        assert 0 < idle <= nqp + RP_SPACING + 3
+        assert 0 < busy <= 2 * nqp + (EVT_DEPTH + 1) * RP_SPACING + 5 * RP_SPACING + 8
         await rp.read(20)
 
     async def random_traffic(dut, cfg: DcqcnConfig, nqp: int, events: int, seed: int,
@@ -442,6 +448,62 @@ if cocotb is not None:
         assert int(dut.cnt_catchup.value) == 0, "engine fell behind the 1 us alpha period"
         assert int(dut.cnt_cnp.value) == rp.fixed.n_cnp and rp.fixed.n_cnp > 50
         rp.log_stats()
+
+    @cocotb.test()
+    async def rp_back_to_back(dut):
+        """Events in consecutive cycles on one QP, on two or three alternating QPs and
+        mixed with the sweep (the hazard rule: a same-QP op waits until the previous one
+        is written back), with the update stream back-pressured half the time (issue
+        reserves update FIFO space). Every read against both models; the update stream
+        and the counters against the model; same-QP issue spacing from the RAM reads."""
+        cfg = short_cfg(g_shift=4, alpha_period=200, timer_period=300, byte_counter=5000, f=2,
+                        rate_ai=mbps(300), rate_hai=mbps(1000))
+        rng = random.Random(31)
+        rp = Rp(dut, cfg, upd_busy=0.5, seed=31)
+        await rp.start()
+        for q in (1, 2, 3, 60):
+            await rp.init(q)
+        for _ in range(120):
+            pick = rng.choice([[1], [1, 2], [1, 2, 3], [60, 3], [2]])
+            for _ in range(rng.randint(2, 10)):
+                q = rng.choice(pick)
+                r = rng.random()
+                if r < 0.3:
+                    await rp.cnp(q)
+                elif r < 0.75:
+                    await rp.tx(q, rng.choice([64, 1500, 4096]))
+                else:
+                    await rp.read(q)
+            if rng.random() < 0.3:
+                await ClockCycles(dut.clk, rng.randint(1, 400))
+        for q in (1, 2, 3, 60):
+            await rp.read(q)
+        await ClockCycles(dut.clk, 50)
+        rp.check_updates()
+        assert int(dut.cnt_cnp.value) == rp.fixed.n_cnp and rp.fixed.n_cnp > 50
+        assert int(dut.cnt_decrease.value) == rp.fixed.n_decrease
+        rp.log_stats()
+
+    @cocotb.test()
+    async def rp_same_qp_spacing(dut):
+        """A burst of CNPs on one QP: they are applied one per RP_SPACING cycles (the
+        stall rule) and each one exactly (model)."""
+        cfg = short_cfg(g_shift=4, alpha_period=0, timer_period=0, byte_counter=0)
+        rp = Rp(dut, cfg)
+        await rp.start()
+        await rp.init(5)
+        await ClockCycles(dut.clk, 40)
+        c0 = int(dut.cnt_cnp.value)
+        for _ in range(8):
+            await rp.cnp(5)
+        t0 = int(dut.status_time.value)
+        while int(dut.cnt_cnp.value) < c0 + 8:
+            await RisingEdge(dut.clk)
+        took = int(dut.status_time.value) - t0
+        dut._log.info("8 CNPs on one QP: the last applied %d cycles after the last accept", took)
+        # (+ one spacing: the sweep may have just issued QP 5)
+        assert 7 * RP_SPACING - 8 <= took <= 9 * RP_SPACING + 8
+        await rp.read(5)
 
     @cocotb.test()
     async def rp_paper_params(dut):
