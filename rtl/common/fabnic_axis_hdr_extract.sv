@@ -18,7 +18,7 @@
 // - One beat per cycle otherwise; one extra cycle per frame when the realigned tail
 //   needs one more output beat than the frame has input beats.
 // Latency: header 1 cycle after the input beat that completes it; payload as
-// fabnic_axis_realign (3 cycles from the input beat that completes an output beat).
+// fabnic_axis_realign (1 cycle from the input beat that completes an output beat).
 // Uses fabnic_axis_realign for the payload path.
 `default_nettype none
 

@@ -7,8 +7,17 @@ drop frames produce nothing; an empty result is one beat with tkeep 0. Every out
 beat is checked lane by lane: tkeep contiguous, full on non-last beats, data zero
 where tkeep is 0, tuser 0 on non-last beats. status_done/status_short are counted
 per frame. Commands, valid and ready are randomized (cmd_valid can be low when a
-frame's first beat is offered); a second test checks one beat per cycle and the
-documented latency (1 cycle) with no pauses.
+frame's first beat is offered). Tests:
+  - sweep: every (off, len) pair up to two beats (all pairs at 32/64 bits, every
+    offset and every length at 128/512), trim and not, frames of one to four beats;
+  - back-pressure: random frames under five mixes of source pauses and sink stalls;
+    with the sink always ready every output beat must leave 1 cycle after the input
+    beat that completes it (its last byte's beat; the frame's last beat for its last
+    output beat), in order, one per cycle;
+  - random: 500 random frames and commands, random pauses on both sides;
+  - full rate: multi-beat frames with no pauses, one beat per cycle, latency 1;
+  - one-beat rate: one-beat frames of every offset back to back at one frame per
+    cycle, each leaving 1 cycle after its handshake.
 """
 
 from __future__ import annotations
@@ -57,11 +66,16 @@ def rand_cmd(rng: random.Random, kw: int, flen: int, len_w: int = 17) -> dict:
 
 if cocotb is not None:
 
-    async def drive(dut, frames, rng, p_valid: float, p_cmd: float, starts: list) -> None:
+    async def drive(dut, frames, rng, p_valid: float, p_cmd: float, starts: list,
+                    takes: list | None = None) -> None:
+        """Offer the frames; starts gets each frame's first-beat handshake cycle, takes
+        (if given) the handshake cycles of all its beats."""
         kw = len(dut.s_axis_tkeep)
         cyc = 0
         for frame, user, cmd in frames:
             beats = [frame[i:i + kw] for i in range(0, len(frame), kw)]
+            if takes is not None:
+                takes.append([])
             for bi, chunk in enumerate(beats):
                 while True:
                     v = rng.random() < p_valid
@@ -91,6 +105,8 @@ if cocotb is not None:
                     if fire:
                         if bi == 0:
                             starts.append(cyc)
+                        if takes is not None:
+                            takes[-1].append(cyc)
                         break
         dut.s_axis_tvalid.value = 0
         dut.cmd_valid.value = 0
@@ -136,6 +152,93 @@ if cocotb is not None:
                 got += d[:nb]
             assert got == data, f"{ctx}: payload"
             assert beats[-1][3] == user, f"{ctx}: tuser"
+
+    def expected_times(kw: int, frames, takes) -> list[int]:
+        """Output cycle of every output beat with an always-ready sink: 1 cycle after the
+        input beat that completes it (the input beat holding its last byte; the frame's
+        last input beat for its last output beat, trimmed or not), and in order, at most
+        one per cycle."""
+        times, prev = [], -1
+        for (f, _u, cmd), tk in zip(frames, takes, strict=True):
+            if cmd["drop"]:
+                continue
+            off = cmd["off"]
+            end = min(off + cmd["len"], len(f)) if cmd["trim"] else len(f)
+            nout = max(1, -(-(end - off) // kw))
+            for m in range(nout):
+                j = len(tk) - 1 if m == nout - 1 else (off + (m + 1) * kw - 1) // kw
+                prev = max(tk[j] + 1, prev + 1)
+                times.append(prev)
+        return times
+
+    def rand_frames(rng: random.Random, kw: int, n: int) -> list:
+        frames = []
+        for _ in range(n):
+            flen = rng.choice([rng.randint(1, kw), rng.randint(1, 5 * kw), kw * rng.randint(1, 4)])
+            f = bytes(rng.getrandbits(8) for _ in range(flen))
+            frames.append((f, rng.getrandbits(1), rand_cmd(rng, kw, flen)))
+        return frames
+
+    async def run_frames(dut, frames, seed: int, p_valid: float, p_cmd: float,
+                         p_ready: float) -> tuple[list, list, list, list]:
+        out, at, status, takes = [], [], [], []
+        mon = cocotb.start_soon(collect(dut, random.Random(seed), p_ready, out, at, status))
+        await drive(dut, frames, random.Random(seed + 1), p_valid, p_cmd, [], takes)
+        for _ in range(200):
+            await RisingEdge(dut.clk)
+        mon.cancel()
+        kw = len(dut.s_axis_tkeep)
+        check(kw, frames, out)
+        assert status == [int(model(f, 0, {**c, "drop": 0})[2]) for f, _, c in frames]
+        return out, at, status, takes
+
+    @cocotb.test()
+    async def realign_sweep(dut):
+        """Every offset and every length (trim and not) against frames of one to four
+        beats, with chk/bad/drop/tuser random, random back-pressure on both sides."""
+        kw = len(dut.s_axis_tkeep)
+        dut.s_axis_tvalid.value = 0
+        dut.cmd_valid.value = 0
+        dut.m_axis_tready.value = 0
+        await start_clock_reset(dut)
+        rng = random.Random(23)
+        frames = []
+        lim = 2 * kw + 2
+        # all (off, len) pairs up to two beats and a bit at small widths; at 512 bits
+        # every offset of three beats with a random length and vice versa
+        if kw <= 8:
+            pairs = [(o, n) for o in range(lim) for n in range(lim)]
+        else:
+            pairs = ([(o, rng.randint(0, lim)) for o in range(lim)] +
+                     [(rng.randint(0, lim), n) for n in range(lim)])
+        for off, ln in pairs:
+            for trim in (0, 1):
+                flen = rng.choice([rng.randint(1, kw), rng.randint(kw, 4 * kw),
+                                   max(1, off + ln + rng.randint(-2, 2))])
+                f = bytes(rng.getrandbits(8) for _ in range(flen))
+                cmd = {"off": off, "len": ln, "trim": trim, "chk": rng.getrandbits(1),
+                       "drop": int(rng.random() < 0.05), "bad": int(rng.random() < 0.1)}
+                frames.append((f, rng.getrandbits(1), cmd))
+        await run_frames(dut, frames, 31, 0.8, 0.8, 0.6)
+
+    @cocotb.test()
+    async def realign_backpressure(dut):
+        """Random frames under each mix of source pauses and sink back-pressure (a
+        stalled sink fills the output queue; bursts of ready test its draining); with the
+        sink always ready every output beat leaves 1 cycle after the input beat that
+        completes it (or right after the beat before it)."""
+        kw = len(dut.s_axis_tkeep)
+        dut.s_axis_tvalid.value = 0
+        dut.cmd_valid.value = 0
+        dut.m_axis_tready.value = 0
+        await start_clock_reset(dut)
+        for k, (pv, pc, pr) in enumerate([(1.0, 1.0, 0.2), (1.0, 1.0, 0.9), (0.5, 1.0, 1.0),
+                                          (1.0, 0.5, 1.0), (1.0, 1.0, 1.0)]):
+            frames = rand_frames(random.Random(100 + k), kw, 120)
+            _out, at, _st, takes = await run_frames(dut, frames, 40 + 2 * k, pv, pc, pr)
+            if pr == 1.0:
+                exp = expected_times(kw, frames, takes)
+                assert at == exp, f"mix {k}: output cycles {at[:20]} expected {exp[:20]}"
 
     @cocotb.test()
     async def realign_random(dut):
@@ -194,8 +297,40 @@ if cocotb is not None:
             assert cyc[-1] - cyc[0] == len(beats) - 1, "bubble inside an output frame"
             i += len(beats)
 
+    @cocotb.test()
+    async def realign_one_beat_rate(dut):
+        """One-beat frames back to back, every offset of a beat (and past the beat), with
+        and without trim: the source never pauses, the sink is always ready; every frame
+        is taken in the cycle after the previous one and its output beat leaves 1 cycle
+        after its handshake."""
+        kw = len(dut.s_axis_tkeep)
+        dut.s_axis_tvalid.value = 0
+        dut.cmd_valid.value = 0
+        await start_clock_reset(dut)
+        rng = random.Random(13)
+        frames = []
+        for rnd in range(3):
+            for off in list(range(kw)) + [kw, kw + 3]:
+                flen = kw if rnd == 0 else rng.randint(1, kw)
+                f = bytes(rng.getrandbits(8) for _ in range(flen))
+                cmd = {"off": off, "len": rng.randint(0, kw + 2), "trim": int(rnd == 2),
+                       "chk": rng.getrandbits(1), "drop": 0, "bad": int(rng.random() < 0.2)}
+                frames.append((f, rng.getrandbits(1), cmd))
+        out, at, status, starts = [], [], [], []
+        mon = cocotb.start_soon(collect(dut, random.Random(3), 1.0, out, at, status))
+        await drive(dut, frames, random.Random(5), 1.0, 1.0, starts)
+        for _ in range(20):
+            await RisingEdge(dut.clk)
+        mon.cancel()
+        check(kw, frames, out)
+        assert status == [int(model(f, 0, c)[2]) for f, _, c in frames]
+        gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+        assert gaps == [1] * (len(frames) - 1), f"input gaps {gaps}"
+        lat = [a - b for a, b in zip(at, starts, strict=True)]
+        assert lat == [1] * len(frames), f"latencies {lat}"
 
-@pytest.mark.parametrize("data_w", [64, 512])
+
+@pytest.mark.parametrize("data_w", [32, 64, 128, 512])
 def test_axis_realign(data_w: int) -> None:
     from fabnic_tb import runner
 
