@@ -1,21 +1,54 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // fabnic_roce_cq: completion queue writer. NUM_CQ rings in host memory (32-byte CQEs,
-// fabnic_roce_pkg::cqe_encode). Per CQE request: read the CQ context, refuse when the
-// ring is full (producer - consumer = size: counted in cnt_overflow and the CQE is
-// lost; the QP is not moved to ERR), else one 32-byte DMA write at
-// base + (pi mod size) * 32 with the owner/phase bit = 1 on even passes, then pi+1; if
-// the CQ is armed an interrupt request (vector) goes out and the arm is cleared.
-// Doorbells carry the host's consumer index and the arm bit. Requests from the
-// responder and the completer are served round-robin, one at a time.
-// Context cache: every change of a CQ context goes through this FSM and ends with the
-// register copy c_q written back for cqn_q, so c_q stays the current context of cqn_q
-// until another CQ is loaded; a CQE for that same CQ skips the RAM read (S_LOAD) and
-// goes from S_IDLE straight to the write (one cycle less per CQE and on the
-// last-byte-to-CQE path). The write-back happens in the cycle the CQE's data beat is
-// taken, and that cycle already takes the next CQE for the same CQ. A CQE bound for an
-// even ring slot takes the next CQE of the same source along (same CQ, room for both):
-// the two go out as one 64-byte write (descriptor and data cycles paid once per pair).
+// fabnic_roce_pkg::cqe_encode). Per CQE: the ring is full when producer - consumer >=
+// size (then the CQE is counted in cnt_overflow and lost; the QP is not moved to ERR)
+// or the CQ is disabled; else one 32-byte DMA write at base + (pi mod size) * 32 with
+// the owner/phase bit = 1 on even passes, then pi + 1; if the CQ is armed an interrupt
+// request (vector) goes out after the CQE's data beat and the arm is cleared.
+// Doorbells carry the host's consumer index and the arm bit (sticky until the next CQE);
+// a control write sets base, log2 size, vector and enable and clears pi, ci and arm.
+//
+// Parameters
+//   DATA_W  write data width, >= 256 ($error otherwise); CQE pairs need >= 512
+//   KEEP_W  DATA_W / 8
+//   NUM_CQ  CQ contexts, >= 2 (one block RAM word each)
+//   CNT_W   counter width
+//   CQN_W   derived, $clog2(NUM_CQ), <= 16 (the CQE request's cqn field)
+//
+// Structure (decide in one stage, act in the next). The per-CQ context has one owner,
+// a pipelined read-modify-write in the shape of fabnic_qp_rmw (RAM_LAT 1, FORWARD 1):
+//   input   s_ctl and s_db land in one register each (ready = register empty). Each CQE
+//           source has a two-entry buffer (ready = fewer than two held, a flop); its
+//           head is the older held entry or, when none is held, the port itself
+//           (the CQE can issue in its handshake cycle). Two CQEs at the head of one
+//           source for the same CQ issue together as one operation (a pair).
+//   0 issue the candidate is picked without looking at hazards: a held control write,
+//           else a held doorbell, else the CQE sources round-robin. It issues when the
+//           hazard rule allows it and (CQE) a job slot is free (credit); otherwise
+//           nothing issues this cycle. The context RAM is read at the candidate's CQ.
+//   1 read  the RAM word, or the newest of W / P1 for the same CQ (forward), loads C.
+//   C       decide: ring full (one and two slots), slot, phase, 64-byte pair or two
+//           writes at the wrap, interrupt; the new context is registered into W and
+//           the CQE operation's write job is pushed into the job FIFO.
+//   W       context write-back; overflow counted. P1 keeps the value written.
+//   out     job FIFO head: descriptor (m_wr_valid), then its data beat; a pair that
+//           crosses the end of the ring is two writes (slot pi, then slot 0).
+// Hazard rule: an operation whose CQ is in stage 1 (issued the cycle before) waits one
+// cycle; every later one reads W or P1 by forwarding (read-first RAM: a read started up
+// to one cycle before a write does not see it). One CQ therefore takes one operation
+// per two cycles (two CQEs with pairs); distinct CQs one per cycle.
+// Pairs: a pair from a slot below the last one of the ring with room for both goes out
+// as one 64-byte write (the write arbiter takes one write per two cycles); room for one
+// writes the first and drops the second; at the last slot the two are written apart.
+// Latency: a CQE whose handshake is in cycle h (empty buffer, no hazard) raises
+// m_wr_valid in cycle h + 3 (issue h, read h+1, decide h+2). Interrupt one cycle after
+// the data beat of the first write of its job.
+// Handshakes: every ready is a flop (s_ctl_ready, s_db_ready, s_cqe_ready); m_wr_valid
+// and m_wr_tvalid come from the output state flop and the job FIFO's pointers;
+// m_wr_ready / m_wr_tready reach only flops. No combinational valid/ready path through
+// the module. Full: back-pressure on every input; nothing is lost except a CQE for a
+// full or disabled ring (counted).
 `default_nettype none
 
 module fabnic_roce_cq #(
@@ -67,196 +100,376 @@ module fabnic_roce_cq #(
 );
   import fabnic_roce_pkg::*;
 
+  if (DATA_W < 256 || KEEP_W != DATA_W / 8) begin : g_check_data_w
+    $error("fabnic_roce_cq: DATA_W must be >= 256 (one 32-byte CQE per beat), KEEP_W = DATA_W/8");
+  end
+  if (NUM_CQ < 2 || CQN_W != $clog2(NUM_CQ) || CQN_W > 16) begin : g_check_cq
+    $error("fabnic_roce_cq: NUM_CQ must be 2..65536 and CQN_W = $clog2(NUM_CQ)");
+  end
+
+  localparam bit PAIRS     = DATA_W >= 512;   // two CQEs in one beat
+  localparam int JOB_DEPTH = 4;               // job FIFO entries (credits)
+  localparam int CRED_W    = $clog2(JOB_DEPTH) + 1;
+
+  // per-CQ context (one RAM word). used = pi - ci (the host's consumer index), kept
+  // instead of ci so that the full checks are one compare; mask = size - 1.
   typedef struct packed {
     logic [63:0] base;
+    logic [31:0] mask;
     logic [4:0]  lg;
     logic [15:0] vector;
     logic        en;
     logic [31:0] pi;
-    logic [31:0] ci;
+    logic [31:0] used;
     logic        arm;
   } cq_t;
 
-  cq_t              rd_data, c_q, c_upd, wr_data;
-  logic             rd_en, wr_en;
-  logic [CQN_W-1:0] rd_addr, cqn_q;
+  typedef enum logic [1:0] { OP_CQE, OP_DB, OP_CTL } op_e;
+
+  // one write job (one CQE operation): written by C, read by the output stage
+  typedef struct packed {
+    logic        drop;     // nothing to write (ring full or CQ disabled)
+    logic        len64;    // c0 and c1 in one 64-byte write at addr0
+    logic        split;    // c0 at addr0, then c1 at addr1 (the ring wrapped)
+    logic [63:0] addr0;
+    logic [63:0] addr1;
+    logic        phase0;
+    logic        phase1;
+    logic        irq;      // interrupt after the first data beat
+    logic [15:0] vector;
+    logic        err0;     // c0 / c1 carry an error status (cnt_cqe_err)
+    logic        err1;
+    cqe_req_t    c0;
+    cqe_req_t    c1;
+  } job_t;
+
+  // ------------------------------------------------------------------ input registers
+  logic             ctl_v_q, db_v_q;
+  logic [CQN_W-1:0] ctl_cqn_q, db_cqn_q;
+  logic [63:0]      ctl_base_q;
+  logic [4:0]       ctl_log_q;
+  logic [15:0]      ctl_vec_q;
+  logic             ctl_en_q;
+  logic [31:0]      db_val_q;
+
+  assign s_ctl_ready = !ctl_v_q;
+  assign s_db_ready  = !db_v_q;
+
+  // CQE sources: two held entries (e0 older) and the port
+  logic [1:0] n_held [2];             // entries held, 0..2 (g_src[s].n_q)
+  logic       vv0 [2], vv1 [2];       // head / second of the source present
+  cqe_req_t   view0 [2], view1 [2];
+  logic       pair [2];               // head and second for one CQ
+  logic       haz_src [2];            // head's CQ is in stage 1
+  logic [1:0] take_n [2];             // entries leaving the source this cycle
+
+  // ------------------------------------------------------------------ stage registers
+  logic             s1_v, c_v, w_v, p1_v;
+  op_e              s1_op, c_op;
+  logic [CQN_W-1:0] s1_cqn, c_cqn, w_cqn, p1_cqn;
+  logic             s1_pair, c_pair;
+  cqe_req_t         s1_c0, s1_c1, c_c0, c_c1;
+  logic [63:0]      s1_base, c_base;
+  logic [4:0]       s1_lg, c_lg;
+  logic [15:0]      s1_vec, c_vec;
+  logic             s1_en, c_en;
+  logic [31:0]      s1_dbv, c_dbv;
+  cq_t              c_st, w_st, p1_st, rd_data;
+  logic [1:0]       w_ovf;
+
+  // ------------------------------------------------------------------ stage 0: issue
+  logic             rr_q;
+  logic [CRED_W-1:0] cred_q;           // free job FIFO slots not reserved by an issue
+  logic             pick_ctl, pick_db, pick_src;
+  logic [CQN_W-1:0] cand_cqn;
+  logic             issue, issue_cqe, job_pop;
+  logic             cqe_gate, issue_ctl, issue_db;
+  logic             sel [2], issue_src [2];
+
+  for (genvar s = 0; s < 2; s++) begin : g_src
+    logic [1:0] n_q;
+    cqe_req_t   e0_q, e1_q;
+    logic       in_fire;
+    assign n_held[s]      = n_q;
+    assign s_cqe_ready[s] = n_q != 2'd2;
+    assign in_fire        = s_cqe_valid[s] && n_q != 2'd2;
+    assign vv0[s]         = n_q != 2'd0 || s_cqe_valid[s];
+    assign view0[s]       = (n_q != 2'd0) ? e0_q : s_cqe[s];
+    assign vv1[s]         = n_q == 2'd2 || (n_q == 2'd1 && s_cqe_valid[s]);
+    assign view1[s]       = (n_q == 2'd2) ? e1_q : s_cqe[s];
+    assign pair[s]        = PAIRS && vv1[s]
+                            && CQN_W'(view1[s].cqn) == CQN_W'(view0[s].cqn);
+    // the head's CQ against stage 1: held entry and port compared apart, then chosen
+    assign haz_src[s]     = s1_v && ((n_q != 2'd0) ? s1_cqn == CQN_W'(e0_q.cqn)
+                                                   : s1_cqn == CQN_W'(s_cqe[s].cqn));
+    assign take_n[s]      = issue_src[s] ? (pair[s] ? 2'd2 : 2'd1) : 2'd0;
+
+    always_ff @(posedge clk) begin
+      n_q  <= n_q + 2'(in_fire) - take_n[s];
+      e0_q <= (take_n[s] == 2'd0) ? view0[s] : view1[s];
+      e1_q <= view1[s];
+      if (rst) n_q <= 2'd0;
+    end
+  end
+
+  // The candidate and the RAM address do not depend on hazards; only the issue does.
+  // A CQE source issues when it is the round-robin pick, no control write or doorbell
+  // is held, a job slot is free and its head's CQ is not in stage 1 (per source, so
+  // that the buffer updates see a short path).
+  always_comb begin
+    pick_ctl  = ctl_v_q;
+    pick_db   = !ctl_v_q && db_v_q;
+    pick_src  = (vv0[0] && vv0[1]) ? rr_q : vv0[1];
+    cand_cqn  = pick_ctl ? ctl_cqn_q : pick_db ? db_cqn_q : CQN_W'(view0[pick_src].cqn);
+    sel[0]    = vv0[0] && (!vv0[1] || !rr_q);
+    sel[1]    = vv0[1] && (!vv0[0] || rr_q);
+    cqe_gate  = !ctl_v_q && !db_v_q && cred_q != '0;
+    issue_ctl = ctl_v_q && !(s1_v && s1_cqn == ctl_cqn_q);
+    issue_db  = !ctl_v_q && db_v_q && !(s1_v && s1_cqn == db_cqn_q);
+    issue_src[0] = cqe_gate && sel[0] && !haz_src[0];
+    issue_src[1] = cqe_gate && sel[1] && !haz_src[1];
+    issue_cqe = issue_src[0] || issue_src[1];
+    issue     = issue_ctl || issue_db || issue_cqe;
+  end
+
+  // context RAM: read every cycle at the candidate (stage 1 uses it when s1_v)
+  logic wr_en;
   fabnic_ram_sdp #(.DATA_W($bits(cq_t)), .DEPTH(NUM_CQ)) u_ctx (
-      .clk, .wr_en, .wr_be(1'b1), .wr_addr(cqn_q), .wr_data,
-      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data
+      .clk, .wr_en, .wr_be(1'b1), .wr_addr(w_cqn), .wr_data(w_st),
+      .rd_en(1'b1), .rd_regce(1'b1), .rd_addr(cand_cqn), .rd_data
   );
-
-  typedef enum logic [2:0] { S_IDLE, S_LOAD, S_DO, S_WD, S_W, S_WB } st_e;
-  st_e st_q;
-  logic w_done;   // the CQE's data beat is taken: the context is written back in that cycle
-  // CQE pairs: a CQE going to an even ring slot takes the next CQE of the same source
-  // along when that one is for the same CQ and the ring has room for both: one 64-byte
-  // write for two CQEs (the descriptor and data cycles of the write engine are paid once)
-  logic     src_q;      // source of cqe_q
-  logic     two_q;      // cqe2_q goes out with cqe_q (slot pi + 1)
-  cqe_req_t cqe2_q;
-  logic     pair_ok, pair_pop;
-  typedef enum logic [1:0] { E_CTL, E_DB, E_CQE } ev_e;
-  ev_e ev_q;
-
-  logic        sel;       // CQE source chosen this cycle
-  logic        rr_q;
-  logic        hot_q;     // c_q holds the current context of CQ cqn_q
-  logic        hot_hit;   // the CQE taken now is for that CQ
-  cqe_req_t    cqe_q;
-  logic [31:0] db_q;
-  logic [63:0] ctl_base_q;
-  logic [4:0]  ctl_log_q;
-  logic [15:0] ctl_vec_q;
-  logic        ctl_en_q;
-
-  logic take_ctl, take_db, take_cqe;
-  always_comb begin
-    take_ctl = st_q == S_IDLE && s_ctl_valid;
-    take_db  = st_q == S_IDLE && !s_ctl_valid && s_db_valid;
-    sel      = (s_cqe_valid == 2'b11) ? rr_q : s_cqe_valid[1];
-    hot_hit  = hot_q && CQN_W'(s_cqe[sel].cqn) == cqn_q;
-    // the cycle that writes a CQE's context back (S_W, beat taken) takes a next CQE for
-    // the same CQ itself when no control op or doorbell waits (c_upd is that context)
-    take_cqe = (st_q == S_IDLE || (w_done && hot_hit))
-               && !s_ctl_valid && !s_db_valid && |s_cqe_valid;
-    rd_en    = take_ctl || take_db || (take_cqe && !hot_hit);
-    rd_addr  = take_ctl ? s_ctl_cqn : take_db ? s_db_cqn : CQN_W'(s_cqe[sel].cqn);
-  end
-  assign s_ctl_ready = take_ctl;
-  assign s_db_ready  = take_db;
-  always_comb begin
-    s_cqe_ready = take_cqe ? (sel ? 2'b10 : 2'b01) : 2'b00;
-    if (pair_pop) s_cqe_ready[src_q] = 1'b1;
-  end
-
-  logic [31:0] mask;
-  logic        phase;
-  assign mask  = (32'd1 << c_q.lg) - 1;
-  // a CQE for this context is dropped (counted): CQ disabled or ring full; checked on
-  // the cached copy (S_IDLE, hot hit) or on the RAM output (S_LOAD)
-  function automatic logic refused(input logic en, input logic [31:0] pi,
-                                   input logic [31:0] ci, input logic [4:0] lg);
-    return !en || (pi - ci) > ((32'd1 << lg) - 1);
-  endfunction
-  logic hot_refused, ld_refused;
-  always_comb begin
-    c_upd     = c_q;
-    c_upd.pi  = c_q.pi + (two_q ? 32'd2 : 32'd1);
-    c_upd.arm = 1'b0;
-  end
-  assign w_done      = st_q == S_W && m_wr_tready;
-  assign hot_refused = w_done ? refused(c_upd.en, c_upd.pi, c_upd.ci, c_upd.lg)
-                              : refused(c_q.en, c_q.pi, c_q.ci, c_q.lg);
-  assign pair_ok  = s_cqe_valid[src_q] && CQN_W'(s_cqe[src_q].cqn) == cqn_q && !c_q.pi[0]
-                    && c_q.lg != 5'd0 && !refused(c_q.en, c_q.pi + 32'd1, c_q.ci, c_q.lg);
-  assign pair_pop = st_q == S_WD && m_wr_ready && pair_ok;
-  assign ld_refused  = refused(rd_data.en, rd_data.pi, rd_data.ci, rd_data.lg);
-  assign phase = !c_q.pi[c_q.lg];
-
-  assign m_wr_valid  = st_q == S_WD;
-  assign m_wr_addr   = c_q.base + {27'd0, c_q.pi & mask, 5'd0};
-  assign m_wr_len    = pair_ok ? 32'd64 : 32'd32;   // (read by the arbiter in S_WD only)
-  assign m_wr_tvalid = st_q == S_W;
-  assign m_wr_tdata  = two_q ? DATA_W'({cqe_encode(cqe2_q, phase), cqe_encode(cqe_q, phase)})
-                             : DATA_W'(cqe_encode(cqe_q, phase));
-  assign m_wr_tkeep  = two_q ? KEEP_W'({64{1'b1}}) : KEEP_W'({32{1'b1}});
-  assign m_wr_tlast  = 1'b1;
-  assign wr_en       = st_q == S_WB || w_done;
-  assign wr_data     = w_done ? c_upd : c_q;
+  assign wr_en = w_v;
 
   always_ff @(posedge clk) begin
-    m_irq_valid <= 1'b0;
-    case (st_q)
-      S_IDLE: begin
-        if (take_ctl) begin
-          ev_q <= E_CTL; cqn_q <= s_ctl_cqn; ctl_base_q <= s_ctl_base; ctl_log_q <= s_ctl_log;
-          ctl_vec_q <= s_ctl_vector; ctl_en_q <= s_ctl_en;
-          st_q <= S_LOAD;
-        end else if (take_db) begin
-          ev_q <= E_DB; cqn_q <= s_db_cqn; db_q <= s_db_value;
-          st_q <= S_LOAD;
-        end else if (take_cqe) begin
-          ev_q <= E_CQE; cqn_q <= CQN_W'(s_cqe[sel].cqn); cqe_q <= s_cqe[sel];
-          rr_q <= !sel;
-          src_q <= sel;
-          st_q <= S_LOAD;
-          if (hot_hit) begin            // context already in c_q: no RAM read
-            cnt_overflow <= cnt_overflow + CNT_W'(hot_refused);
-            st_q <= hot_refused ? S_IDLE : S_WD;
-          end
-        end
-      end
-      S_LOAD: begin
-        // a CQE goes straight to the write when its ring has room (full check on the
-        // RAM output, saves the S_DO cycle); control and doorbells go through S_DO
-        c_q  <= rd_data;
-        hot_q <= 1'b1;
-        st_q <= S_DO;
-        if (ev_q == E_CQE) begin
-          cnt_overflow <= cnt_overflow + CNT_W'(ld_refused);
-          st_q <= ld_refused ? S_IDLE : S_WD;
-        end
-      end
-      S_DO: begin
-        case (ev_q)
-          E_CTL: begin
-            c_q <= '0;
-            c_q.base   <= ctl_base_q;
-            c_q.lg     <= ctl_log_q;
-            c_q.vector <= ctl_vec_q;
-            c_q.en     <= ctl_en_q;
-            st_q <= S_WB;
-          end
-          E_DB: begin
-            c_q.ci  <= {1'b0, db_q[30:0]};
-            c_q.arm <= c_q.arm || db_q[31];
-            st_q <= S_WB;
-          end
-          default: st_q <= S_IDLE;   // (E_CQE leaves S_LOAD directly)
-        endcase
-      end
-      S_WD: if (m_wr_ready) begin
-        two_q  <= pair_ok;
-        cqe2_q <= s_cqe[src_q];
-        st_q   <= S_W;
-      end
-      S_W: begin
-        if (m_wr_tready) begin
-          c_q.pi  <= c_upd.pi;
-          cnt_cqe <= cnt_cqe + CNT_W'(1) + CNT_W'(two_q);
-          cnt_cqe_err <= cnt_cqe_err + CNT_W'(cqe_q.status != WS_SUCCESS)
-                         + CNT_W'(two_q && cqe2_q.status != WS_SUCCESS);
-          if (c_q.arm) begin
-            c_q.arm      <= 1'b0;
-            m_irq_valid  <= 1'b1;
-            m_irq_vector <= c_q.vector;
-            cnt_irq      <= cnt_irq + 1'b1;
-          end
-          st_q <= S_IDLE;   // (context written back in this cycle)
-        end
-      end
-      default: st_q <= S_IDLE;
-    endcase
-    // the write-back cycle of a CQE takes the next one for the same CQ (take_cqe)
-    if (w_done && take_cqe) begin
-      cqe_q <= s_cqe[sel];
-      rr_q  <= !sel;
-      src_q <= sel;
-      cnt_overflow <= cnt_overflow + CNT_W'(hot_refused);
-      st_q <= hot_refused ? S_IDLE : S_WD;
+    if (s_ctl_valid && s_ctl_ready) begin
+      ctl_v_q    <= 1'b1;
+      ctl_cqn_q  <= s_ctl_cqn;
+      ctl_base_q <= s_ctl_base;
+      ctl_log_q  <= s_ctl_log;
+      ctl_vec_q  <= s_ctl_vector;
+      ctl_en_q   <= s_ctl_en;
+    end else if (issue_ctl) begin
+      ctl_v_q <= 1'b0;
     end
+    if (s_db_valid && s_db_ready) begin
+      db_v_q   <= 1'b1;
+      db_cqn_q <= s_db_cqn;
+      db_val_q <= s_db_value;
+    end else if (issue_db) begin
+      db_v_q <= 1'b0;
+    end
+    if (issue_cqe) rr_q <= issue_src[0];
+    cred_q <= cred_q - CRED_W'(issue_cqe) + CRED_W'(job_pop);
+
+    // stage 1 (hazard-free candidate data; s1_v says whether it issued)
+    s1_v    <= issue;
+    s1_op   <= pick_ctl ? OP_CTL : pick_db ? OP_DB : OP_CQE;
+    s1_cqn  <= cand_cqn;
+    s1_pair <= pair[pick_src];
+    s1_c0   <= view0[pick_src];
+    s1_c1   <= view1[pick_src];
+    s1_base <= ctl_base_q;
+    s1_lg   <= ctl_log_q;
+    s1_vec  <= ctl_vec_q;
+    s1_en   <= ctl_en_q;
+    s1_dbv  <= db_val_q;
+
+    // stage 1 -> C: the context, newest first (W, then P1, then the RAM)
+    c_v    <= s1_v;
+    c_op   <= s1_op;
+    c_cqn  <= s1_cqn;
+    c_pair <= s1_pair;
+    c_c0   <= s1_c0;
+    c_c1   <= s1_c1;
+    c_base <= s1_base;
+    c_lg   <= s1_lg;
+    c_vec  <= s1_vec;
+    c_en   <= s1_en;
+    c_dbv  <= s1_dbv;
+    if (w_v && w_cqn == s1_cqn) c_st <= w_st;
+    else if (p1_v && p1_cqn == s1_cqn) c_st <= p1_st;
+    else c_st <= rd_data;
+
     if (rst) begin
-      st_q         <= S_IDLE;
-      rr_q         <= 1'b0;
-      src_q        <= 1'b0;
-      hot_q        <= 1'b0;
-      m_irq_valid  <= 1'b0;
-      cnt_cqe      <= '0;
-      cnt_cqe_err  <= '0;
-      cnt_overflow <= '0;
-      cnt_irq      <= '0;
+      ctl_v_q <= 1'b0;
+      db_v_q  <= 1'b0;
+      rr_q    <= 1'b0;
+      cred_q  <= CRED_W'(JOB_DEPTH);
+      s1_v    <= 1'b0;
+      c_v     <= 1'b0;
     end
   end
+
+  // ------------------------------------------------------------------ stage C: decide
+  cq_t        n_st;
+  job_t       job;
+  logic [1:0] n_ovf;
+  logic       full1, full2, acc1, acc2, wrap;
+  always_comb begin
+    // ring full for the first CQE (used >= size) and for the second (used + 1 >= size;
+    // only asked when the first fits, so used <= mask and used + 1 cannot wrap)
+    full1 = !c_st.en || c_st.used > c_st.mask;
+    full2 = c_st.used >= c_st.mask;
+    acc1  = !full1;
+    acc2  = !full1 && c_pair && !full2;
+    wrap  = (c_st.pi & c_st.mask) == c_st.mask;   // slot pi is the ring's last
+
+    n_st  = c_st;
+    n_ovf = 2'd0;
+    unique case (c_op)
+      // control write: a fresh context (pi = ci = 0, disarmed)
+      OP_CTL: begin
+        n_st        = '0;
+        n_st.base   = c_base;
+        n_st.lg     = c_lg;
+        n_st.mask   = (32'd1 << c_lg) - 32'd1;
+        n_st.vector = c_vec;
+        n_st.en     = c_en;
+      end
+      // doorbell: consumer index (used = pi - ci), arm is sticky until the next CQE
+      OP_DB: begin
+        n_st.used = c_st.pi - {1'b0, c_dbv[30:0]};
+        n_st.arm  = c_st.arm || c_dbv[31];
+      end
+      // CQE or pair: pi and used advance by the CQEs written, the arm clears
+      default: begin
+        n_st.pi   = acc2 ? c_st.pi + 32'd2 : acc1 ? c_st.pi + 32'd1 : c_st.pi;
+        n_st.used = acc2 ? c_st.used + 32'd2 : acc1 ? c_st.used + 32'd1 : c_st.used;
+        n_st.arm  = c_st.arm && !acc1;
+        n_ovf     = full1 ? (c_pair ? 2'd2 : 2'd1) : 2'(c_pair && full2);
+      end
+    endcase
+
+    job.drop   = full1;
+    job.len64  = acc2 && !wrap;
+    job.split  = acc2 && wrap;
+    job.addr0  = c_st.base + {27'd0, c_st.pi & c_st.mask, 5'd0};
+    job.addr1  = c_st.base;
+    job.phase0 = !c_st.pi[c_st.lg];
+    job.phase1 = wrap ? c_st.pi[c_st.lg] : !c_st.pi[c_st.lg];
+    job.irq    = c_st.arm && acc1;
+    job.vector = c_st.vector;
+    job.err0   = c_c0.status != WS_SUCCESS;
+    job.err1   = c_c1.status != WS_SUCCESS;
+    job.c0     = c_c0;
+    job.c1     = c_c1;
+  end
+
+  always_ff @(posedge clk) begin
+    w_v    <= c_v;
+    w_cqn  <= c_cqn;
+    w_st   <= n_st;
+    w_ovf  <= c_v ? n_ovf : 2'd0;
+    p1_v   <= w_v;
+    p1_cqn <= w_cqn;
+    p1_st  <= w_st;
+    cnt_overflow <= cnt_overflow + CNT_W'(w_ovf);
+    if (rst) begin
+      w_v          <= 1'b0;
+      p1_v         <= 1'b0;
+      w_ovf        <= 2'd0;
+      cnt_overflow <= '0;
+    end
+  end
+
+  // ------------------------------------------------------------------ job FIFO
+  logic push, push_ready, head_v;
+  job_t head;
+  logic [$clog2(JOB_DEPTH):0] unused_job_cnt;
+  assign push = c_v && c_op == OP_CQE;
+  fabnic_fifo #(.WIDTH($bits(job_t)), .DEPTH(JOB_DEPTH)) u_jobs (
+      .clk, .rst,
+      .in_valid(push), .in_ready(push_ready), .in_data(job),
+      .out_valid(head_v), .out_ready(job_pop), .out_data(head),
+      .status_count(unused_job_cnt)
+  );
+
+  // ------------------------------------------------------------------ output FSM
+  typedef enum logic { O_DESC, O_DATA } ost_e;
+  ost_e ost_q, ost_d;
+  logic half_q;       // the second write of a split job
+  logic desc_fire, beat_fire, last_write;
+
+  assign desc_fire  = m_wr_valid && m_wr_ready;
+  assign beat_fire  = m_wr_tvalid && m_wr_tready;
+  assign last_write = !head.split || half_q;
+  assign job_pop    = (ost_q == O_DESC && head_v && head.drop) || (beat_fire && last_write);
+
+  always_comb begin
+    ost_d = ost_q;
+    unique case (ost_q)
+      // a job at the FIFO head: its descriptor (a dropped job leaves without one)
+      O_DESC: if (desc_fire) ost_d = O_DATA;
+      // the descriptor's one data beat
+      O_DATA: if (m_wr_tready) ost_d = O_DESC;
+      default: ost_d = O_DESC;
+    endcase
+  end
+
+  always_ff @(posedge clk) begin
+    ost_q <= ost_d;
+    if (rst) ost_q <= O_DESC;
+  end
+
+  logic [255:0] enc0, enc1;
+  assign enc0 = cqe_encode(half_q ? head.c1 : head.c0, half_q ? head.phase1 : head.phase0);
+  assign enc1 = cqe_encode(head.c1, head.phase0);
+
+  assign m_wr_valid  = ost_q == O_DESC && head_v && !head.drop;
+  assign m_wr_addr   = half_q ? head.addr1 : head.addr0;
+  assign m_wr_len    = head.len64 ? 32'd64 : 32'd32;
+  assign m_wr_tvalid = ost_q == O_DATA;
+  assign m_wr_tlast  = 1'b1;
+  if (PAIRS) begin : g_pair_data
+    assign m_wr_tdata = head.len64 ? DATA_W'({enc1, enc0}) : DATA_W'(enc0);
+    assign m_wr_tkeep = head.len64 ? KEEP_W'({64{1'b1}}) : KEEP_W'({32{1'b1}});
+  end else begin : g_single_data
+    assign m_wr_tdata = DATA_W'(enc0);
+    assign m_wr_tkeep = KEEP_W'({32{1'b1}});
+    logic unused_enc1;
+    assign unused_enc1 = ^enc1;
+  end
+
+  always_ff @(posedge clk) begin
+    m_irq_valid <= beat_fire && !half_q && head.irq;
+    if (beat_fire) begin
+      half_q       <= head.split && !half_q;
+      m_irq_vector <= head.vector;
+      cnt_irq      <= cnt_irq + CNT_W'(!half_q && head.irq);
+      cnt_cqe      <= cnt_cqe + (head.len64 ? CNT_W'(2) : CNT_W'(1));
+      cnt_cqe_err  <= cnt_cqe_err + CNT_W'(half_q ? head.err1 : head.err0)
+                      + CNT_W'(head.len64 && head.err1);
+    end
+    if (rst) begin
+      half_q      <= 1'b0;
+      m_irq_valid <= 1'b0;
+      cnt_irq     <= '0;
+      cnt_cqe     <= '0;
+      cnt_cqe_err <= '0;
+    end
+  end
+
+  // ------------------------------------------------------------------ assertions
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      assert (ost_q == O_DESC || ost_q == O_DATA)
+        else $error("fabnic_roce_cq: illegal output state");
+      assert (!push || push_ready)
+        else $error("fabnic_roce_cq: job FIFO overflow (credit bug)");
+      assert (cred_q <= CRED_W'(JOB_DEPTH))
+        else $error("fabnic_roce_cq: credit counter above the FIFO depth");
+      assert (!(s1_v && c_v && s1_cqn == c_cqn))
+        else $error("fabnic_roce_cq: two operations on CQ %0d in stages 1 and C", s1_cqn);
+      assert (n_held[0] != 2'd3 && n_held[1] != 2'd3)
+        else $error("fabnic_roce_cq: CQE input buffer overflow");
+      assert (!(ost_q == O_DATA && !head_v))
+        else $error("fabnic_roce_cq: data beat without a job");
+      assert (!(half_q && !head.split))
+        else $error("fabnic_roce_cq: second write of a job that is not split");
+    end
+  end
+`endif
 
 endmodule
 
