@@ -14,12 +14,18 @@
 //
 // Lookup port A ({vni, mac} -> result, with the VNI row): pipelined, one lookup per
 // cycle, result one cycle after the request (valid/ready on both sides; la_user is
-// carried to the result). Port B (vni [, tunnel index] -> tunnel row) is
-// combinational (encap path).
+// carried to the result). The VNI slots are compared in the request cycle (match
+// vector registered); the first matching slot is selected in the result cycle.
+// Port B (vni [, tunnel index] -> tunnel row, encap path) is a pipeline without
+// handshake: rb_* belong to the lb_* presented two cycles earlier (cycle 1: VNI match
+// vector, cycle 2: tunnel index; the tunnel row is read from it). rb_tsum is the sum of
+// the tunnel's 16-bit address words (2 + 2 for IPv4, 8 + 8 for IPv6: the UDP pseudo
+// header part), computed when the tunnel is written.
 //
 // Command port (valid/ready, then one response valid/ready): op ADD/DEL/READ on
 // table MAC (by key; ADD overwrites an existing key), VNI or TUN (by cmd_index).
-// Commands have priority over lookups (port A pauses for 3 cycles per MAC command).
+// Commands have priority over lookups (port A pauses for 4 cycles per MAC command:
+// read, compare (ways registered), write, response).
 // After reset the RAM is cleared, one set per cycle: init_done goes high after SETS
 // cycles; lookups and commands wait for it.
 `default_nettype none
@@ -72,6 +78,7 @@ module fabnic_vswitch_table #(
     input  wire logic [TUN_W-1:0]         lb_tun,
     output logic                          rb_hit,       // VNI configured
     output fabnic_vxlan_pkg::tunnel_t     rb_tunnel,
+    output logic [19:0]                   rb_tsum,      // sum of the tunnel's address words
 
     // ---- commands
     input  wire logic                     cmd_valid,
@@ -133,17 +140,38 @@ module fabnic_vswitch_table #(
   logic [23:0]                  vni_key_q  [VNI_ENTRIES];
   logic [VROW-1:0]              vni_row_q  [VNI_ENTRIES];
   fabnic_vxlan_pkg::tunnel_t    tun_q      [TUN_ENTRIES];
+  logic [19:0]                  tsum_q     [TUN_ENTRIES];
 
-  function automatic logic [VS_W:0] vni_match(input logic [23:0] vni,
-                                              input logic [VNI_ENTRIES-1:0] vld,
-                                              input logic [VNI_ENTRIES*24-1:0] keys);
-    // {hit, slot}: first valid slot holding vni
-    logic [VS_W:0] r;
-    r = '0;
-    for (int i = VNI_ENTRIES - 1; i >= 0; i--) begin
-      if (vld[i] && keys[i*24 +: 24] == vni) r = {1'b1, VS_W'(i)};
+  // match vector: bit i = slot i valid and holding vni (all slots compared in parallel)
+  function automatic logic [VNI_ENTRIES-1:0] vni_mvec(input logic [23:0] vni,
+                                                      input logic [VNI_ENTRIES-1:0] vld,
+                                                      input logic [VNI_ENTRIES*24-1:0] keys);
+    logic [VNI_ENTRIES-1:0] m;
+    for (int i = 0; i < VNI_ENTRIES; i++) m[i] = vld[i] && keys[i*24 +: 24] == vni;
+    return m;
+  endfunction
+
+  // first (lowest) matching slot: isolate the lowest set bit, then OR-encode it
+  function automatic logic [VS_W-1:0] vni_first(input logic [VNI_ENTRIES-1:0] m);
+    logic [VNI_ENTRIES-1:0] oh;
+    logic [VS_W-1:0]        r;
+    oh = m & (~m + 1'b1);
+    r  = '0;
+    for (int i = 0; i < VNI_ENTRIES; i++) begin
+      if (oh[i]) r |= VS_W'(i);
     end
     return r;
+  endfunction
+
+  // pseudo-header address words of a tunnel
+  function automatic logic [19:0] tun_sum(input logic v6, input logic [127:0] sip,
+                                          input logic [127:0] dip);
+    logic [19:0] a;
+    a = 20'(sip[15:0]) + 20'(sip[31:16]) + 20'(dip[15:0]) + 20'(dip[31:16]);
+    for (int i = 2; i < 8; i++) begin
+      if (v6) a += 20'(sip[16*i +: 16]) + 20'(dip[16*i +: 16]);
+    end
+    return a;
   endfunction
 
   logic [VNI_ENTRIES*24-1:0] vni_keys_flat;
@@ -151,19 +179,24 @@ module fabnic_vswitch_table #(
     for (int i = 0; i < VNI_ENTRIES; i++) vni_keys_flat[i*24 +: 24] = vni_key_q[i];
   end
 
-  // port B
-  logic [VS_W:0]   mb;
-  logic [TUN_W-1:0] rowb_tun, tb;
-  always_comb begin
-    mb        = vni_match(lb_vni, vni_valid_q, vni_keys_flat);
-    rowb_tun  = vni_row_q[mb[VS_W-1:0]][VROW-1 -: TUN_W];
-    tb        = lb_tun_sel ? lb_tun : rowb_tun;
-    rb_hit    = mb[VS_W];
-    rb_tunnel = tun_q[tb];
+  // port B: b1 = match vector, b2 = tunnel index
+  logic [VNI_ENTRIES-1:0] b1_mvec_q;
+  logic                   b1_sel_q, b2_hit_q;
+  logic [TUN_W-1:0]       b1_tun_q, b2_tun_q, rowb_tun;
+  always_ff @(posedge clk) begin
+    b1_mvec_q <= vni_mvec(lb_vni, vni_valid_q, vni_keys_flat);
+    b1_sel_q  <= lb_tun_sel;
+    b1_tun_q  <= lb_tun;
+    b2_hit_q  <= |b1_mvec_q;
+    b2_tun_q  <= b1_sel_q ? b1_tun_q : rowb_tun;
   end
+  assign rowb_tun  = vni_row_q[vni_first(b1_mvec_q)][VROW-1 -: TUN_W];
+  assign rb_hit    = b2_hit_q;
+  assign rb_tunnel = tun_q[b2_tun_q];
+  assign rb_tsum   = tsum_q[b2_tun_q];
 
   // ---------------------------------------------------------------- MAC RAM
-  typedef enum logic [2:0] {S_INIT, S_IDLE, S_CMP, S_RSP} state_t;
+  typedef enum logic [2:0] {S_INIT, S_IDLE, S_CMP, S_WR, S_RSP} state_t;
   state_t st_q;
   logic [SET_W-1:0] init_q;
 
@@ -181,80 +214,107 @@ module fabnic_vswitch_table #(
   logic              la_fire, cmd_fire, v_q;
   logic [71:0]       lkey_q;
   logic [USER_W-1:0] luser_q;
-  logic              lvhit_q;
-  logic [VROW-1:0]   lrow_q;
-  logic [VS_W:0]     ma;
+  logic [VNI_ENTRIES-1:0] lmvec_q;
+  logic [VROW-1:0]   lrow;
 
   assign init_done = st_q != S_INIT;
   assign la_ready  = st_q == S_IDLE && !cmd_valid && (!v_q || ra_ready);
   assign la_fire   = la_valid && la_ready;
   assign cmd_ready = st_q == S_IDLE && !v_q;
   assign cmd_fire  = cmd_valid && cmd_ready;
-  assign ma        = vni_match(la_vni, vni_valid_q, vni_keys_flat);
 
   always_ff @(posedge clk) begin
     if (la_fire) begin
       lkey_q  <= {la_vni, la_mac};
       luser_q <= la_user;
-      lvhit_q <= ma[VS_W];
-      lrow_q  <= vni_row_q[ma[VS_W-1:0]];
+      lmvec_q <= vni_mvec(la_vni, vni_valid_q, vni_keys_flat);
     end
     v_q <= la_fire || (v_q && !ra_ready);
     if (rst) v_q <= 1'b0;
   end
 
   mac_ent_t ent [WAYS];
-  logic [WAYS-1:0] hit_w;
   always_comb begin
     for (int w = 0; w < WAYS; w++) begin
       ent[w]   = mac_ent_t'(rd_data[w*EW +: EW]);
     end
   end
 
-  // lookup result (key from the lookup register, or the command register in S_CMP)
-  logic [71:0] ckey_q;
-  logic [71:0] cmp_key;
-  logic [1:0]  hit_act;
+  // 72-bit key compare as a balanced tree: 3-bit chunks, then groups of 6 chunks
+  function automatic logic key_eq(input logic [71:0] a, input logic [71:0] b);
+    logic [23:0] c;
+    logic [3:0]  g;
+    for (int i = 0; i < 24; i++) c[i] = a[3*i +: 3] == b[3*i +: 3];
+    for (int k = 0; k < 4; k++) g[k] = &c[6*k +: 6];
+    return &g;
+  endfunction
+
+  // the first (lowest) way of a set of ways
+  function automatic logic [WAY_W-1:0] way_first(input logic [WAYS-1:0] m);
+    logic [WAYS-1:0]  oh;
+    logic [WAY_W-1:0] r;
+    oh = m & (~m + 1'b1);
+    r  = '0;
+    for (int w = 0; w < WAYS; w++) begin
+      if (oh[w]) r |= WAY_W'(w);
+    end
+    return r;
+  endfunction
+
+  // lookup result (port A): the lookup key against the RAM word
+  logic [WAYS-1:0]  hit_w;
+  logic [WAY_W-1:0] hit_way;
+  logic [1:0]       hit_act;
   logic [IDX_W-1:0] hit_idx;
-  logic        any_hit;
-  logic [WAY_W-1:0] hit_way, free_way;
-  logic        any_free;
+  logic             any_hit;
   always_comb begin
-    cmp_key  = st_q == S_CMP ? ckey_q : lkey_q;
-    hit_act  = '0;
-    hit_idx  = '0;
-    any_hit  = 1'b0;
-    hit_way  = '0;
-    any_free = 1'b0;
-    free_way = '0;
-    for (int w = WAYS - 1; w >= 0; w--) begin
-      hit_w[w] = ent[w].valid && ent[w].key == cmp_key;
-      if (hit_w[w]) begin
-        hit_act = ent[w].action;
-        hit_idx = ent[w].index;
-        any_hit = 1'b1;
-        hit_way = WAY_W'(w);
-      end
-      if (!ent[w].valid) begin
-        any_free = 1'b1;
-        free_way = WAY_W'(w);
+    for (int w = 0; w < WAYS; w++) hit_w[w] = ent[w].valid && key_eq(ent[w].key, lkey_q);
+    hit_way = way_first(hit_w);
+    any_hit = |hit_w;
+    hit_act = ent[hit_way].action;
+    hit_idx = ent[hit_way].index;
+  end
+
+  // MAC command: S_CMP registers the ways holding the command key and the free ways,
+  // S_WR picks the first of them and writes (the RAM read register holds the set)
+  logic [71:0]      ckey_q;
+  logic [WAYS-1:0]  chit_w_q, cfree_w_q;
+  logic             c_hit, c_free;
+  logic [WAY_W-1:0] c_hit_way, c_free_way;
+  logic [1:0]       c_act;
+  logic [IDX_W-1:0] c_idx;
+  always_ff @(posedge clk) begin
+    if (st_q == S_CMP) begin
+      for (int w = 0; w < WAYS; w++) begin
+        chit_w_q[w]  <= ent[w].valid && key_eq(ent[w].key, ckey_q);
+        cfree_w_q[w] <= !ent[w].valid;
       end
     end
+  end
+  always_comb begin
+    c_hit      = |chit_w_q;
+    c_free     = |cfree_w_q;
+    c_hit_way  = way_first(chit_w_q);
+    c_free_way = way_first(cfree_w_q);
+    c_act      = ent[c_hit_way].action;
+    c_idx      = ent[c_hit_way].index;
   end
 
   assign ra_valid      = v_q;
   assign ra_user       = luser_q;
   assign ra_vni        = lkey_q[71:48];
-  assign ra_vni_hit    = lvhit_q;
+  // the VNI rows cannot change while a result waits (commands wait for v_q = 0)
+  assign lrow          = vni_row_q[vni_first(lmvec_q)];
+  assign ra_vni_hit    = |lmvec_q;
   assign ra_mac_hit    = any_hit;
   assign ra_group      = lkey_q[40];
   assign ra_action     = any_hit ? hit_act : fabnic_vxlan_pkg::ACT_NONE;
   assign ra_index      = any_hit ? hit_idx : '0;
-  assign ra_vni_tun    = lrow_q[VROW-1 -: TUN_W];
-  assign ra_flood_cnt  = lrow_q[O_FC +: FC_W];
-  assign ra_flood_list = lrow_q[O_FC-1:0];
-  assign ra_rflood_cnt = lrow_q[O_RC +: RFC_W];
-  assign ra_rflood_list = lrow_q[O_RL +: RFLOOD_MAX*TUN_W];
+  assign ra_vni_tun    = lrow[VROW-1 -: TUN_W];
+  assign ra_flood_cnt  = lrow[O_FC +: FC_W];
+  assign ra_flood_list = lrow[O_FC-1:0];
+  assign ra_rflood_cnt = lrow[O_RC +: RFC_W];
+  assign ra_rflood_list = lrow[O_RL +: RFLOOD_MAX*TUN_W];
 
   // ---------------------------------------------------------------- commands
   logic [1:0]       cop_q;
@@ -286,13 +346,13 @@ module fabnic_vswitch_table #(
       wr_be   = '1;
       wr_addr = init_q;
       wr_data = '0;
-    end else if (st_q == S_CMP) begin
-      if (cop_q == fabnic_vxlan_pkg::OP_ADD && (any_hit || any_free)) begin
+    end else if (st_q == S_WR) begin
+      if (cop_q == fabnic_vxlan_pkg::OP_ADD && (c_hit || c_free)) begin
         wr_en = 1'b1;
-        wr_be[any_hit ? hit_way : free_way] = 1'b1;
-      end else if (cop_q == fabnic_vxlan_pkg::OP_DEL && any_hit) begin
+        wr_be[c_hit ? c_hit_way : c_free_way] = 1'b1;
+      end else if (cop_q == fabnic_vxlan_pkg::OP_DEL && c_hit) begin
         wr_en = 1'b1;
-        wr_be[hit_way] = 1'b1;
+        wr_be[c_hit_way] = 1'b1;
       end
     end
   end
@@ -302,6 +362,11 @@ module fabnic_vswitch_table #(
     slot_ok = cmd_table == fabnic_vxlan_pkg::TBL_VNI ? cmd_index < 16'(VNI_ENTRIES)
                                                      : cmd_index < 16'(TUN_ENTRIES);
   end
+
+  fabnic_vxlan_pkg::tunnel_t cmd_tun;   // a TUN command's value
+  logic unused_cmd_tun;
+  assign cmd_tun        = fabnic_vxlan_pkg::tunnel_t'(cmd_value[366:0]);
+  assign unused_cmd_tun = ^{cmd_tun.src_mac, cmd_tun.dst_mac, cmd_tun.ttl, cmd_tun.dscp};
 
   always_ff @(posedge clk) begin
     case (st_q)
@@ -355,9 +420,11 @@ module fabnic_vswitch_table #(
             end
           end else if (cmd_table == fabnic_vxlan_pkg::TBL_TUN && slot_ok) begin
             if (cmd_op == fabnic_vxlan_pkg::OP_ADD) begin
-              tun_q[TUN_W'(cmd_index)] <= fabnic_vxlan_pkg::tunnel_t'(cmd_value[366:0]);
+              tun_q[TUN_W'(cmd_index)]  <= cmd_tun;
+              tsum_q[TUN_W'(cmd_index)] <= tun_sum(cmd_tun.is_ipv6, cmd_tun.src_ip, cmd_tun.dst_ip);
             end else if (cmd_op == fabnic_vxlan_pkg::OP_DEL) begin
-              tun_q[TUN_W'(cmd_index)] <= '0;
+              tun_q[TUN_W'(cmd_index)]  <= '0;
+              tsum_q[TUN_W'(cmd_index)] <= '0;
             end else begin
               rval_q[366:0] <= tun_q[TUN_W'(cmd_index)];
             end
@@ -366,19 +433,20 @@ module fabnic_vswitch_table #(
           end
         end
       end
-      S_CMP: begin
+      S_CMP: st_q <= S_WR;
+      S_WR: begin
         st_q <= S_RSP;
-        rval_q[IDX_W-1:0] <= any_hit ? hit_idx : '0;
-        rval_q[17:16]     <= any_hit ? hit_act : 2'd0;
+        rval_q[IDX_W-1:0] <= c_hit ? c_idx : '0;
+        rval_q[17:16]     <= c_hit ? c_act : 2'd0;
         if (cop_q == fabnic_vxlan_pkg::OP_ADD) begin
-          if (!any_hit && !any_free) begin
+          if (!c_hit && !c_free) begin
             rstat_q      <= fabnic_vxlan_pkg::ST_FULL;
             cnt_add_full <= cnt_add_full + 1'b1;
-          end else if (!any_hit) begin
+          end else if (!c_hit) begin
             nent_q <= nent_q + 1'b1;
           end
         end else begin
-          if (!any_hit) rstat_q <= fabnic_vxlan_pkg::ST_NOT_FOUND;
+          if (!c_hit) rstat_q <= fabnic_vxlan_pkg::ST_NOT_FOUND;
           else if (cop_q == fabnic_vxlan_pkg::OP_DEL) nent_q <= nent_q - 1'b1;
         end
       end
@@ -394,14 +462,19 @@ module fabnic_vswitch_table #(
     end
   end
 
+  logic res_ev_q, res_hit_q;
   always_ff @(posedge clk) begin
-    if (ra_valid && ra_ready) begin
+    // a taken result is counted one cycle later
+    res_ev_q  <= ra_valid && ra_ready;
+    res_hit_q <= any_hit;
+    if (res_ev_q) begin
       cnt_lookups  <= cnt_lookups + 1'b1;
-      cnt_mac_hits <= cnt_mac_hits + CNT_W'(any_hit);
+      cnt_mac_hits <= cnt_mac_hits + CNT_W'(res_hit_q);
     end
     if (rst) begin
       cnt_lookups  <= '0;
       cnt_mac_hits <= '0;
+      res_ev_q     <= 1'b0;
     end
   end
 

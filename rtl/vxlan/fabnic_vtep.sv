@@ -273,6 +273,7 @@ module fabnic_vtep #(
   logic                    lb_tun_sel, rb_hit;
   logic [TUN_W-1:0]        lb_tun;
   fabnic_vxlan_pkg::tunnel_t rb_tunnel;
+  logic [19:0]             rb_tsum;
 
   fabnic_vswitch_table #(
       .ENTRIES(ENTRIES), .WAYS(WAYS), .VNI_ENTRIES(VNI_ENTRIES), .TUN_ENTRIES(TUN_ENTRIES),
@@ -284,7 +285,7 @@ module fabnic_vtep #(
       .ra_valid, .ra_ready, .ra_user, .ra_vni, .ra_vni_hit, .ra_mac_hit, .ra_group,
       .ra_action, .ra_index, .ra_vni_tun(unused_ra_tun), .ra_flood_cnt(ra_fcnt),
       .ra_flood_list(ra_flist), .ra_rflood_cnt(ra_rcnt), .ra_rflood_list(ra_rlist),
-      .lb_vni, .lb_tun_sel, .lb_tun, .rb_hit, .rb_tunnel,
+      .lb_vni, .lb_tun_sel, .lb_tun, .rb_hit, .rb_tunnel, .rb_tsum,
       .cmd_valid, .cmd_ready, .cmd_op, .cmd_table, .cmd_key, .cmd_index, .cmd_value,
       .rsp_valid, .rsp_ready, .rsp_status, .rsp_value,
       .cnt_lookups, .cnt_mac_hits(unused_hits), .cnt_add_full, .status_mac_entries
@@ -525,7 +526,7 @@ module fabnic_vtep #(
       .s_axis_tready(enc_tready), .s_axis_tlast(x2_tlast), .s_axis_tuser(1'b0),
       .s_vni(x2_vni), .s_len(x2_len), .s_tun_sel(1'b1), .s_tun(x2_tun),
       .s_csum_valid(UDP_CSUM), .s_csum(x2_csum),
-      .lb_vni, .lb_tun_sel, .lb_tun, .rb_hit, .rb_tunnel,
+      .lb_vni, .lb_tun_sel, .lb_tun, .rb_hit, .rb_tunnel, .rb_tsum,
       .m_axis_tdata(m_up_tdata), .m_axis_tkeep(m_up_tkeep), .m_axis_tvalid(m_up_tvalid),
       .m_axis_tready(m_up_tready), .m_axis_tlast(m_up_tlast), .m_axis_tuser(m_up_tuser),
       .cnt_frames_in(enc_in), .cnt_frames_out(cnt_tx_out),

@@ -11,7 +11,8 @@
 //                           drop) and counted in cnt_ce_not_ect.
 // Other outer ECN values and non-IP inner frames pass unchanged. cnt_ce_marked counts
 // frames whose inner header was changed. Purely combinational on the data path (no
-// added latency); the first 32 bytes are remembered across beats.
+// added latency); the first 32 bytes are remembered across beats. The counters follow
+// a frame's last beat by one cycle.
 `default_nettype none
 
 module fabnic_vxlan_ecn_decap #(
@@ -50,13 +51,20 @@ module fabnic_vxlan_ecn_decap #(
   logic [HB-1:0]    have_q, hhave;
   logic             notect_q, marked_q;
 
-  // header view: bytes of earlier beats plus this beat
+  // header view: bytes of earlier beats plus this beat. It is only used while
+  // beat_q < BIDX (hdr_beat); when the header fits one beat (BIDX = 1) it is that beat
+  // alone, so the decode below starts at the input and not at beat_q / seen_q.
+  logic [BI_W-1:0] vbeat;
+  logic            hdr_beat;
+  assign vbeat    = BIDX > 1 ? beat_q : '0;
+  assign hdr_beat = beat_q < BI_W'(BIDX);
+
   always_comb begin
-    hv    = seen_q;
-    hhave = have_q;
+    hv    = BIDX > 1 ? seen_q : '0;
+    hhave = BIDX > 1 ? have_q : '0;
     for (int b = 0; b < HB; b++) begin
       for (int l = 0; l < KEEP_W; l++) begin
-        if (int'(beat_q) * KEEP_W + l == b && s_axis_tkeep[l]) begin
+        if (int'(vbeat) * KEEP_W + l == b && s_axis_tkeep[l]) begin
           hv[8*b +: 8] = s_axis_tdata[8*l +: 8];
           hhave[b]     = 1'b1;
         end
@@ -96,8 +104,9 @@ module fabnic_vxlan_ecn_decap #(
     csum_new = ~(s1[15:0] + 16'(s1[16]));
   end
 
-  logic mark;
-  assign mark = ce_out && ect_in && (is4 || is6);
+  logic mark, notect;
+  assign mark   = hdr_beat && ce_out && ect_in && (is4 || is6);
+  assign notect = hdr_beat && ce_out && notect_in;
 
   always_comb begin
     m_axis_tdata = s_axis_tdata;
@@ -116,34 +125,45 @@ module fabnic_vxlan_ecn_decap #(
   assign m_axis_tvalid = s_axis_tvalid;
   assign s_axis_tready = m_axis_tready;
   assign m_axis_tlast  = s_axis_tlast;
-  assign m_axis_tuser  = s_axis_tuser || (s_axis_tlast && (notect_q || (ce_out && notect_in)));
+  assign m_axis_tuser  = s_axis_tuser || (s_axis_tlast && (notect_q || notect));
 
   logic fire;
   assign fire = s_axis_tvalid && s_axis_tready;
 
+  // counters: the frame's outcome is registered at its last beat and counted a cycle later
+  logic inc_marked_q, inc_notect_q;
+
   always_ff @(posedge clk) begin
+    inc_marked_q <= 1'b0;
+    inc_notect_q <= 1'b0;
     if (fire) begin
-      seen_q   <= hv;
-      have_q   <= hhave;
-      notect_q <= notect_q || (ce_out && notect_in);
+      if (hdr_beat) begin
+        seen_q   <= hv;
+        have_q   <= hhave;
+        beat_q   <= beat_q + 1'b1;
+      end
+      notect_q <= notect_q || notect;
       marked_q <= marked_q || mark;
-      if (beat_q != BI_W'(BIDX)) beat_q <= beat_q + 1'b1;
       if (s_axis_tlast) begin
-        seen_q   <= '0;
-        have_q   <= '0;
-        beat_q   <= '0;
-        notect_q <= 1'b0;
-        marked_q <= 1'b0;
-        if (marked_q || mark) cnt_ce_marked <= cnt_ce_marked + 1'b1;
-        if (notect_q || (ce_out && notect_in)) cnt_ce_not_ect <= cnt_ce_not_ect + 1'b1;
+        seen_q       <= '0;
+        have_q       <= '0;
+        beat_q       <= '0;
+        notect_q     <= 1'b0;
+        marked_q     <= 1'b0;
+        inc_marked_q <= marked_q || mark;
+        inc_notect_q <= notect_q || notect;
       end
     end
+    if (inc_marked_q) cnt_ce_marked <= cnt_ce_marked + 1'b1;
+    if (inc_notect_q) cnt_ce_not_ect <= cnt_ce_not_ect + 1'b1;
     if (rst) begin
       seen_q         <= '0;
       have_q         <= '0;
       beat_q         <= '0;
       notect_q       <= 1'b0;
       marked_q       <= 1'b0;
+      inc_marked_q   <= 1'b0;
+      inc_notect_q   <= 1'b0;
       cnt_ce_marked  <= '0;
       cnt_ce_not_ect <= '0;
     end

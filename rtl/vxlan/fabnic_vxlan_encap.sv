@@ -9,9 +9,11 @@
 // before the payload passes. A frame whose real length differs from s_len is still
 // sent, with tuser[0]=1 on its last beat (cnt_len_mismatch, from fabnic_pkt_builder).
 //
-// Tunnel parameters come from the vSwitch table's port B (combinational): the VNI's
-// default tunnel, or tunnel s_tun when s_tun_sel. VNI not configured: frame dropped,
-// cnt_drop_no_vni.
+// Tunnel parameters come from the vSwitch table's port B: the VNI's default tunnel, or
+// tunnel s_tun when s_tun_sel. lb_* is presented in the cycle a frame's window enters
+// the command pipeline; rb_* (rb_hit, rb_tunnel, rb_tsum) are taken two cycles later
+// (port B is a two-stage pipeline, fabnic_vswitch_table). VNI not configured: frame
+// dropped, cnt_drop_no_vni.
 //
 // Outer header: Ethernet src/dst MAC, IPv4 (DF, checksum by the builder) or IPv6
 // (flow label = the flow hash), DSCP and TTL from the tunnel, ECN copied from the
@@ -24,9 +26,15 @@
 // 16 bits of {dst MAC, src MAC, EtherType, src IP, dst IP, protocol, src port, dst port}.
 //
 // Structure: the inner frame goes into a beat FIFO (DATA_DEPTH) while its first 64
-// bytes are captured; then the lookup + hash build one command (outer metadata and
-// VXLAN header) into a command FIFO; fabnic_axis_hdr_insert adds the VXLAN header and
-// fabnic_pkt_builder the outer headers. Back-pressure only.
+// bytes are captured; then a three-stage command pipeline (parse, hash fold, lookup
+// result) builds one command (outer metadata, VXLAN header, checksum terms) into a
+// command FIFO; fabnic_axis_hdr_insert adds the VXLAN header and fabnic_pkt_builder the
+// outer headers; the UDP checksum is finished in two stages while the builder works on
+// the frame and patched into its output. Back-pressure only.
+// Latency (idle, 512 bits): 2 cycles more than a single-cycle command stage (p1, p2).
+// Throughput: one beat per cycle. A command slot is reused 5 cycles after its window
+// was admitted at the earliest, so one-beat outer frames (inner frames of at most 14
+// bytes at 512 bits) pass at CMD_DEPTH per 5 cycles (4 per 5 at the default).
 `default_nettype none
 
 module fabnic_vxlan_encap #(
@@ -34,7 +42,7 @@ module fabnic_vxlan_encap #(
     parameter int KEEP_W     = DATA_W / 8,
     parameter int TUN_W      = 4,
     parameter int DATA_DEPTH = 32,   // beats, power of two, > 64 / KEEP_W
-    parameter int CMD_DEPTH  = 4,
+    parameter int CMD_DEPTH  = 4,    // commands (power of two) queued ahead of their frames
     parameter int CNT_W      = 32
 ) (
     input  wire logic                   clk,
@@ -59,6 +67,7 @@ module fabnic_vxlan_encap #(
     output logic      [TUN_W-1:0]       lb_tun,
     input  wire logic                   rb_hit,
     input  fabnic_vxlan_pkg::tunnel_t   rb_tunnel,
+    input  wire logic [19:0]            rb_tsum,      // tunnel address words summed
 
     output logic      [DATA_W-1:0]      m_axis_tdata,
     output logic      [KEEP_W-1:0]      m_axis_tkeep,
@@ -134,7 +143,18 @@ module fabnic_vxlan_encap #(
     end
   end
 
-  // ---------------------------------------------------------------- flow hash
+  // ---------------------------------------------------------------- command pipeline
+  // A completed window enters a three-stage pipeline that never stalls (p0: admission,
+  // p1, p2: push into the command FIFO); admission takes a credit (a free command FIFO
+  // slot, returned when the command is popped), so the push always finds room.
+  //   p0 -> p1  EtherType / VLAN, the L3 bytes aligned, fold of MACs + EtherType, the
+  //             checksum terms that do not depend on the tunnel; table port B sampled
+  //   p1 -> p2  IPv4/IPv6 decode, fold of addresses, protocol and ports per variant,
+  //             tunnel address words summed (IPv4 words / IPv6-only words)
+  //   p2        flow hash selected, command written (checksum sum without the source
+  //             port; the checksum is finished after the command leaves the FIFO)
+  localparam int L3B = 48;   // L3 bytes kept: IPv4 ports at IHL*4 + 3 <= 47
+
   logic [8*WIN-1:0] w;       // window, byte i in bits [8i +: 8]
   assign w = win_q[8*WIN-1:0];
 
@@ -142,91 +162,179 @@ module fabnic_vxlan_encap #(
     return (i < WIN) ? v[8*i +: 8] : 8'h00;
   endfunction
 
-  logic [47:0]  h_dmac, h_smac;
-  logic [15:0]  h_type, h_sport, h_dport;
-  logic [127:0] h_sip, h_dip;
-  logic [7:0]   h_proto;
-  logic [1:0]   in_ecn;
-  logic [415:0] tuple;
-  logic [15:0]  h16;
-  logic         vlan, ports;
+  // XOR fold of the 416-bit tuple to 16 bits, for one byte placed at bit offset off
+  function automatic logic [15:0] fold8(input logic [7:0] v, input int off);
+    logic [31:0] x;
+    x = 32'(v) << (off % 16);
+    return x[15:0] ^ x[31:16];
+  endfunction
 
+  // tuple bit offsets: {8'h00, dmac, smac, type, sip, dip, proto, sport (16), dport (0)};
+  // the ports fold to sport ^ dport
+  localparam int O_PROTO = 32, O_DIP = 40, O_SIP = 168, O_TYPE = 296, O_SMAC = 312,
+                 O_DMAC = 360;
+  localparam logic [31:0] SUM_CONST = 32'(2 * (8 + fabnic_pkt_pkg::VXLAN_HDR_BYTES))
+      + 32'(fabnic_pkt_pkg::UDP_PORT_VXLAN) + 32'({fabnic_vxlan_pkg::VXLAN_FLAG_I, 8'h00})
+      + 32'(fabnic_pkt_pkg::IP_PROTO_UDP);
+
+  logic p0_go, p1_v_q, p2_v_q;
+  logic [$clog2(CMD_DEPTH+1)-1:0] cred_q;
+
+  assign p0_go = pend_q && cred_q != '0;
+
+  // p0 -> p1
+  logic              p0_vlan;
+  logic [15:0]       p0_type;
+  logic [8*L3B-1:0]  p0_l3;
+  logic [15:0]       p0_hmt;
+  logic [47:0]       p0_dmac, p0_smac;
+  logic [31:0]       p0_sum;
   always_comb begin
-    h_dmac = '0;
-    h_smac = '0;
+    p0_vlan = {wb(w, 12), wb(w, 13)} == fabnic_pkt_pkg::ETHERTYPE_VLAN;
+    p0_type = p0_vlan ? {wb(w, 16), wb(w, 17)} : {wb(w, 12), wb(w, 13)};
+    for (int i = 0; i < L3B; i++) p0_l3[8*i +: 8] = p0_vlan ? wb(w, 18 + i) : wb(w, 14 + i);
     for (int i = 0; i < 6; i++) begin
-      h_dmac[8*(5-i) +: 8] = wb(w, i);
-      h_smac[8*(5-i) +: 8] = wb(w, 6 + i);
+      p0_dmac[8*(5-i) +: 8] = wb(w, i);
+      p0_smac[8*(5-i) +: 8] = wb(w, 6 + i);
     end
-    vlan    = {wb(w, 12), wb(w, 13)} == fabnic_pkt_pkg::ETHERTYPE_VLAN;
-    h_type  = vlan ? {wb(w, 16), wb(w, 17)} : {wb(w, 12), wb(w, 13)};
-    h_sip   = '0;
-    h_dip   = '0;
-    h_proto = '0;
-    h_sport = '0;
-    h_dport = '0;
-    in_ecn  = 2'b00;
-    ports   = 1'b0;
-    for (int v = 0; v < 2; v++) begin
-      if ((v == 1) == vlan) begin
-        if (h_type == fabnic_pkt_pkg::ETHERTYPE_IPV4 && wb(w, 14 + 4*v)[7:4] == 4'd4) begin
-          h_proto = wb(w, 14 + 4*v + 9);
-          in_ecn  = wb(w, 14 + 4*v + 1)[1:0];
-          for (int i = 0; i < 4; i++) begin
-            h_sip[8*(3-i) +: 8] = wb(w, 14 + 4*v + 12 + i);
-            h_dip[8*(3-i) +: 8] = wb(w, 14 + 4*v + 16 + i);
-          end
-          // ports only for unfragmented TCP/UDP whose ports sit in the window
-          if ((h_proto == 8'd6 || h_proto == 8'd17)
-              && ({wb(w, 14 + 4*v + 6), wb(w, 14 + 4*v + 7)} & 16'h3FFF) == 16'h0000) begin
-            for (int ihl = 5; ihl < 16; ihl++) begin
-              if (wb(w, 14 + 4*v)[3:0] == 4'(ihl) && 14 + 4*v + 4*ihl + 4 <= WIN) begin
-                ports   = 1'b1;
-                h_sport = {wb(w, 14 + 4*v + 4*ihl), wb(w, 14 + 4*v + 4*ihl + 1)};
-                h_dport = {wb(w, 14 + 4*v + 4*ihl + 2), wb(w, 14 + 4*v + 4*ihl + 3)};
-              end
-            end
-          end
-        end else if (h_type == fabnic_pkt_pkg::ETHERTYPE_IPV6
-                     && wb(w, 14 + 4*v)[7:4] == 4'd6) begin
-          h_proto = wb(w, 14 + 4*v + 6);
-          in_ecn  = wb(w, 14 + 4*v + 1)[5:4];  // traffic class bits 1:0
-          for (int i = 0; i < 16; i++) begin
-            h_sip[8*(15-i) +: 8] = wb(w, 14 + 4*v + 8 + i);
-            h_dip[8*(15-i) +: 8] = wb(w, 14 + 4*v + 24 + i);
-          end
-          if (h_proto == 8'd6 || h_proto == 8'd17) begin
-            ports   = 1'b1;
-            h_sport = {wb(w, 14 + 4*v + 40), wb(w, 14 + 4*v + 41)};
-            h_dport = {wb(w, 14 + 4*v + 42), wb(w, 14 + 4*v + 43)};
-          end
+    p0_hmt = fold8(p0_type[7:0], O_TYPE) ^ fold8(p0_type[15:8], O_TYPE + 8);
+    for (int i = 0; i < 6; i++) begin
+      p0_hmt ^= fold8(p0_dmac[8*i +: 8], O_DMAC + 8 * i) ^ fold8(p0_smac[8*i +: 8], O_SMAC + 8 * i);
+    end
+    // UDP checksum terms without the tunnel addresses and the source port: inner sum,
+    // 2 x UDP length (UDP header + pseudo header), VNI words, VXLAN flags, port 4789, 17
+    p0_sum = 32'(csum_q) + 32'(vni_q[23:8]) + 32'({vni_q[7:0], 8'h00}) + 32'({len_q, 1'b0})
+           + SUM_CONST;
+  end
+
+  logic              p1_vlan, p1_csv;
+  logic [15:0]       p1_type, p1_hmt, p1_len;
+  logic [8*L3B-1:0]  p1_l3;
+  logic [23:0]       p1_vni;
+  logic [31:0]       p1_sum;
+
+  always_ff @(posedge clk) begin
+    if (p0_go) begin
+      p1_vlan <= p0_vlan;
+      p1_type <= p0_type;
+      p1_l3   <= p0_l3;
+      p1_hmt  <= p0_hmt;
+      p1_sum  <= p0_sum;
+      p1_vni  <= vni_q;
+      p1_len  <= len_q;
+      p1_csv  <= csv_q;
+    end
+  end
+
+  function automatic logic [7:0] l3b(input logic [8*L3B-1:0] v, input int i);
+    return v[8*i +: 8];
+  endfunction
+
+  // p1 -> p2
+  logic        p1_is4, p1_is6, p1_p4ok, p1_p6ok, p1_ihl_ok;
+  logic [15:0] p1_f4, p1_f6, p1_fp4, p1_fp6;
+  logic [31:0] p1_ports4;
+  always_comb begin
+    p1_is4 = p1_type == fabnic_pkt_pkg::ETHERTYPE_IPV4 && l3b(p1_l3, 0)[7:4] == 4'd4;
+    p1_is6 = p1_type == fabnic_pkt_pkg::ETHERTYPE_IPV6 && l3b(p1_l3, 0)[7:4] == 4'd6;
+    // IPv4: addresses and protocol; ports at IHL*4 when inside the window
+    p1_f4 = fold8(l3b(p1_l3, 9), O_PROTO);
+    for (int i = 0; i < 4; i++) begin
+      p1_f4 ^= fold8(l3b(p1_l3, 12 + i), O_SIP + 8 * (3 - i))
+             ^ fold8(l3b(p1_l3, 16 + i), O_DIP + 8 * (3 - i));
+    end
+    p1_ports4 = '0;
+    p1_ihl_ok = 1'b0;
+    for (int ihl = 5; ihl < 16; ihl++) begin
+      if (l3b(p1_l3, 0)[3:0] == 4'(ihl) && 4 * ihl + 4 <= L3B
+          && (p1_vlan ? 18 : 14) + 4 * ihl + 4 <= WIN) begin
+        p1_ihl_ok = 1'b1;
+        for (int k = 0; k < 4; k++) begin
+          if (4 * ihl + 4 <= L3B) p1_ports4[8*(3-k) +: 8] = l3b(p1_l3, 4 * ihl + k);
         end
       end
     end
-    tuple = {8'h00, h_dmac, h_smac, h_type, h_sip, h_dip, h_proto, h_sport, h_dport};
-    h16   = '0;
-    for (int i = 0; i < 26; i++) h16 ^= tuple[16*i +: 16];
+    p1_fp4  = p1_ports4[31:16] ^ p1_ports4[15:0];
+    p1_p4ok = (l3b(p1_l3, 9) == 8'd6 || l3b(p1_l3, 9) == 8'd17)
+              && ({l3b(p1_l3, 6), l3b(p1_l3, 7)} & 16'h3FFF) == 16'h0000 && p1_ihl_ok;
+    // IPv6: addresses and next header; ports right after the 40-byte header
+    p1_f6 = fold8(l3b(p1_l3, 6), O_PROTO);
+    for (int i = 0; i < 16; i++) begin
+      p1_f6 ^= fold8(l3b(p1_l3, 8 + i), O_SIP + 8 * (15 - i))
+             ^ fold8(l3b(p1_l3, 24 + i), O_DIP + 8 * (15 - i));
+    end
+    p1_fp6  = {l3b(p1_l3, 40), l3b(p1_l3, 41)} ^ {l3b(p1_l3, 42), l3b(p1_l3, 43)};
+    p1_p6ok = l3b(p1_l3, 6) == 8'd6 || l3b(p1_l3, 6) == 8'd17;
+  end
+
+  logic        p2_is4, p2_is6, p2_p4ok, p2_p6ok, p2_csv;
+  logic [15:0] p2_hmt, p2_f4, p2_f6, p2_fp4, p2_fp6, p2_len;
+  logic [1:0]  p2_ecn4, p2_ecn6;
+  logic [23:0] p2_vni;
+  logic [31:0] p2_sum;
+
+  always_ff @(posedge clk) begin
+    if (p1_v_q) begin
+      p2_is4  <= p1_is4;
+      p2_is6  <= p1_is6;
+      p2_p4ok <= p1_p4ok;
+      p2_p6ok <= p1_p6ok;
+      p2_hmt  <= p1_hmt;
+      p2_f4   <= p1_f4;
+      p2_f6   <= p1_f6;
+      p2_fp4  <= p1_fp4;
+      p2_fp6  <= p1_fp6;
+      p2_ecn4 <= l3b(p1_l3, 1)[1:0];
+      p2_ecn6 <= l3b(p1_l3, 1)[5:4];   // traffic class bits 1:0
+      p2_sum  <= p1_sum;
+      p2_vni  <= p1_vni;
+      p2_len  <= p1_len;
+      p2_csv  <= p1_csv;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    p1_v_q <= p0_go;
+    p2_v_q <= p1_v_q;
+    if (rst) begin
+      p1_v_q <= 1'b0;
+      p2_v_q <= 1'b0;
+    end
+  end
+
+  // p2: flow hash
+  logic [15:0] h16;
+  logic [13:0] h14;
+  logic [1:0]  in_ecn;
+  always_comb begin
+    h16    = p2_hmt;
+    in_ecn = 2'b00;
+    if (p2_is4) begin
+      h16    ^= p2_f4 ^ (p2_p4ok ? p2_fp4 : 16'h0000);
+      in_ecn  = p2_ecn4;
+    end else if (p2_is6) begin
+      h16    ^= p2_f6 ^ (p2_p6ok ? p2_fp6 : 16'h0000);
+      in_ecn  = p2_ecn6;
+    end
+    h14 = h16[13:0] ^ {12'h000, h16[15:14]};
   end
 
   // ---------------------------------------------------------------- command
   typedef struct packed {
     logic                        drop;
     logic                        csum_en;
-    logic [15:0]                 csum;
+    logic [31:0]                 csum_part;  // UDP checksum terms except the source port
     fabnic_pkt_pkg::pkt_meta_t   meta;
     fabnic_pkt_pkg::vxlan_hdr_t  vxh;
   } cmd_t;
 
   cmd_t c_in, c;
   logic c_in_ready, c_valid, c_pop;
-  logic [15:0] udp_len, udp_csum;
   logic [$clog2(CMD_DEPTH):0] unused_ccnt;
-  logic [13:0] h14;
 
   assign lb_vni     = vni_q;
   assign lb_tun_sel = tsel_q;
   assign lb_tun     = tun_q;
-  assign h14        = h16[13:0] ^ {12'h000, h16[15:14]};
 
   always_comb begin
     c_in                     = '0;
@@ -245,38 +353,30 @@ module fabnic_vxlan_encap #(
     c_in.meta.is_udp         = 1'b1;
     c_in.meta.src_port       = {2'b11, h14};
     c_in.meta.dst_port       = fabnic_pkt_pkg::UDP_PORT_VXLAN;
-    c_in.meta.payload_len    = len_q + 16'(fabnic_pkt_pkg::VXLAN_HDR_BYTES);
+    c_in.meta.payload_len    = p2_len + 16'(fabnic_pkt_pkg::VXLAN_HDR_BYTES);
     c_in.vxh.flags           = fabnic_vxlan_pkg::VXLAN_FLAG_I;
-    c_in.vxh.vni             = vni_q;
-    c_in.csum_en             = csv_q;
-    c_in.csum                = udp_csum;
+    c_in.vxh.vni             = p2_vni;
+    c_in.csum_en             = p2_csv;
+    c_in.csum_part           = p2_sum + 32'(rb_tsum);
   end
 
-  // UDP checksum (RFC 768 / RFC 8200 8.1): pseudo header + UDP header + VXLAN header +
-  // the inner frame's sum (s_csum)
-  logic [31:0] cs;
-  logic [16:0] cf1;
-  logic [15:0] cf2;
-  always_comb begin
-    udp_len = len_q + 16'(8 + fabnic_pkt_pkg::VXLAN_HDR_BYTES);
-    cs = 32'(csum_q) + 32'({2'b11, h14}) + 32'(fabnic_pkt_pkg::UDP_PORT_VXLAN) + 32'(udp_len)
-       + 32'({fabnic_vxlan_pkg::VXLAN_FLAG_I, 8'h00}) + 32'(vni_q[23:8]) + 32'({vni_q[7:0], 8'h00})
-       + 32'(udp_len) + 32'(fabnic_pkt_pkg::IP_PROTO_UDP);
-    for (int i = 0; i < 8; i++) begin
-      if (rb_tunnel.is_ipv6 || i < 2) begin
-        cs += 32'(rb_tunnel.src_ip[16*i +: 16]) + 32'(rb_tunnel.dst_ip[16*i +: 16]);
-      end
+  assign pend_clr = p0_go;
+
+  // credits: free command FIFO slots not yet claimed by a window in the pipeline (a
+  // popped slot is returned one cycle later)
+  logic c_pop_q;
+  always_ff @(posedge clk) begin
+    c_pop_q <= c_pop;
+    cred_q  <= cred_q - ($bits(cred_q))'(p0_go) + ($bits(cred_q))'(c_pop_q);
+    if (rst) begin
+      c_pop_q <= 1'b0;
+      cred_q  <= ($bits(cred_q))'(CMD_DEPTH);
     end
-    cf1 = 17'(cs[31:16]) + 17'(cs[15:0]);
-    cf2 = cf1[15:0] + 16'(cf1[16]);
-    udp_csum = ~cf2 == 16'h0000 ? 16'hFFFF : ~cf2;
   end
-
-  assign pend_clr = pend_q && c_in_ready;
 
   fabnic_fifo #(.WIDTH($bits(cmd_t)), .DEPTH(CMD_DEPTH)) u_cmd (
       .clk, .rst,
-      .in_valid(pend_q), .in_ready(c_in_ready), .in_data(c_in),
+      .in_valid(p2_v_q), .in_ready(c_in_ready), .in_data(c_in),
       .out_valid(c_valid), .out_ready(c_pop), .out_data(c),
       .status_count(unused_ccnt)
   );
@@ -356,28 +456,74 @@ module fabnic_vxlan_encap #(
   assign cnt_frames_out = b_frames;
 
   // ---------------------------------------------------------------- UDP checksum patch
-  // The builder writes checksum 0; the checksum of each frame (queued when its metadata
-  // enters the builder) replaces bytes 40..41 (IPv4) / 60..61 (IPv6) of the outer frame.
+  // The builder writes checksum 0; the checksum of each frame replaces bytes 40..41
+  // (IPv4) / 60..61 (IPv6) of the outer frame. It is finished after the frame's
+  // metadata enters the builder (cycle m: + source port, first carry fold, registered;
+  // m + 1: second fold, complement, 0 -> 0xFFFF, queued), so it is queued from m + 2 on:
+  // the builder's first output beat of that frame comes 2 cycles after the metadata at
+  // the earliest (fabnic_pkt_builder latency), so the output never waits for it
+  // (checked by an assertion). A metadata handshake takes a credit (a free checksum
+  // FIFO slot, returned one cycle after the frame's last beat).
   typedef struct packed {
     logic        en;
     logic        v6;
     logic [15:0] csum;
   } ck_t;
   ck_t ck_in, ck;
-  logic ck_valid;
+  logic ck_valid, ck_pop, ck_pop_q, meta_fire, ck_ne_q;
+  logic [$clog2(CMD_DEPTH+1)-1:0] ck_n_q;   // entries in u_ck
   logic [$clog2(CMD_DEPTH):0] unused_ckcnt;
+  logic unused_ck_ready;
+  logic [$clog2(CMD_DEPTH+1)-1:0] ck_cred_q;
   logic [15:0] obeat_q;
 
-  assign ck_in = '{en: c.csum_en, v6: c.meta.is_ipv6, csum: c.csum};
+  logic        k1_v_q, k1_en_q, k1_v6_q;
+  logic [16:0] k1_cf_q;
+  logic [15:0] k_cf2;
+  logic [31:0] k_cs;
+  logic [16:0] k_cf1;
+  always_comb begin
+    k_cs  = c.csum_part + 32'(c.meta.src_port);
+    k_cf1 = 17'(k_cs[31:16]) + 17'(k_cs[15:0]);
+  end
+
+  always_ff @(posedge clk) begin
+    if (meta_fire) begin
+      k1_en_q <= c.csum_en;
+      k1_v6_q <= c.meta.is_ipv6;
+      k1_cf_q <= k_cf1;
+    end
+    k1_v_q    <= meta_fire;
+    ck_pop_q  <= ck_pop;
+    ck_cred_q <= ck_cred_q - ($bits(ck_cred_q))'(meta_fire) + ($bits(ck_cred_q))'(ck_pop_q);
+    // occupancy of u_ck kept here so that its "not empty" is a register
+    ck_n_q    <= ck_n_q + ($bits(ck_n_q))'(k1_v_q) - ($bits(ck_n_q))'(ck_pop);
+    ck_ne_q   <= (ck_n_q + ($bits(ck_n_q))'(k1_v_q) - ($bits(ck_n_q))'(ck_pop)) != '0;
+    if (rst) begin
+      k1_v_q    <= 1'b0;
+      ck_pop_q  <= 1'b0;
+      ck_cred_q <= ($bits(ck_cred_q))'(CMD_DEPTH);
+      ck_n_q    <= '0;
+      ck_ne_q   <= 1'b0;
+    end
+  end
+
+  assign meta_fire = meta_valid && meta_ready;
+  assign k_cf2     = k1_cf_q[15:0] + 16'(k1_cf_q[16]);
+  assign ck_in     = '{en: k1_en_q, v6: k1_v6_q,
+                       csum: k_cf2 == 16'hFFFF ? 16'hFFFF : ~k_cf2};
+  assign ck_pop    = b_tvalid && b_tready && m_axis_tlast;
+  assign ck_in_ready = ck_cred_q != '0;
+
   fabnic_fifo #(.WIDTH($bits(ck_t)), .DEPTH(CMD_DEPTH)) u_ck (
       .clk, .rst,
-      .in_valid(meta_valid && meta_ready), .in_ready(ck_in_ready), .in_data(ck_in),
-      .out_valid(ck_valid), .out_ready(b_tvalid && b_tready && m_axis_tlast),
+      .in_valid(k1_v_q), .in_ready(unused_ck_ready), .in_data(ck_in),
+      .out_valid(ck_valid), .out_ready(ck_pop && ck_ne_q),
       .out_data(ck), .status_count(unused_ckcnt)
   );
 
-  assign m_axis_tvalid = b_tvalid && ck_valid;
-  assign b_tready      = m_axis_tready && ck_valid;
+  assign m_axis_tvalid = b_tvalid;
+  assign b_tready      = m_axis_tready;
 
   always_comb begin
     m_axis_tdata = b_tdata;
@@ -402,8 +548,20 @@ module fabnic_vxlan_encap #(
     end
   end
 
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      assert (ck_ne_q == ck_valid) else $error("fabnic_vxlan_encap: checksum occupancy");
+      assert (!k1_v_q || ck_n_q != ($bits(ck_n_q))'(CMD_DEPTH))
+        else $error("fabnic_vxlan_encap: checksum FIFO overflow");
+      assert (!b_tvalid || ck_ne_q) else $error("fabnic_vxlan_encap: frame before its checksum");
+    end
+  end
+`endif
+
   logic unused_bits;
-  assign unused_bits = ^{ports, w};
+  assign unused_bits = ^{c_in_ready, ck_valid, w};
 
 endmodule
 

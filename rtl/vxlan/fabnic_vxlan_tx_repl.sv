@@ -19,7 +19,8 @@
 // Sideband m_* is constant over each output frame. Back-pressure only: when the ring or
 // the frame-descriptor FIFO (DESC_DEPTH) is full, s_axis_tready is low.
 // Throughput: one beat per cycle in and out, no gap between frames or copies.
-// Latency: the whole frame (store-and-forward) + 1 cycle (RAM read).
+// Latency: the whole frame (store-and-forward) + 1 cycle (RAM read); a frame of more
+// than one beat whose decision is already waiting starts one cycle later (its sum).
 `default_nettype none
 
 module fabnic_vxlan_tx_repl #(
@@ -89,8 +90,8 @@ module fabnic_vxlan_tx_repl #(
   typedef struct packed {
     logic [AW:0]  start;
     logic [AW:0]  nbeats;
+    logic [AW:0]  fin;      // start + nbeats
     logic [15:0]  len;
-    logic [31:0]  sum;
     logic         bad;
     logic         trunc;
   } desc_t;
@@ -104,7 +105,7 @@ module fabnic_vxlan_tx_repl #(
   // ---------------------------------------------------------------- write side
   logic [AW:0]  wr_ptr_q, rel_ptr_q, fstart_q, fbeats_q;
   logic [15:0]  flen_q;
-  logic [31:0]  fsum_q, bsum;
+  logic [31:0]  fsum_q;
   logic         swallow_q;
   logic         d_in_ready, d_push, room, wr_fire, force_last;
   logic [KC_W-1:0] kcnt;
@@ -113,14 +114,70 @@ module fabnic_vxlan_tx_repl #(
   logic [$clog2(DESC_DEPTH):0] unused_dcnt;
 
   always_comb begin
+    // bytes in the beat: tkeep is packed from lane 0 (a thermometer code), so bit b of
+    // the count is set where the code crosses j * 2^(b+1) + 2^b without reaching
+    // (j+1) * 2^(b+1)
     kcnt = '0;
-    for (int i = 0; i < KEEP_W; i++) kcnt += KC_W'(s_axis_tkeep[i]);
-    // 16-bit big-endian words of the beat (lanes 2j, 2j+1); a missing odd byte reads 0
-    bsum = '0;
-    for (int j = 0; j < KEEP_W / 2; j++) begin
-      bsum += 32'({s_axis_tkeep[2*j] ? s_axis_tdata[16*j +: 8] : 8'h00,
-                   s_axis_tkeep[2*j+1] ? s_axis_tdata[16*j+8 +: 8] : 8'h00});
+    for (int b = 0; b < KC_W; b++) begin
+      for (int j = 0; j * (2 << b) + (1 << b) <= KEEP_W; j++) begin
+        if (s_axis_tkeep[j * (2 << b) + (1 << b) - 1]
+            && !((j + 1) * (2 << b) <= KEEP_W && s_axis_tkeep[(j + 1) * (2 << b) - 1])) begin
+          kcnt[b] = 1'b1;
+        end
+      end
     end
+  end
+
+  // Frame sum, pipelined: stage 1 registers NPART partial sums of the beat's 16-bit
+  // big-endian words (lanes 2j, 2j+1; a missing byte reads 0); stage 2 adds them to the
+  // running sum and, at the frame's last beat, queues the frame's sum (u_sum), one
+  // cycle after its descriptor. A frame starts when both are queued.
+  localparam int NW    = KEEP_W / 2 > 0 ? KEEP_W / 2 : 1;   // words per beat
+  localparam int NPART = NW > 8 ? 4 : 1;
+  localparam int WPP   = (NW + NPART - 1) / NPART;          // words per partial
+  logic [31:0] bpart [NPART];
+  logic [31:0] b1_part_q [NPART];
+  logic        b1_v_q, b1_last_q;
+  logic [31:0] bsum1;
+  always_comb begin
+    for (int p = 0; p < NPART; p++) begin
+      bpart[p] = '0;
+      for (int j = p * WPP; j < (p + 1) * WPP; j++) begin
+        if (j < KEEP_W / 2) begin
+          bpart[p] += 32'({s_axis_tkeep[2*j] ? s_axis_tdata[16*j +: 8] : 8'h00,
+                           s_axis_tkeep[2*j+1] ? s_axis_tdata[16*j+8 +: 8] : 8'h00});
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk) begin
+    if (wr_fire) begin
+      b1_part_q <= bpart;
+      b1_last_q <= s_axis_tlast || force_last;
+    end
+    b1_v_q <= wr_fire;
+    if (rst) b1_v_q <= 1'b0;
+  end
+  always_comb begin
+    bsum1 = fsum_q;
+    for (int p = 0; p < NPART; p++) bsum1 += b1_part_q[p];
+  end
+
+  logic        sum_valid, sum_pop;
+  logic [31:0] sum_head;
+  logic [$clog2(DESC_DEPTH):0] unused_scnt;
+  logic        unused_sum_ready;
+  // entries follow the descriptors one cycle later and leave with them: never full
+  fabnic_fifo #(.WIDTH(32), .DEPTH(DESC_DEPTH)) u_sum (
+      .clk, .rst,
+      .in_valid(b1_v_q && b1_last_q), .in_ready(unused_sum_ready), .in_data(bsum1),
+      .out_valid(sum_valid), .out_ready(sum_pop), .out_data(sum_head),
+      .status_count(unused_scnt)
+  );
+
+  always_ff @(posedge clk) begin
+    if (b1_v_q) fsum_q <= b1_last_q ? '0 : bsum1;
+    if (rst) fsum_q <= '0;
   end
 
   assign room          = (wr_ptr_q - rel_ptr_q) != (AW + 1)'(DEPTH);
@@ -133,8 +190,8 @@ module fabnic_vxlan_tx_repl #(
   always_comb begin
     d_in.start  = fstart_q;
     d_in.nbeats = fbeats_q + 1'b1;
+    d_in.fin    = fstart_q + fbeats_q + 1'b1;
     d_in.len    = flen_q + 16'(kcnt);
-    d_in.sum    = fsum_q + bsum;
     d_in.bad    = s_axis_tuser && s_axis_tlast;
     d_in.trunc  = force_last;
   end
@@ -146,11 +203,9 @@ module fabnic_vxlan_tx_repl #(
         fstart_q <= wr_ptr_q + 1'b1;
         fbeats_q <= '0;
         flen_q   <= '0;
-        fsum_q   <= '0;
       end else begin
         fbeats_q <= fbeats_q + 1'b1;
-        flen_q   <= flen_q + 16'(kcnt);
-        fsum_q   <= fsum_q + bsum;
+        flen_q   <= flen_q + 16'(KEEP_W);   // a beat before the last is full
       end
       if (force_last) swallow_q <= 1'b1;
     end
@@ -160,7 +215,6 @@ module fabnic_vxlan_tx_repl #(
       fstart_q  <= '0;
       fbeats_q  <= '0;
       flen_q    <= '0;
-      fsum_q    <= '0;
       swallow_q <= 1'b0;
     end
   end
@@ -193,7 +247,9 @@ module fabnic_vxlan_tx_repl #(
   logic [RFC_W-1:0]  cur_ridx;
   logic              last_beat, more_remote, finish;
 
-  assign both     = d_valid && s_dec_valid;
+  // a frame's sum is queued after its descriptor and leaves with it: sum_valid implies
+  // d_valid
+  assign both     = sum_valid && s_dec_valid;
   assign drop_it  = d.trunc || d.bad || s_dec_novni || (!s_dec_local && s_dec_rcnt == '0);
   assign start_ok = !act_q && both && !drop_it;
 
@@ -209,6 +265,7 @@ module fabnic_vxlan_tx_repl #(
   assign more_remote = cur_local ? s_dec_rcnt != '0 : (cur_ridx + 1'b1) < s_dec_rcnt;
   assign finish      = (can_issue && last_beat && !more_remote) || (!act_q && both && drop_it);
   assign d_pop       = finish;
+  assign sum_pop     = finish;
   assign s_dec_ready = finish;
 
   always_ff @(posedge clk) begin
@@ -231,7 +288,7 @@ module fabnic_vxlan_tx_repl #(
       m_tun        <= s_dec_rlist[cur_ridx * TUN_W +: TUN_W];
       m_vni        <= s_dec_vni;
       m_len        <= d.len;
-      m_csum       <= fold(d.sum);
+      m_csum       <= fold(sum_head);
       m_flood      <= s_dec_flood;
       m_qcnt       <= s_dec_qcnt;
       m_qlist      <= s_dec_qlist;
@@ -240,7 +297,7 @@ module fabnic_vxlan_tx_repl #(
     else if (m_axis_tready) o_valid_q <= 1'b0;
     // the last copy frees each beat as it is read; a dropped frame is freed at once
     if (can_issue && !more_remote) rel_ptr_q <= rd_ptr + 1'b1;
-    else if (finish) rel_ptr_q <= d.start + d.nbeats;
+    else if (finish) rel_ptr_q <= d.fin;
     if (rst) begin
       act_q     <= 1'b0;
       o_valid_q <= 1'b0;
@@ -251,19 +308,31 @@ module fabnic_vxlan_tx_repl #(
   assign m_axis_tvalid = o_valid_q;
   assign {m_axis_tkeep, m_axis_tdata} = rd_data;
 
+  // counters: events registered, counted one cycle later
+  logic ev_copy_q, ev_frame_q, ev_flood_q, ev_drop_q, ev_trunc_q, ev_bad_q, ev_novni_q;
   always_ff @(posedge clk) begin
-    if (can_issue && last_beat) cnt_copies <= cnt_copies + 1'b1;
-    if (can_issue && last_beat && !more_remote) begin
+    ev_copy_q  <= can_issue && last_beat;
+    ev_frame_q <= can_issue && last_beat && !more_remote;
+    ev_flood_q <= s_dec_flood;
+    ev_drop_q  <= !act_q && both && drop_it;
+    ev_trunc_q <= d.trunc;
+    ev_bad_q   <= d.bad;
+    ev_novni_q <= s_dec_novni;
+    if (ev_copy_q) cnt_copies <= cnt_copies + 1'b1;
+    if (ev_frame_q) begin
       cnt_frames <= cnt_frames + 1'b1;
-      if (s_dec_flood) cnt_flood <= cnt_flood + 1'b1;
+      if (ev_flood_q) cnt_flood <= cnt_flood + 1'b1;
     end
-    if (!act_q && both && drop_it) begin
-      if (d.trunc) cnt_drop_oversize <= cnt_drop_oversize + 1'b1;
-      else if (d.bad) cnt_drop_bad <= cnt_drop_bad + 1'b1;
-      else if (s_dec_novni) cnt_drop_novni <= cnt_drop_novni + 1'b1;
+    if (ev_drop_q) begin
+      if (ev_trunc_q) cnt_drop_oversize <= cnt_drop_oversize + 1'b1;
+      else if (ev_bad_q) cnt_drop_bad <= cnt_drop_bad + 1'b1;
+      else if (ev_novni_q) cnt_drop_novni <= cnt_drop_novni + 1'b1;
       else cnt_drop_no_route <= cnt_drop_no_route + 1'b1;
     end
     if (rst) begin
+      ev_copy_q         <= 1'b0;
+      ev_frame_q        <= 1'b0;
+      ev_drop_q         <= 1'b0;
       cnt_frames        <= '0;
       cnt_copies        <= '0;
       cnt_flood         <= '0;
@@ -273,6 +342,15 @@ module fabnic_vxlan_tx_repl #(
       cnt_drop_no_route <= '0;
     end
   end
+
+  logic unused_d_valid;
+  assign unused_d_valid = d_valid;   // implied by sum_valid (checked below)
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst) assert (!sum_valid || d_valid) else $error("fabnic_vxlan_tx_repl: sum without descriptor");
+  end
+`endif
 
 endmodule
 

@@ -458,6 +458,51 @@ if cocotb is not None:
         assert len(set(sport_of.values())) >= 0.9 * len(sport_of), "sports not spread"
         assert int(dut.cnt_tx_out.value) == len(exp)
 
+    class _NoPayload(random.Random):
+        """inner_frame() with an empty payload (the header-only frame of each kind)."""
+
+        def choice(self, seq):
+            return seq[0]
+
+    @cocotb.test()
+    async def tx_burst(dut):
+        """Back-to-back short TX frames (one beat at 512 bits), no source pauses, while
+        the uplink stalls 70% of the cycles: the encap's command pipeline (credits for
+        its command FIFO) and its checksum stage (credits for the checksum FIFO) fill
+        up and resume; unknown-VNI frames (dropped by the tx buffer) and VNIs whose
+        tunnel is IPv4 or IPv6 interleave. Every outer frame is checked (headers, flow
+        hash, UDP checksum, inner bytes) in order."""
+        keep_w = await setup(dut)
+        rng = random.Random(43)
+        for slot, t in enumerate(TUNS):
+            assert (await command(dut, rng, OP_ADD, TBL_TUN, index=slot,
+                                  value=pack(TUNNEL_FIELDS, t)))[0] == ST_OK
+        for slot, (vni, tun) in enumerate([(100, 0), (200, 1)]):
+            assert (await command(dut, rng, OP_ADD, TBL_VNI, key=vni << 48, index=slot,
+                                  value=vni_value(tun, [1], [tun])))[0] == ST_OK
+        src = Source(dut, "s_tx", keep_w, seed=None, side=("vni", "qp"))
+        up = Sink(dut, "m_up", keep_w, seed=19, busy=0.7)
+        loc = Sink(dut, "m_local", keep_w, seed=20)
+        exp = []
+        dropped = 0
+        nop = _NoPayload(0)
+        for _ in range(120):
+            flow = rng.randrange(1, 400)
+            vni = rng.choice([100, 200, 100, 200, 999])
+            inner = inner_frame(nop, flow)
+            src.send(inner, vni=vni, qp=1)
+            if vni == 999:
+                dropped += 1
+            else:
+                exp.append((inner, vni))
+        await wait_idle(dut, [src], extra=1000)
+        assert len(up.frames) == len(exp) and not loc.frames
+        assert int(dut.cnt_tx_drop_unknown_vni.value) == dropped
+        for f, (inner, vni) in zip(up.frames, exp, strict=True):
+            check_outer(f, inner, vni, TUNS[0 if vni == 100 else 1])
+        assert int(dut.cnt_tx_out.value) == len(exp)
+        assert int(dut.cnt_tx_len_mismatch.value) == 0
+
     # ------------------------------------------------------------------ TX switching
     MAC_B = "02:aa:00:00:00:0b"
 
