@@ -950,7 +950,7 @@ VNICDEV = Block(
         Reg('rx_bad_chain', 0x020, 'ro', 'RX: chains marked bad by the engine (returned, len 0).', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
-        Reg('rx_dma_err', 0x024, 'ro', 'RX: AXI errors on buffer writes.', fields=(
+        Reg('rx_dma_err', 0x024, 'ro', 'RX: frames whose buffer write failed (AXI error or length mismatch); each is returned to the guest with used length 0.', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
         Reg('tx_frames', 0x028, 'ro', 'Frames taken from transmit queues.', fields=(

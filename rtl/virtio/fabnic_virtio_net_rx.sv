@@ -12,7 +12,8 @@
 // 2. Buffer chains are requested from fabnic_virtq_split (m_rxreq / s_buf):
 //    one chain, or with mrg_rxbuf up to MAX_CHAINS chains until the capacity
 //    covers 12 + frame length. A chain the engine marks BAD is returned at
-//    once with used len 0 and another is requested. No chain (EMPTY) or not
+//    once with used len 0 (its buffers listed before the defect are dropped
+//    again, nothing is written into them) and another is requested. No chain (EMPTY) or not
 //    enough room -> the frame is dropped and counted; chains already taken
 //    are returned with used len 0 (never silent truncation).
 // 3. virtio_net_hdr {flags = DATA_VALID if tuser[1], num_buffers = chains}
@@ -22,7 +23,10 @@
 //    the number of write completions it must wait for; it goes to m_ret_*
 //    only after all of the frame's writes completed, with more=1 on all but
 //    the last so the engine publishes used->idx once for the whole frame.
-//    The next frame's delivery does not wait for these completions.
+//    The next frame's delivery does not wait for these completions. A frame
+//    with a failed buffer write (completion status != 0) is returned with
+//    used len 0 in all its elements and counted in cnt_dma_err, not in
+//    cnt_frames: the guest never sees unwritten bytes as a frame.
 // At most MAX_ELEMS buffers per frame are used; further buffers of a chain
 // are ignored (not counted as capacity).
 `default_nettype none
@@ -186,6 +190,10 @@ module fabnic_virtio_net_rx #(
     logic [15:0]      c_head [MAX_CHAINS];
     logic [31:0]      c_len  [MAX_CHAINS];
     logic [EI_W-1:0]  n_elems, gi;
+    // element count / capacity before the chain being gathered: a BAD chain's
+    // buffers (listed before the engine found the defect) are dropped again
+    logic [EI_W-1:0]  ch_elems;
+    logic [32:0]      ch_cap;
     logic [CI_W-1:0]  n_chains, ret_i;
     logic [32:0]      cap;
     logic [15:0]      total, goff, bad_head;
@@ -264,8 +272,27 @@ module fabnic_virtio_net_rx #(
         .in_data({queue, rq_id, rq_len, rq_more, rq_fend, g_cmds}),
         .out_valid(rq_out_valid), .out_ready(rq_out_ready), .out_data(rq_out),
         .status_count());
-    assign {m_ret_queue, m_ret_id, m_ret_len, m_ret_more, rq_out_fend, rq_target} = rq_out;
+    logic [31:0]     rq_out_len;
+    assign {m_ret_queue, m_ret_id, rq_out_len, m_ret_more, rq_out_fend, rq_target} = rq_out;
     assign rq_wait      = cpl_total - rq_target;     // >= 0: its writes completed
+
+    // DMA write errors: a frame whose buffer writes failed is not handed to the guest
+    // as data: all of its elements go out with len 0 and it is counted in cnt_dma_err
+    // instead of cnt_frames. Completions arrive in command order and numbered
+    // cpl_total + 1 onwards; the head element is released only when cpl_total reached
+    // its target (the frame's last command), so an error numbered <= that target
+    // belongs to the head frame (earlier frames are gone). err_first / err_last: the
+    // earliest not yet consumed and the latest error number. When a frame ends and a
+    // later error is already known, err_first moves to the next frame's first number,
+    // so with errors of several frames in flight a frame between them may also be
+    // returned with len 0 (never the reverse).
+    logic        err_pend, q_poison, err_clr;
+    logic [31:0] err_first, err_last, ef_diff, el_diff;
+    assign ef_diff  = rq_target - err_first;
+    assign el_diff  = rq_target - err_last;
+    assign q_poison = err_pend && !ef_diff[31];
+    assign m_ret_len = q_poison ? 32'd0 : rq_out_len;
+    assign err_clr  = rq_out_ready && rq_out_fend && err_pend && !el_diff[31];
     assign m_ret_valid  = rq_out_valid && !rq_wait[31];
     assign rq_out_ready = m_ret_valid && m_ret_ready;
     logic rq_fire;
@@ -383,6 +410,8 @@ module fabnic_virtio_net_rx #(
             i_flen     <= '0;
             too_big    <= 1'b0;
             n_elems    <= '0;
+            ch_elems   <= '0;
+            ch_cap     <= '0;
             n_chains   <= '0;
             cap        <= '0;
             gi         <= '0;
@@ -396,6 +425,9 @@ module fabnic_virtio_net_rx #(
             cnt_frames <= '0;
             cnt_bad_chain <= '0;
             cnt_dma_err <= '0;
+            err_pend    <= 1'b0;
+            err_first   <= '0;
+            err_last    <= '0;
             for (int k = 0; k < NSLOT; k++) begin
                 sl_flen[k] <= '0; sl_bad[k] <= 1'b0; sl_big[k] <= 1'b0; sl_csok[k] <= 1'b0;
                 sl_queue[k] <= '0;
@@ -405,10 +437,18 @@ module fabnic_virtio_net_rx #(
             rd_inflight <= issue;
             rd_idx      <= rptr;
             // a frame counts as delivered when its last used element is handed on
-            if (rq_out_ready && rq_out_fend) cnt_frames <= cnt_frames + 1'b1;
+            // (a frame with a failed buffer write counts in cnt_dma_err instead)
+            if (rq_out_ready && rq_out_fend && !q_poison) cnt_frames <= cnt_frames + 1'b1;
+            if (rq_out_ready && rq_out_fend && q_poison) cnt_dma_err <= cnt_dma_err + 1'b1;
+            if (err_clr) err_pend <= 1'b0;
+            else if (rq_out_ready && rq_out_fend && q_poison) err_first <= rq_target + 1;
             if (s_wr_cpl_valid) begin
                 cpl_total <= cpl_total + 1;
-                if (s_wr_cpl_status[0]) cnt_dma_err <= cnt_dma_err + 1'b1;
+                if (s_wr_cpl_status != 2'd0) begin
+                    err_pend <= 1'b1;
+                    err_last <= cpl_total + 1;
+                    if (!err_pend || err_clr) err_first <= cpl_total + 1;
+                end
             end
 
             // ---------------- ingest ----------------
@@ -446,6 +486,8 @@ module fabnic_virtio_net_rx #(
             unique case (state)
             ST_IDLE: begin
                 n_elems  <= '0;
+                ch_elems <= '0;
+                ch_cap   <= '0;
                 n_chains <= '0;
                 cap      <= '0;
                 ret_i    <= '0;
@@ -484,6 +526,9 @@ module fabnic_virtio_net_rx #(
                             state    <= ST_CHECK;
                         end
                     end else if (s_buf_status == 2'd1) begin
+                        // nothing is written into a chain returned as BAD
+                        n_elems  <= ch_elems;
+                        cap      <= ch_cap;
                         bad_head <= s_buf_head;
                         cnt_bad_chain <= cnt_bad_chain + 1'b1;
                         state <= ST_BADRET;
@@ -498,6 +543,8 @@ module fabnic_virtio_net_rx #(
                 if (rq_in_ready) state <= ST_REQ;
             end
             ST_CHECK: begin
+                ch_elems <= n_elems;
+                ch_cap   <= cap;
                 if (cap < {17'd0, total}) begin
                     if (mrg_rxbuf && 32'(n_chains) < MAX_CHAINS && 32'(n_elems) < MAX_ELEMS) begin
                         state <= ST_REQ;
@@ -585,8 +632,8 @@ module fabnic_virtio_net_rx #(
     end
 
     logic unused;
-    assign unused = ^{s_wr_cpl_tag, s_wr_cpl_status[1], cap[32], two[2*DATA_W-1:DATA_W],
-                      rq_wait[30:0]};
+    assign unused = ^{s_wr_cpl_tag, cap[32], two[2*DATA_W-1:DATA_W],
+                      rq_wait[30:0], ef_diff[30:0], el_diff[30:0]};
 
 endmodule
 

@@ -157,6 +157,7 @@ class Env:
         wram = AxiRamWrite(AxiWriteBus.from_prefix(dut, "m_axi_r"), dut.clk, dut.rst, size=MEM_SIZE,
                            mem=self.ram.mem)
         wram.log.setLevel(logging.WARNING)
+        self.tram, self.wram = tram, wram
         chans += [wram.aw_channel, wram.w_channel, wram.b_channel]
         self.src = axis_source(dut, "s_axis_rx", seed=seed + 20 if busy else None)
         for k, ch in enumerate(chans):
