@@ -26,14 +26,16 @@
 // priority init > cnp > tx > rd; FIFO full -> ready low on every input). The
 // engine processes them in stamp order and, for each, first applies the timer
 // events that fell due at or before the stamp (tie: timer first). Timers need no
-// per-QP counters: a background sweep visits every QP (contested issue slots
-// alternate between events and the sweep) and applies due alpha-decay /
-// rate-increase events at a "safe now" (the stamp of the last event written back
-// while events are pending, else the current time). An op applies up to ALPHA_STEPS
-// due alpha decays (each with the single-step rounding, so any grouping of the
-// periods gives the same alpha) and at most one rate-timer event; if more are due
-// at an event, the op applies only the timers and is replayed (cnt_catchup), so the
-// order is exact whatever the sweep speed. Rates: Mb/s with RATE_FRAC fraction bits;
+// per-QP counters: a background sweep visits every QP, once per NUM_QP sweep ops in
+// the order k * SWEEP_STEP mod NUM_QP (a golden-ratio step coprime with NUM_QP, so
+// that its ops in flight are scattered and strided or sequential event streams do
+// not run into them; contested issue slots alternate between events and the sweep),
+// and applies due alpha-decay / rate-increase events at a "safe now" (the stamp of
+// the last event written back while events are pending, else the current time). An
+// op applies up to ALPHA_STEPS due alpha decays (each with the single-step rounding,
+// so any grouping of the periods gives the same alpha) and at most one rate-timer
+// event; if more are due at an event, the op applies only the timers and is
+// replayed (cnt_catchup), so the order is exact whatever the sweep speed. Rates: Mb/s with RATE_FRAC fraction bits;
 // alpha: ALPHA_FRAC fraction bits (1.0 = 2**ALPHA_FRAC); periods in clock cycles;
 // 0 disables a timer. Configuration inputs are registered (a change applies one
 // cycle later).
@@ -147,6 +149,36 @@ module fabnic_dcqcn_rp #(
   localparam int IW     = RATE_W + STAGE_W + 1; // Rt + increase before the line clamp
   localparam int HH     = RATE_W / 2;           // multiplier split of R_HAI and of Rc
 
+  // The sweep's step: the integer nearest NUM_QP * 0.618 (golden ratio) that is coprime
+  // with NUM_QP, so that QP (k * SWEEP_STEP) mod NUM_QP, k = 0..NUM_QP-1, visits every QP
+  // once per NUM_QP sweep ops and the ops in flight are scattered over the QP space.
+  function automatic int gcd(input int x, input int y);
+    int a, b, t;
+    a = x;
+    b = y;
+    while (b != 0) begin
+      t = a % b;
+      a = b;
+      b = t;
+    end
+    return a;
+  endfunction
+  function automatic int sweep_step(input int n);
+    int base, s, best;
+    base = int'((longint'(n) * 40503 + 32768) >>> 16);   // 40503 / 2**16 = 0.61803
+    best = 0;
+    // nearest first, below before above (a coprime neighbour is always within a few
+    // steps for the QP counts this block takes; 1 if none within 64)
+    for (int d = 0; d < 64; d++) begin
+      s = base - d;
+      if (best == 0 && s >= 1 && s < n && gcd(n, s) == 1) best = s;
+      s = base + d;
+      if (best == 0 && s >= 1 && s < n && gcd(n, s) == 1) best = s;
+    end
+    return (best == 0) ? 1 : best;
+  endfunction
+  localparam int SWEEP_STEP = sweep_step(NUM_QP);
+
   if (NUM_QP < 2 || QPN_W < $clog2(NUM_QP)) begin : g_check_qp
     $error("fabnic_dcqcn_rp: NUM_QP must be >= 2 and fit in QPN_W");
   end
@@ -221,6 +253,7 @@ module fabnic_dcqcn_rp #(
     logic [IW-1:0]      inc_t, inc_b;
     logic [RATE_W-1:0]  rt_a, rc_a;  // after the timer event
     logic [RATE_W-1:0]  rt_b, rc_b;  // after the byte event too
+    logic               rta_line;    // Rt after the timer event is the line rate
     logic               r_snap;      // the timer event left Rc = Rt = line: restart the timer
     logic [TS_W-1:0]    t_rate_n;
     // decay stages: alpha - 1 after the due decays
@@ -341,6 +374,7 @@ module fabnic_dcqcn_rp #(
 
   // ---------------------------------------------------------------- pipeline registers
   logic [NSTG:1] v_q;              // stage s holds an op
+  logic [NSTG:1] ev_v_q;           // ... an event op (not a sweep op)
   work_t [NSTG:1] w_q;             // stage s registers
   work_t [NSTG:1] w_d;             // stage s results (loaded into stage s+1)
 
@@ -360,11 +394,12 @@ module fabnic_dcqcn_rp #(
   logic             hz_hd_q, hz_sw_q;
   logic             replay_q;
   op_t              replay_op_q;
-  logic [QPN_W-1:0] sweep_qpn_q, sweep_nxt_q;
+  logic [QPN_W-1:0] sweep_qpn_q, sweep_nxt_q;   // sweep QP and the one after it
   logic             sweep_turn_q;   // 1: the sweep has the next contested slot
   logic             space_ok_q;     // the update FIFO has room for every op in flight
   logic [UPD_CW-1:0] upd_count;
-  logic [TS_W-1:0]  last_done_q;    // stamp of the last event op written back
+  logic [TS_W-1:0]  last_done_q;    // stamp of the last event op written back, or the
+                                    // last cycle with no event pending
   logic             ev_inflight;    // an event op is in a stage, queued or to be replayed
   // The sweep's now: no later than any event still to be processed. Events are
   // processed in stamp order, so while one is pending the stamp of the last one
@@ -372,6 +407,12 @@ module fabnic_dcqcn_rp #(
   // which is still safe (an event accepted in that cycle has a stamp >= now - 1, and
   // a timer due at the same cycle goes first).
   logic [TS_W-1:0]  safe_now_q;
+
+  // the sweep QP after q: (q + SWEEP_STEP) mod NUM_QP (two constant adders and a mux)
+  function automatic logic [QPN_W-1:0] sweep_adv(input logic [QPN_W-1:0] q);
+    return (q >= QPN_W'(NUM_QP - SWEEP_STEP)) ? q - QPN_W'(NUM_QP - SWEEP_STEP)
+                                              : q + QPN_W'(SWEEP_STEP);
+  endfunction
 
   logic rp_ok, ev_ok, sw_ok, issue_rp, issue_ev, issue_sw, issue, hd_load;
   op_t  issue_op;
@@ -386,12 +427,7 @@ module fabnic_dcqcn_rp #(
   assign hd_load  = evt_out_valid && (!hd_v_q || issue_ev);
   assign evt_out_ready = hd_load;
 
-  always_comb begin
-    ev_inflight = hd_v_q || evt_out_valid || replay_q;
-    for (int s = 1; s <= NSTG; s++) begin
-      if (v_q[s] && w_q[s].op.kind != OP_SWEEP) ev_inflight = 1'b1;
-    end
-  end
+  assign ev_inflight = hd_v_q || evt_out_valid || replay_q || (|ev_v_q);
 
   always_comb begin
     issue_op = hd_q;
@@ -447,13 +483,15 @@ module fabnic_dcqcn_rp #(
     hz_sw_q  <= issue_sw ? hz_sw_nxt_d : hz_sw_cur_d;
     if (issue_sw) begin
       sweep_qpn_q <= sweep_nxt_q;
-      sweep_nxt_q <= (sweep_nxt_q == QPN_W'(NUM_QP - 1)) ? '0 : sweep_nxt_q + 1'b1;
+      sweep_nxt_q <= sweep_adv(sweep_nxt_q);
     end
     // contested slots alternate; a head that waits its first cycle counts as its turn
     if (issue_ev) sweep_turn_q <= 1'b1;
     else if (issue_sw) sweep_turn_q <= 1'b0;
     space_ok_q <= (upd_count <= UPD_CW'(UPD_DEPTH - NSTG - 4));
-    if (v_q[NSTG] && w_q[NSTG].op.kind != OP_SWEEP) last_done_q <= w_q[NSTG].op.now;
+    // idle (no event queued or in flight): any later event is stamped now or later
+    if (!ev_inflight) last_done_q <= now_q;
+    else if (ev_v_q[NSTG]) last_done_q <= w_q[NSTG].op.now;
     safe_now_q <= ev_inflight ? last_done_q : now_q;
     if (rst) begin
       hd_v_q       <= 1'b0;
@@ -461,7 +499,7 @@ module fabnic_dcqcn_rp #(
       hz_hd_q      <= 1'b0;
       hz_sw_q      <= 1'b0;
       sweep_qpn_q  <= '0;
-      sweep_nxt_q  <= QPN_W'(1);
+      sweep_nxt_q  <= QPN_W'(SWEEP_STEP);
       sweep_turn_q <= 1'b0;
       space_ok_q   <= 1'b0;
       last_done_q  <= '0;
@@ -590,6 +628,7 @@ module fabnic_dcqcn_rp #(
     x.rc_a = !x.rdue ? x.st.rc
            : (rcn > line_q) ? (line_lt_min_q ? rmin_q : line_q)
            : (rcn < rmin_q) ? rmin_q : rcn;
+    x.rta_line = x.rt_a == line_q;
     w_d[S_RCA] = x;
 
     // ---- S_RTB (S10): byte event, Rt = min(Rt + inc, line); timer restart at line rate
@@ -597,7 +636,7 @@ module fabnic_dcqcn_rp #(
     rtw      = IW'(x.rt_a) + x.inc_b;
     x.rt_b   = !x.bdue ? x.rt_a : (rtw > IW'(line_q)) ? line_q : RATE_W'(rtw);
     // at line rate every further increase is a no-op until the next CNP resets the stages
-    x.r_snap = x.rdue && (x.rc_a == line_q) && (x.rt_a == line_q);
+    x.r_snap = x.rdue && (x.rc_a == line_q) && x.rta_line;
     w_d[S_RTB] = x;
 
     // ---- S_RCB (S11): byte event, Rc = ceil((Rt + Rc) / 2) within [R_min, line]; t_rate
@@ -705,9 +744,27 @@ module fabnic_dcqcn_rp #(
   // rate update FIFO
   logic upd_push, upd_in_ready;  // never full: issue reserves space (space_ok_q)
   logic [QPN_W+RATE_W:0] upd_in, upd_out;
-  // Rc changed: the compares of the non-cut candidates were made in SJ
+  // Rc changed: the compares of the non-cut candidates were made in SJ; the cut's
+  // compare is an explicit balanced tree of kept nets (3-bit chunks, then ORs of up to
+  // 6), so that synthesis does not chain it into the muxes after it
+  localparam int RNCH = (RATE_W + 2) / 3;   // 3-bit chunks of a rate
+  localparam int RNG  = (RNCH + 5) / 6;     // groups of 6 chunks
+  logic [RNCH*3-1:0] cut_a, cut_b;
+  (* keep *) logic [RNCH-1:0] cut_ch;
+  (* keep *) logic [RNG-1:0]  cut_grp;
+  logic cut_ne;
+  always_comb begin
+    cut_a = (RNCH*3)'(wb.rc_cut);
+    cut_b = (RNCH*3)'(wb.st.rc);
+    for (int j = 0; j < RNCH; j++) cut_ch[j] = cut_a[j*3 +: 3] != cut_b[j*3 +: 3];
+    for (int g = 0; g < RNG; g++) begin
+      cut_grp[g] = 1'b0;
+      for (int j = g * 6; j < g * 6 + 6 && j < RNCH; j++) cut_grp[g] |= cut_ch[j];
+    end
+    cut_ne = |cut_grp;
+  end
   assign upd_push = v_q[NSTG] && (wb.op.kind == OP_INIT ? wb.op.arg[0]
-                                 : wb.st.en && (wb_cut ? wb.rc_cut != wb.st.rc
+                                 : wb.st.en && (wb_cut ? cut_ne
                                                        : wb_commit ? wb.ne_b : wb.ne_a));
   assign upd_in   = {wb.op.qpn, wb_nx.rc, wb.op.kind == OP_INIT};
 
@@ -731,10 +788,14 @@ module fabnic_dcqcn_rp #(
   // ---------------------------------------------------------------- pipeline control
   always_ff @(posedge clk) begin
     v_q <= {v_q[NSTG-1:1], issue};
+    ev_v_q <= {ev_v_q[NSTG-1:1], issue_rp || issue_ev};
     w_q[1]    <= '0;
     w_q[1].op <= issue_op;
     for (int s = 1; s < NSTG; s++) w_q[s+1] <= w_d[s];
-    if (rst) v_q <= '0;
+    if (rst) begin
+      v_q    <= '0;
+      ev_v_q <= '0;
+    end
   end
 
   always_ff @(posedge clk) begin
@@ -797,8 +858,12 @@ module fabnic_dcqcn_rp #(
         else $error("fabnic_dcqcn_rp: event head hazard %0d", hz_hd_q);
       assert (hz_sw_q == (|hz_now(sweep_qpn_q)))
         else $error("fabnic_dcqcn_rp: sweep hazard %0d", hz_sw_q);
-      assert (sweep_nxt_q == ((sweep_qpn_q == QPN_W'(NUM_QP - 1)) ? '0 : sweep_qpn_q + 1'b1))
+      assert (sweep_nxt_q == sweep_adv(sweep_qpn_q))
         else $error("fabnic_dcqcn_rp: sweep next QP");
+      for (int s = 1; s <= NSTG; s++) begin
+        assert (ev_v_q[s] == (v_q[s] && w_q[s].op.kind != OP_SWEEP))
+          else $error("fabnic_dcqcn_rp: event op flag of stage %0d", s);
+      end
       // the update FIFO is never overrun (issue reserves its space)
       if (upd_push_q) assert (upd_in_ready) else $error("fabnic_dcqcn_rp: update FIFO overrun");
     end

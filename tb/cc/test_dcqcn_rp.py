@@ -331,6 +331,44 @@ if cocotb is not None:
         assert 0 < busy <= 2 * nqp + (EVT_DEPTH + 1) * RP_SPACING + 5 * RP_SPACING + 8
         await rp.read(20)
 
+    @cocotb.test()
+    async def rp_sweep_order(dut):
+        """The sweep visits every QP exactly once per NUM_QP sweep ops (any NUM_QP; the
+        order is a fixed step coprime with NUM_QP), idle (one per cycle, revisit NUM_QP
+        cycles) and when it stalls or alternates with a burst of events."""
+        nqp = int(os.environ.get("RP_NUM_QP", 1 << len(dut.init_qpn)))
+        rp = Rp(dut, short_cfg())
+        await rp.start()
+        seq: list[tuple[int, int]] = []   # (cycle, QP) of each sweep op
+        cyc = 0
+
+        async def burst() -> None:        # events on the QPs the sweep is about to visit
+            await ClockCycles(dut.clk, 2 * nqp)
+            for i in range(3 * nqp):
+                dut.tx_valid.value = 1
+                dut.tx_qpn.value = (int(dut.sweep_nxt_q.value) + (i % 3)) % nqp
+                dut.tx_bytes.value = 64
+                await RisingEdge(dut.clk)
+                while not int(dut.tx_ready.value):
+                    await RisingEdge(dut.clk)
+            dut.tx_valid.value = 0
+
+        cocotb.start_soon(burst())
+        while len(seq) < 8 * nqp:
+            await RisingEdge(dut.clk)
+            await ReadOnly()
+            cyc += 1
+            if int(dut.issue_sw.value):
+                seq.append((cyc, int(dut.sweep_qpn_q.value)))
+        qs = [q for _, q in seq]
+        assert all(0 <= q < nqp for q in qs)
+        for i in range(0, len(qs) - nqp + 1):
+            assert sorted(qs[i:i + nqp]) == list(range(nqp)), f"sweep window at op {i}"
+        # idle (the first NUM_QP ops): one op per cycle
+        assert seq[nqp - 1][0] - seq[0][0] == nqp - 1
+        await ClockCycles(dut.clk, 4 * nqp)
+        assert int(dut.cnt_catchup.value) == 0
+
     async def random_traffic(dut, cfg: DcqcnConfig, nqp: int, events: int, seed: int,
                              gap: int, upd_busy: float) -> Rp:
         rng = random.Random(seed)
@@ -493,16 +531,34 @@ if cocotb is not None:
         await rp.start()
         await rp.init(5)
         await ClockCycles(dut.clk, 40)
+        nqp = 1 << len(dut.init_qpn)
         c0 = int(dut.cnt_cnp.value)
+        sweep5 = 0          # sweep ops on QP 5 issued while the CNPs are pending
+        pending = True
+
+        async def count_sweep() -> None:
+            nonlocal sweep5
+            while pending:
+                await RisingEdge(dut.clk)
+                await ReadOnly()
+                if int(dut.issue_sw.value) and int(dut.sweep_qpn_q.value) == 5:
+                    sweep5 += 1
+
+        cocotb.start_soon(count_sweep())
         for _ in range(8):
             await rp.cnp(5)
         t0 = int(dut.status_time.value)
         while int(dut.cnt_cnp.value) < c0 + 8:
             await RisingEdge(dut.clk)
+        pending = False
         took = int(dut.status_time.value) - t0
-        dut._log.info("8 CNPs on one QP: the last applied %d cycles after the last accept", took)
-        # (+ one spacing: the sweep may have just issued QP 5)
-        assert 7 * RP_SPACING - 8 <= took <= 9 * RP_SPACING + 8
+        dut._log.info("8 CNPs on one QP: the last applied %d cycles after the last accept, "
+                      "%d sweep ops on the QP in between", took, sweep5)
+        # one spacing per CNP after the first, plus one per sweep op on QP 5 that got its
+        # turn in between (contested slots alternate); the sweep comes by QP 5 at most
+        # once per NUM_QP cycles
+        assert sweep5 <= 1 + (took + 16) // nqp
+        assert 7 * RP_SPACING - 8 <= took <= (8 + sweep5) * RP_SPACING + 8
         await rp.read(5)
 
     @cocotb.test()
@@ -540,6 +596,15 @@ def test_dcqcn_rp_1k() -> None:
 
     runner.run(toplevel="fabnic_dcqcn_rp", module="test_dcqcn_rp", test_dir=Path(__file__).parent,
                parameters={"NUM_QP": 1024}, testcase="rp_alpha_1us_all_qps")
+
+
+def test_dcqcn_rp_npow2() -> None:
+    """NUM_QP = 48 (not a power of two): the sweep order."""
+    from fabnic_tb import runner
+
+    runner.run(toplevel="fabnic_dcqcn_rp", module="test_dcqcn_rp", test_dir=Path(__file__).parent,
+               parameters={"NUM_QP": 48}, testcase="rp_sweep_order",
+               extra_env={"RP_NUM_QP": "48"})
 
 
 @pytest.mark.parametrize("top", ["fabnic_dcqcn_rp", "fabnic_dcqcn_np", "fabnic_rate_limiter"])
