@@ -38,8 +38,9 @@
 //          registers (loaded from the W info FIFO head when the previous one is
 //          done) with down-counters of AXI and stream beats, the beat index in
 //          the burst block and registered last/one flags; each lane is a B:1
-//          multiplexer on the registered offset; WSTRB is the shifted previous
-//          keep OR the shifted current keep gated by "stream beat needed".
+//          multiplexer on the registered offset (stages of 4:1); WSTRB is the
+//          shifted keep AND a lane gate of registered values (first/last lane
+//          masks loaded with the descriptor, "stream beat needed").
 //          m_axi_w* leave through a skid register (wready reaches no decision).
 //          FIFO room (B info, W info, stream status) is a registered flag from
 //          the previous cycle's occupancy; the stream-status push is registered
@@ -230,7 +231,7 @@ module fabnic_dma_wr #(
     p_winfo.ib_eq2    = s_in[LEN_W:OFF_W] == CNT_W'(1);
   end
 
-  assign d_ready = !q_valid || q_fire;
+  assign d_ready = !q_valid || q_ready;
 
   always_ff @(posedge clk) begin
     if (d_ready) begin
@@ -256,14 +257,20 @@ module fabnic_dma_wr #(
   logic [7:0]        alen_f_q, alen_l_q, alen_s_q;
   logic [TAG_W-1:0]  tag_q;
   logic [OS_W-1:0]   outstanding_q;
-  logic              issue, take, b_bus_fire;
+  logic              b_bus_fire;
+  // kept nets: one LUT each, so that synthesis cannot chain the handshake terms
+  // (issue 1 level, issue_last 1, q_ready 2, d_ready and q_fire 3)
+  (* keep *) logic   issue, issue_last, q_ready_k;
 
-  assign issue   = act_q && (!m_axi_awvalid || m_axi_awready) && binfo_room_q && os_ok_q;
+  assign issue      = act_q && (!m_axi_awvalid || m_axi_awready) && binfo_room_q && os_ok_q;
+  assign issue_last = act_q && last_q && (!m_axi_awvalid || m_axi_awready) && binfo_room_q
+                      && os_ok_q;
   // a descriptor is loaded when idle or in the cycle its predecessor's last burst issues;
   // a zero-length one needs an idle splitter (its B-info entry follows every burst)
-  assign take    = !act_q || (issue && last_q);
-  assign q_ready = q_zero ? (!act_q && binfo_room_q) : (take && winfo_room_q);
-  assign q_fire  = q_valid && q_ready;
+  assign q_ready_k = q_zero ? (!act_q && binfo_room_q)
+                            : ((!act_q || issue_last) && winfo_room_q);
+  assign q_ready   = q_ready_k;
+  assign q_fire    = q_valid && q_ready_k;
 
   assign binfo_in_valid = issue || (q_fire && q_zero);
   assign binfo_in.tag   = issue ? tag_q : q_tag;
@@ -374,7 +381,7 @@ module fabnic_dma_wr #(
   // AXI beat j, lanes [off..B-1] = stream beat j lanes [0..B-off-1];
   //             lanes [0..off-1] = stream beat j-1 lanes [B-off..B-1].
   logic                  c_valid_q, first_q_w;
-  logic [OFF_W-1:0]      c_off_q, c_end_lane_q;
+  logic [OFF_W-1:0]      c_off_q;
   logic [STRB_W-1:0]     c_exp_keep_q;     // tkeep expected on the last stream beat
   logic [CNT_W-1:0]      t_rem_q, s_rem_q; // AXI beats after this one; stream beats to take
   logic                  t_last_q, t_one_q;   // t_rem == 0, t_rem == 1
@@ -392,7 +399,9 @@ module fabnic_dma_wr #(
   logic w_in_ready, w_unused_user;
   logic [STRB_W-1:0] wstrb;
   logic mism_now, drain_fire, drain_end, keep_bad;
-  logic [STRB_W-1:0]     keep_prev_sh, keep_cur_sh, first_mask, last_mask;
+  logic [STRB_W-1:0]     c_fmask_q;        // lanes >= c_off_q
+  logic [STRB_W-1:0]     c_lmask_q;        // lanes <= the last AXI beat's end lane
+  logic [STRB_W-1:0]     keep_sh;
   logic [AXI_DATA_W-1:0] data_sh;
 
   assign w_slot     = w_in_ready;   // the W register slice has room (a flop)
@@ -407,29 +416,66 @@ module fabnic_dma_wr #(
   assign wlast      = t_last_q || blk_last_q;
   assign w_burst_end = w_fire && wlast;
   assign ends_now   = ended_q || (in_fire && t_last);
-  assign keep_bad   = t_keep != c_exp_keep_q;
+  // keep_bad = t_keep != c_exp_keep_q as a balanced tree of kept nets: 3-lane chunks
+  // (one LUT each), then groups of 6 chunks, then the OR of the groups
+  localparam int KB_NCH = (STRB_W + 2) / 3;
+  localparam int KB_NG  = (KB_NCH + 5) / 6;
+  (* keep *) logic [KB_NCH-1:0] kb_ch;
+  (* keep *) logic [KB_NG-1:0]  kb_grp;
+  always_comb begin
+    for (int j = 0; j < KB_NCH; j++) begin
+      kb_ch[j] = 1'b0;
+      for (int i = 3 * j; i < 3 * j + 3 && i < STRB_W; i++)
+        kb_ch[j] |= t_keep[i] ^ c_exp_keep_q[i];
+    end
+    for (int g = 0; g < KB_NG; g++) begin
+      kb_grp[g] = 1'b0;
+      for (int j = 6 * g; j < 6 * g + 6 && j < KB_NCH; j++) kb_grp[g] |= kb_ch[j];
+    end
+  end
+  assign keep_bad   = |kb_grp;
 
   // lane i: stream byte i-off of this beat if i >= off, else byte B-off+i of the
-  // previous one: the upper half of {this, previous} shifted left by off bytes
-  logic [2*AXI_DATA_W-1:0] data_cat;
-  logic [2*STRB_W-1:0]     keep_cat_p, keep_cat_c;
-  assign data_cat     = {t_data, prev_data_q} << (8 * int'(c_off_q));
-  assign keep_cat_p   = {STRB_W'(0), prev_keep_q} << c_off_q;
-  assign keep_cat_c   = {t_keep, STRB_W'(0)} << c_off_q;
-  assign data_sh      = data_cat[2*AXI_DATA_W-1:AXI_DATA_W];
-  assign keep_prev_sh = keep_cat_p[2*STRB_W-1:STRB_W];
-  assign keep_cur_sh  = keep_cat_c[2*STRB_W-1:STRB_W];
-
+  // previous one: the upper half of {this, previous} shifted left by off lanes, a lane
+  // being {keep bit, data byte}. The shifter is written as stages of 4:1 multiplexers
+  // (two bits of the offset each, one LUT level per stage, kept nets between stages).
+  localparam int SH_ST = (OFF_W + 1) / 2;
+  (* keep *) logic [2*B*9-1:0] sh_v [SH_ST+1];
   always_comb begin
-    first_mask   = first_q_w ? ({STRB_W{1'b1}} << c_off_q) : {STRB_W{1'b1}};
-    last_mask    = t_last_q ? ({STRB_W{1'b1}} >> (B - 1 - int'(c_end_lane_q))) : {STRB_W{1'b1}};
+    for (int i = 0; i < B; i++) begin
+      sh_v[0][9*i +: 9]     = {prev_keep_q[i], prev_data_q[8*i +: 8]};
+      sh_v[0][9*(B+i) +: 9] = {t_keep[i], t_data[8*i +: 8]};
+    end
+    for (int st = 0; st < SH_ST; st++) begin
+      logic [1:0] sel;
+      sel = 2'(c_off_q >> (2 * st));
+      for (int i = 0; i < 2 * B; i++) begin
+        sh_v[st+1][9*i +: 9] = '0;
+        for (int k = 0; k < 4; k++)
+          if (sel == 2'(k) && i >= (k << (2 * st)))
+            sh_v[st+1][9*i +: 9] = sh_v[st][9*(i - (k << (2 * st))) +: 9];
+      end
+    end
+    for (int i = 0; i < B; i++) begin
+      data_sh[8*i +: 8] = sh_v[SH_ST][9*(B+i) +: 8];
+      keep_sh[i]        = sh_v[SH_ST][9*(B+i) + 8];
+    end
     // frame/length mismatch seen on this stream beat
-    mism_now     = in_fire && ((t_last && !s_one_q) || (s_one_q && (!t_last || keep_bad)));
+    mism_now = in_fire && ((t_last ^ s_one_q) || (s_one_q && keep_bad));
   end
 
   // W register slice (skid): m_axi_w* from flops, wready does not reach the W decision.
-  // In a W beat in_fire == need_in, so the current keep is gated by need_in.
-  assign wstrb = first_mask & last_mask & (keep_prev_sh | (need_in ? keep_cur_sh : '0));
+  // Lanes below the offset carry the previous stream beat (masked on the first AXI beat),
+  // the others the current one (taken only when a stream beat is needed: in a W beat
+  // in_fire == need_in); the last AXI beat ends at its end lane. The lane gate is one
+  // LUT of registered values, kept.
+  (* keep *) logic [STRB_W-1:0] strb_gate;
+  always_comb begin
+    for (int i = 0; i < STRB_W; i++)
+      strb_gate[i] = (!t_last_q || c_lmask_q[i])
+                     && (c_fmask_q[i] ? (s_left_q && !ended_q) : !first_q_w);
+  end
+  assign wstrb = keep_sh & strb_gate;
 
   fabnic_axis_register #(.DATA_W(AXI_DATA_W), .KEEP_W(STRB_W), .USER_W(1), .REG_TYPE(2)) u_w_reg (
       .clk, .rst,
@@ -462,8 +508,9 @@ module fabnic_dma_wr #(
     if (winfo_pop) begin           // (an empty FIFO loads junk that c_valid_q marks unused)
       first_q_w    <= 1'b1;
       c_off_q      <= winfo.off;
-      c_end_lane_q <= winfo.end_lane;
       c_exp_keep_q <= {STRB_W{1'b1}} >> (B - 1 - int'(winfo.last_lane));
+      c_fmask_q    <= {STRB_W{1'b1}} << winfo.off;
+      c_lmask_q    <= {STRB_W{1'b1}} >> (B - 1 - int'(winfo.end_lane));
       t_rem_q      <= winfo.ib_m1;
       t_last_q     <= winfo.ib_eq1;
       t_one_q      <= winfo.ib_eq2;
@@ -574,8 +621,7 @@ module fabnic_dma_wr #(
 
   logic unused_ok;
   assign unused_ok = ^{m_axi_bid, m_axi_bresp[0], d_unused_keep, d_unused_last, d_unused_user,
-                       t_unused_user, w_unused_user, data_cat[AXI_DATA_W-1:0],
-                       keep_cat_p[STRB_W-1:0], keep_cat_c[STRB_W-1:0], binfo_unused_ready,
+                       t_unused_user, w_unused_user, sh_v[SH_ST][9*B-1:0], binfo_unused_ready,
                        wst_unused_ready, winfo_unused_ready, cq_unused_ready,
                        s_blk[OFF_W-1:0], s_in[OFF_W-1:0], 1'b0};
 

@@ -16,8 +16,8 @@
 // bytes); longer frames pass unchanged. tuser passes through.
 //
 // Pipeline: input skid slice (both directions registered at s_axis), stage A (field
-// compares at both L3 offsets 14 and 18, selected by the VLAN EtherType after the
-// compare), stage B (the frame's verdict, the trim). Counters count stage B's
+// compares at both L3 offsets 14 and 18, both registered with the VLAN flag), stage B
+// (one offset's flags selected by the VLAN flag, the frame's verdict, the trim). Counters count stage B's
 // registered verdict a cycle later. m_axis_tready reaches the slice's output handshake
 // and the two stage enables combinationally, inside this module only; s_axis_tready is
 // a flop. Latency 3 cycles, one beat per cycle.
@@ -88,56 +88,96 @@ module fabnic_roce_rx_filter #(
   );
 
   // ---------------------------------------------------------------- station filter
-  // Stage A: compares on the beat, the L3 fields taken at both offsets (14 and 18)
-  // and selected by the VLAN EtherType after the compare. Stage B: the frame's
-  // outcome from stage A's flags (first beat), the single-beat trim, the counters.
+  // Stage A: compares on the beat, the L3 fields taken at both offsets (14 and 18),
+  // each offset's flags registered. Stage B: the VLAN EtherType selects one offset's
+  // flags, the frame's outcome (first beat), the single-beat trim, the counters.
+  typedef struct packed {
+    logic        roce4;        // IPv4, IHL 5, UDP, port 4791
+    logic        roce6;        // IPv6, UDP, port 4791
+    logic        v4;
+    logic        dip4;
+    logic [7:0]  dip6;         // 16-bit groups of the IPv6 destination equal (ANDed in B)
+    logic        frag4;
+  } l3f_t;
+
   typedef struct packed {
     logic        mac_uni, mac_bcast, mac_mcast;
-    logic        v4, v6, ihl5, udp4, udp6, port4, port6, dip4, frag4;
-    logic [7:0]  dip6;         // 16-bit groups of the IPv6 destination equal (ANDed in B)
+    logic        vlan;         // EtherType 0x8100 at byte 12: the L3 header at 18
+    l3f_t        f14, f18;     // flags with the L3 header at byte 14 / 18
     logic        end_hi;       // the IP datagram ends at or beyond byte 64
-    logic [5:0]  end_lo;       // ... else at this byte offset (IPv4 or IPv6 by v4)
+    logic [5:0]  end_lo;       // ... else at this byte offset
   } cls_t;
 
-  function automatic cls_t cls_at(input logic [DATA_W-1:0] d, input int l3,
+  // v + base (mod 2^16) >= 64, for a constant base in 1..63
+  function automatic logic in_range(input logic [15:0] v, input logic [5:0] lo);
+    logic nz_hi, ones_hi;
+    nz_hi   = v[15:6] != '0;
+    ones_hi = v[15:6] == '1;
+    // v >= lo (lo < 64) and not v >= 65536 - base (= 0xFFC0 + lo)
+    return (nz_hi || v[5:0] >= lo) && !(ones_hi && v[5:0] >= lo);
+  endfunction
+
+  function automatic l3f_t l3f_at(input logic [DATA_W-1:0] d, input int l3,
                                   input logic [127:0] ip);
-    cls_t c;
-    logic [15:0] end4, end6;
-    c.mac_uni   = 1'b0;
-    c.mac_bcast = 1'b0;
-    c.mac_mcast = 1'b0;
+    l3f_t c;
+    logic v6;
     c.v4    = be16(d, l3 - 2) == 16'h0800 && d[8*l3 + 4 +: 4] == 4'd4;
-    c.v6    = be16(d, l3 - 2) == 16'h86DD && d[8*l3 + 4 +: 4] == 4'd6;
-    c.ihl5  = d[8*l3 +: 4] == 4'd5;
-    c.udp4  = d[8*(l3+9) +: 8] == 8'd17;
-    c.udp6  = d[8*(l3+6) +: 8] == 8'd17;
-    c.port4 = be16(d, l3 + 22) == 16'd4791;
-    c.port6 = be16(d, l3 + 42) == 16'd4791;
+    v6      = be16(d, l3 - 2) == 16'h86DD && d[8*l3 + 4 +: 4] == 4'd6;
+    c.roce4 = c.v4 && d[8*l3 +: 4] == 4'd5 && d[8*(l3+9) +: 8] == 8'd17
+              && be16(d, l3 + 22) == 16'd4791;
+    c.roce6 = v6 && d[8*(l3+6) +: 8] == 8'd17 && be16(d, l3 + 42) == 16'd4791;
     c.dip4  = be32(d, l3 + 16) == ip[31:0];
     for (int g = 0; g < 8; g++)
       c.dip6[g] = be128(d, l3 + 24)[16*g +: 16] == ip[16*g +: 16];
     c.frag4 = d[8*(l3+6) + 5] || d[8*(l3+6) +: 5] != '0 || d[8*(l3+7) +: 8] != '0;
-    end4    = 16'(l3) + be16(d, l3 + 2);
-    end6    = 16'(l3 + 40) + be16(d, l3 + 4);
-    c.end_hi = c.v4 ? (end4[15:6] != '0) : (end6[15:6] != '0);
-    c.end_lo = c.v4 ? end4[5:0] : end6[5:0];
     return c;
   endfunction
 
+  // IP end (L3 offset + header bytes outside the length field + length, modulo 2^16):
+  // {end >= 64, end mod 64}. "end >= 64" is the length field in [64 - base,
+  // 65535 - base], written without an adder. IPv4 or IPv6 is chosen by one bit of the
+  // EtherType's first byte (0x08 or 0x86), which is all a passing frame needs (below).
+  function automatic logic [6:0] end_at(input logic [DATA_W-1:0] d, input int l3);
+    logic [15:0] len4, len6;
+    len4 = be16(d, l3 + 2);
+    len6 = be16(d, l3 + 4);
+    if (d[8*(l3-2) + 7])
+      return {in_range(len6, 6'(64 - (l3 + 40))), len6[5:0] + 6'(l3 + 40)};
+    return {in_range(len4, 6'(64 - l3)), len4[5:0] + 6'(l3)};
+  endfunction
+
   // bytes beyond tkeep read as zero, so a frame shorter than its headers is judged
-  // on its own bytes only
-  cls_t cls14, cls18, cls_a;
-  logic vlan_a;
+  // on its own bytes only (the first 64 bytes hold every header field read)
+  localparam int MAC_CH = 16;   // 3-bit chunks of the 48-bit destination MAC
   logic [DATA_W-1:0] r_masked;
+  (* keep *) logic [MAC_CH-1:0] mac_ch;
+  (* keep *) logic [2:0]        mac_grp;
+  (* keep *) logic [3:0]        vlan_ch;  // the masked EtherType at byte 12 is 0x8100
+  cls_t cls_a;
+  logic [47:0] mac_be;
   always_comb begin
-    for (int i = 0; i < KEEP_W; i++) r_masked[8*i +: 8] = r_tdata[8*i +: 8] & {8{r_tkeep[i]}};
-    cls14  = cls_at(r_masked, 14, cfg_local_ip);
-    cls18  = cls_at(r_masked, 18, cfg_local_ip);
-    vlan_a = be16(r_masked, 12) == 16'h8100;
-    cls_a  = vlan_a ? cls18 : cls14;
-    cls_a.mac_uni   = r_masked[47:0] == {cfg_local_mac[7:0], cfg_local_mac[15:8],
-                                        cfg_local_mac[23:16], cfg_local_mac[31:24],
-                                        cfg_local_mac[39:32], cfg_local_mac[47:40]};
+    r_masked = '0;
+    for (int i = 0; i < 64; i++) r_masked[8*i +: 8] = r_tdata[8*i +: 8] & {8{r_tkeep[i]}};
+    cls_a.f14 = l3f_at(r_masked, 14, cfg_local_ip);
+    cls_a.f18 = l3f_at(r_masked, 18, cfg_local_ip);
+    vlan_ch[0] = r_tdata[8*12 +: 6] == 6'h01;
+    vlan_ch[1] = r_tkeep[12] && r_tdata[8*12 + 6 +: 2] == 2'b10;
+    vlan_ch[2] = !r_tkeep[13] || r_tdata[8*13 +: 4] == '0;
+    vlan_ch[3] = !r_tkeep[13] || r_tdata[8*13 + 4 +: 4] == '0;
+    cls_a.vlan = &vlan_ch;
+    // the end fields are read only for a passing frame (the trim of stage B; a dropped
+    // frame never reaches m_axis), whose byte 12 is 0x81 (VLAN), 0x08 or 0x86 (IPv4 or
+    // IPv6 EtherType): its bit 0 alone picks the L3 offset, off the EtherType compare
+    {cls_a.end_hi, cls_a.end_lo} = r_masked[8*12] ? end_at(r_masked, 18)
+                                                  : end_at(r_masked, 14);
+    mac_be = {cfg_local_mac[7:0], cfg_local_mac[15:8], cfg_local_mac[23:16],
+              cfg_local_mac[31:24], cfg_local_mac[39:32], cfg_local_mac[47:40]};
+    for (int j = 0; j < MAC_CH; j++) mac_ch[j] = r_masked[3*j +: 3] == mac_be[3*j +: 3];
+    for (int g = 0; g < 3; g++) begin
+      mac_grp[g] = 1'b1;
+      for (int j = 6 * g; j < 6 * g + 6 && j < MAC_CH; j++) mac_grp[g] &= mac_ch[j];
+    end
+    cls_a.mac_uni   = &mac_grp;
     cls_a.mac_bcast = r_masked[47:0] == '1;
     cls_a.mac_mcast = r_masked[0];
   end
@@ -166,15 +206,16 @@ module fabnic_roce_rx_filter #(
 
   // stage B decision from stage A's flags
   logic mac_ok, is_roce, dip_ok, frag;
+  l3f_t l3f;
   sf_e  sf;
   logic [KEEP_W-1:0] keep_trim;
   always_comb begin
+    l3f     = a_cls_q.vlan ? a_cls_q.f18 : a_cls_q.f14;
     mac_ok  = !cfg_rx_filter[0] || a_cls_q.mac_uni
               || (a_cls_q.mac_bcast ? cfg_rx_filter[1] : (a_cls_q.mac_mcast && cfg_rx_filter[2]));
-    is_roce = (a_cls_q.v4 && a_cls_q.ihl5 && a_cls_q.udp4 && a_cls_q.port4)
-              || (a_cls_q.v6 && a_cls_q.udp6 && a_cls_q.port6);
-    dip_ok  = a_cls_q.v4 ? a_cls_q.dip4 : &a_cls_q.dip6;
-    frag    = a_cls_q.v4 && a_cls_q.frag4;
+    is_roce = l3f.roce4 || l3f.roce6;
+    dip_ok  = l3f.v4 ? l3f.dip4 : &l3f.dip6;
+    frag    = l3f.v4 && l3f.frag4;
     if (!mac_ok)       sf = SF_DST_MAC;
     else if (!is_roce) sf = SF_NOT_ROCE;
     else if (!dip_ok)  sf = SF_DST_IP;
@@ -211,12 +252,15 @@ module fabnic_roce_rx_filter #(
           b_pass_q   <= sf == SF_PASS;
           keep_q     <= sf == SF_PASS;
           b_new_q    <= 1'b1;
-          b_reason_q <= sf;
         end else begin
           b_pass_q <= keep_q;
         end
       end
     end
+    // b_reason_q is read only in the cycle after b_new_q rises, and it was loaded at
+    // that same edge from the same stage A beat: loading it every cycle keeps the
+    // stage enable off its path
+    b_reason_q <= sf;
     if (rst) begin
       a_valid_q  <= 1'b0;
       b_valid_q  <= 1'b0;
