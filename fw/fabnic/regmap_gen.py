@@ -630,6 +630,9 @@ CC = Block(
         Reg('lim_rate_set', 0x0a8, 'ro', 'Rate limiter: rate updates applied.', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
+        Reg('ev_dropped', 0x0ac, 'ro', 'Transport events (frames sent, CNPs, CE-marked requests) the room found its input queue full for, and lost. 0 in normal operation.', fields=(
+            Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
+        )),
     ),
 )
 

@@ -257,6 +257,7 @@ module fabnic_roce_core #(
   logic [31:0] sts_cc_lim_grant;
   logic [31:0] sts_cc_lim_deny;
   logic [31:0] sts_cc_lim_rate_set;
+  logic [31:0] sts_cc_ev_dropped;
   logic [31:0] c_rx_frames, c_rx_roce, c_rx_drop_bad, c_rx_drop_not_roce, c_rx_drop_icrc, c_rx_drop_hdr, c_rx_drop_qpn, c_rx_drop_qp_state, c_rx_drop_psn, c_rx_dup, c_rx_seq_nak, c_rx_rnr_nak, c_rx_access_err, c_rx_inv_req, c_rx_acks, c_rx_naks, c_rx_read_resp, c_rx_cnp, c_tx_frames, c_tx_req_pkts, c_tx_retx_pkts, c_tx_acks, c_tx_read_resp, c_tx_cnp, c_timeouts, c_retry_exc, c_cqe, c_cq_overflow, c_cqe_err, c_dma_err, c_lkey_err, c_irq, c_tx_len_err;
   logic [31:0] c_sr_sack_tx, c_sr_sack_rx, c_sr_retx, c_sr_ooo_placed, c_sr_drop, c_sr_probe;
   logic [31:0] c_sr_rresp_ooo, c_sr_spurious;
@@ -408,6 +409,7 @@ module fabnic_roce_core #(
       .sts_cc_lim_grant(sts_cc_lim_grant),
       .sts_cc_lim_deny(sts_cc_lim_deny),
       .sts_cc_lim_rate_set(sts_cc_lim_rate_set),
+      .sts_cc_ev_dropped(sts_cc_ev_dropped),
       .cfg_fec_mode(fec_mode),
       .cfg_fec_k(fec_k),
       .cfg_fec_r(fec_r),
@@ -744,23 +746,17 @@ module fabnic_roce_core #(
   );
 
   logic             lim_req_valid, lim_req_ready, lim_rsp_valid, lim_rsp_grant;
-  logic [QPN_W-1:0] lim_req_qpn, unused_lim_rsp_qpn;
+  logic [QPN_W-1:0] lim_req_qpn;
   logic [15:0]      lim_req_len;
   logic [47:0]      lim_rsp_time, lim_time;
-  logic             sent_valid;
-  logic [QPN_W-1:0] sent_qpn;
-  logic [15:0]      sent_bytes;
+  logic             sent_valid, req_sent_valid;      // frames sent (u_tx); req's own view unused
+  logic [23:0]      sent_qpn;
+  logic [QPN_W-1:0] req_sent_qpn;
+  logic [15:0]      sent_bytes, req_sent_bytes;
   logic             np_cnp_valid, np_cnp_ready;
   logic [QPN_W-1:0] np_cnp_qpn;
-  logic             upd_valid, upd_ready, upd_init;
+  logic             upd_valid;
   logic [QPN_W-1:0] upd_qpn;
-  logic [31:0]      upd_rate;
-  logic             rp_init_valid, rp_init_ready, rp_init_en, rp_rd_valid, rp_rd_ready;
-  logic [QPN_W-1:0] rp_init_qpn, rp_rd_qpn;
-  logic             rp_rsp_valid, rp_rsp_en, rp_busy, lim_busy, np_busy;
-  logic [QPN_W-1:0] unused_rp_rsp_qpn;
-  logic [31:0]      rp_rsp_rc, rp_rsp_rt;
-  logic [20:0]      rp_rsp_alpha;
   logic [31:0]      unused_rp_time;
   logic [47:0]      unused_np_time;
   logic             unused_rp_cnp_ready, unused_rp_tx_ready, unused_np_s_ready;
@@ -814,8 +810,8 @@ module fabnic_roce_core #(
       .cfg_cc_on(cfg_cc_ctrl[0]), .m_lim_valid(lim_req_valid), .m_lim_ready(lim_req_ready),
       .m_lim_qpn(lim_req_qpn), .m_lim_len(lim_req_len), .s_lim_rsp_valid(lim_rsp_valid),
       .s_lim_rsp_grant(lim_rsp_grant), .s_lim_rsp_time(lim_rsp_time), .lim_time(lim_time),
-      .lim_upd_valid(upd_valid && upd_ready), .lim_upd_qpn(upd_qpn),
-      .m_sent_valid(sent_valid), .m_sent_qpn(sent_qpn), .m_sent_bytes(sent_bytes),
+      .lim_upd_valid(upd_valid), .lim_upd_qpn(upd_qpn),
+      .m_sent_valid(req_sent_valid), .m_sent_qpn(req_sent_qpn), .m_sent_bytes(req_sent_bytes),
       .cnt_req_pkts(c_tx_req_pkts), .cnt_retx_pkts(c_tx_retx_pkts), .cnt_lkey_err(req_lkey_err),
       .cnt_sr_retx(c_sr_retx)
   );
@@ -1038,19 +1034,24 @@ module fabnic_roce_core #(
       .m_axis_tvalid(m_axis_tx_tvalid), .m_axis_tready(m_axis_tx_tready),
       .m_axis_tlast(m_axis_tx_tlast), .m_axis_tuser(m_axis_tx_tuser),
       .m_axis_tqpn(m_axis_tx_tqpn),
+      .m_sent_valid(sent_valid), .m_sent_qpn(sent_qpn), .m_sent_bytes(sent_bytes),
       .cnt_frames(c_tx_frames), .cnt_len_err(c_tx_len_err)
   );
 
-  // ---------------------------------------------------------------- DCQCN
-  // Reaction point (per-QP rates, fed by received CNPs and the bytes each packet
-  // sends), rate limiter (the requester asks it before every packet of a QP with
-  // DCQCN enabled), notification point (CE-marked requests -> CNP requests, sent by
-  // the responder to the peer QP). cc.ctrl bit0 = RP/limiter on, bit1 = NP on.
-  // QP commands: from the cc.qp_cmd register (enable/disable/read) and from a QP
-  // write that resets the send side (init with the QP's cc bit)
-  logic             ccq_pend_q, ccq_read_q, ccq_en_q, ccq_rd_sent_q, cc_rd_en_q;
+  // ---------------------------------------------------------------- congestion control
+  // The room behind one interface (fabnic_cc, docs/cc.md): frames sent (wire bytes from
+  // the packet builder, u_tx), CNPs and CE-marked requests received, QP commands in;
+  // pacing answers for the requester and CNP requests for the responder out.
+  // cc.ctrl bit0 = reaction point and pacing on, bit1 = notification point on.
+  // QP commands: from the cc.qp_cmd register (enable/disable/read) and from a QP write
+  // that resets the send side (init with the QP's cc bit).
+  logic             ccq_pend_q, ccq_read_q, ccq_en_q, cc_rd_en_q;
   logic [QPN_W-1:0] ccq_qpn_q;
-  logic             qpw_init;
+  logic             qpw_init, ccq_ready, ccq_rsp_valid, cc_busy;
+  fabnic_cc_pkg::cc_qp_state_t ccq_rsp;
+  fabnic_cc_pkg::cc_cfg_t      cc_cfg;
+  fabnic_cc_pkg::cc_cnt_t      cc_cnt;
+  fabnic_cc_pkg::cc_pace_rsp_t lim_rsp;
   assign qpw_init = cmd_fire && idx_ok && cmd_word.op == CMD_QP_WRITE && cmd_word.reset_sq;
   always_ff @(posedge clk) begin
     if (cmd_cc_qp_cmd && !ccq_pend_q && cmd_cc_qp_cmd_data[1:0] != 2'd0
@@ -1059,81 +1060,75 @@ module fabnic_roce_core #(
       ccq_read_q <= cmd_cc_qp_cmd_data[1:0] == 2'd3;
       ccq_en_q   <= cmd_cc_qp_cmd_data[1:0] == 2'd1;
       ccq_qpn_q  <= QPN_W'(cmd_cc_qp_cmd_data[31:8]);
-      ccq_rd_sent_q <= 1'b0;
     end else if (qpw_init && !ccq_pend_q) begin
       ccq_pend_q <= 1'b1;
       ccq_read_q <= 1'b0;
       ccq_en_q   <= qpc_new.cc;
       ccq_qpn_q  <= QPN_W'(cmd_word.index);
     end
-    if (rp_init_valid && rp_init_ready) ccq_pend_q <= 1'b0;
-    if (rp_rd_valid && rp_rd_ready) ccq_rd_sent_q <= 1'b1;
-    if (rp_rsp_valid) begin
-      ccq_pend_q   <= 1'b0;
-      sts_cc_qp_rc <= rp_rsp_rc;
-      sts_cc_qp_rt <= rp_rsp_rt;
-      sts_cc_qp_alpha <= rp_rsp_alpha;
-      cc_rd_en_q   <= rp_rsp_en;
+    // an init is done when the room takes it, a read when its answer comes back
+    if (ccq_pend_q && ccq_ready && !ccq_read_q) ccq_pend_q <= 1'b0;
+    if (ccq_rsp_valid) begin
+      ccq_pend_q      <= 1'b0;
+      sts_cc_qp_rc    <= ccq_rsp.w0;
+      sts_cc_qp_rt    <= ccq_rsp.w1;
+      sts_cc_qp_alpha <= ccq_rsp.w2[20:0];
+      cc_rd_en_q      <= ccq_rsp.enable;
     end
     if (rst) begin
       ccq_pend_q <= 1'b0;
       sts_cc_qp_rc <= '0; sts_cc_qp_rt <= '0; sts_cc_qp_alpha <= '0; cc_rd_en_q <= 1'b0;
     end
   end
-  assign rp_init_valid = ccq_pend_q && !ccq_read_q;
-  assign rp_init_qpn   = ccq_qpn_q;
-  assign rp_init_en    = ccq_en_q;
-  assign rp_rd_valid   = ccq_pend_q && ccq_read_q && !ccq_rd_sent_q;
-  assign rp_rd_qpn     = ccq_qpn_q;
-  assign sts_cc_qp_status = {29'd0, rp_busy || lim_busy || np_busy, cc_rd_en_q, ccq_pend_q};
+  // a read stays pending (ccq_pend_q) until its answer; it is offered once
+  logic ccq_offered_q;
+  always_ff @(posedge clk) begin
+    if (ccq_pend_q && ccq_ready) ccq_offered_q <= 1'b1;
+    if (!ccq_pend_q) ccq_offered_q <= 1'b0;
+    if (rst) ccq_offered_q <= 1'b0;
+  end
+  assign sts_cc_qp_status = {29'd0, cc_busy, cc_rd_en_q, ccq_pend_q};
 
-  fabnic_dcqcn_rp #(.NUM_QP(NUM_QP), .QPN_W(QPN_W), .CNT_W(CNT_W)) u_rp (
-      .clk, .rst,
-      .cfg_g_shift(cfg_cc_g_shift), .cfg_alpha_period(cfg_cc_alpha_period),
-      .cfg_timer_period(cfg_cc_timer_period), .cfg_byte_counter(cfg_cc_byte_counter),
-      .cfg_f(cfg_cc_f), .cfg_rate_ai(cfg_cc_rate_ai), .cfg_rate_hai(cfg_cc_rate_hai),
-      .cfg_rate_min(cfg_cc_rate_min), .cfg_rate_line(cfg_cc_rate_line),
-      .cfg_rate_init(cfg_cc_rate_init), .cfg_clamp_tgt(cfg_cc_clamp_tgt[0]),
-      .init_valid(rp_init_valid), .init_ready(rp_init_ready), .init_qpn(rp_init_qpn),
-      .init_enable(rp_init_en),
-      .cnp_valid(rx_cnp_valid && cfg_cc_ctrl[0]), .cnp_ready(unused_rp_cnp_ready),
-      .cnp_qpn(QPN_W'(rx_cnp_qpn)),
-      .tx_valid(sent_valid && cfg_cc_ctrl[0]), .tx_ready(unused_rp_tx_ready),
-      .tx_qpn(sent_qpn), .tx_bytes(sent_bytes),
-      .rd_valid(rp_rd_valid), .rd_ready(rp_rd_ready), .rd_qpn(rp_rd_qpn),
-      .rd_rsp_valid(rp_rsp_valid), .rd_rsp_qpn(unused_rp_rsp_qpn), .rd_rsp_enable(rp_rsp_en),
-      .rd_rsp_rc(rp_rsp_rc), .rd_rsp_rt(rp_rsp_rt), .rd_rsp_alpha(rp_rsp_alpha),
-      .upd_valid, .upd_ready, .upd_qpn, .upd_rate, .upd_init,
-      .status_time(unused_rp_time), .status_busy(rp_busy),
-      .cnt_cnp(sts_cc_cnp_rx), .cnt_cnp_ignored(sts_cc_cnp_rx_ignored),
-      .cnt_decrease(sts_cc_rate_decrease), .cnt_increase(sts_cc_rate_increase),
-      .cnt_catchup(sts_cc_rp_catchup)
-  );
+  assign cc_cfg = '{
+      rp_on: cfg_cc_ctrl[0], np_on: cfg_cc_ctrl[1], g_shift: cfg_cc_g_shift,
+      alpha_period: cfg_cc_alpha_period, timer_period: cfg_cc_timer_period,
+      byte_counter: cfg_cc_byte_counter, f: cfg_cc_f, rate_ai: cfg_cc_rate_ai,
+      rate_hai: cfg_cc_rate_hai, rate_min: cfg_cc_rate_min, rate_line: cfg_cc_rate_line,
+      rate_init: cfg_cc_rate_init, clamp_tgt: cfg_cc_clamp_tgt[0],
+      cnp_interval: cfg_cc_cnp_interval, limiter_slack: cfg_cc_limiter_slack};
 
-  fabnic_rate_limiter #(.NUM_QP(NUM_QP), .QPN_W(QPN_W), .CNT_W(CNT_W)) u_lim (
-      .clk, .rst, .cfg_slack(cfg_cc_limiter_slack),
-      .upd_valid, .upd_ready, .upd_qpn, .upd_rate, .upd_init,
-      .req_valid(lim_req_valid), .req_ready(lim_req_ready), .req_qpn(lim_req_qpn),
-      .req_len(lim_req_len),
-      .rsp_valid(lim_rsp_valid), .rsp_qpn(unused_lim_rsp_qpn), .rsp_grant(lim_rsp_grant),
-      .rsp_time(lim_rsp_time), .status_time(lim_time), .status_busy(lim_busy),
-      .cnt_grant(sts_cc_lim_grant), .cnt_deny(sts_cc_lim_deny),
-      .cnt_rate_set(sts_cc_lim_rate_set)
+  fabnic_cc #(.NUM_QP(NUM_QP)) u_cc (
+      .clk, .rst, .cfg(cc_cfg),
+      .s_qp_valid(ccq_pend_q && !ccq_offered_q), .s_qp_ready(ccq_ready),
+      .s_qp('{op: ccq_read_q ? fabnic_cc_pkg::CC_QP_READ : fabnic_cc_pkg::CC_QP_INIT,
+              qpn: 24'(ccq_qpn_q), enable: ccq_en_q}),
+      .m_qp_state_valid(ccq_rsp_valid), .m_qp_state(ccq_rsp),
+      .s_tx_valid(sent_valid), .s_tx('{qpn: sent_qpn, bytes: sent_bytes}),
+      .s_cnp_valid(rx_cnp_valid), .s_cnp('{qpn: rx_cnp_qpn}),
+      .s_ce_valid(rx_ce_valid), .s_ce('{qpn: rx_ce_qpn, ecn: 2'b11}),
+      .s_pace_valid(lim_req_valid), .s_pace_ready(lim_req_ready),
+      .s_pace('{qpn: 24'(lim_req_qpn), bytes: lim_req_len}),
+      .m_pace_valid(lim_rsp_valid), .m_pace(lim_rsp), .pace_now(lim_time),
+      .m_rate_upd_valid(upd_valid), .m_rate_upd_qpn(upd_qpn),
+      .m_cnp_valid(np_cnp_valid), .m_cnp_ready(np_cnp_ready), .m_cnp_qpn(np_cnp_qpn),
+      .status_busy(cc_busy), .cnt(cc_cnt)
   );
-
-  fabnic_dcqcn_np #(.NUM_QP(NUM_QP), .QPN_W(QPN_W), .CNT_W(CNT_W)) u_np (
-      .clk, .rst, .cfg_interval({16'd0, cfg_cc_cnp_interval}),
-      .s_valid(rx_ce_valid && cfg_cc_ctrl[1]), .s_ready(unused_np_s_ready),
-      .s_qpn(QPN_W'(rx_ce_qpn)), .s_ecn(2'b11),
-      .cnp_valid(np_cnp_valid), .cnp_ready(np_cnp_ready), .cnp_qpn(np_cnp_qpn),
-      .status_time(unused_np_time), .status_busy(np_busy),
-      .cnt_marked(sts_cc_ecn_marked_rx), .cnt_cnp(sts_cc_cnp_tx),
-      .cnt_suppressed(sts_cc_cnp_suppressed)
-  );
+  assign lim_rsp_grant = lim_rsp.grant;
+  assign lim_rsp_time  = lim_rsp.at;
+  assign sts_cc_cnp_rx         = cc_cnt.cnp_rx;
+  assign sts_cc_cnp_rx_ignored = cc_cnt.cnp_rx_ignored;
+  assign sts_cc_rate_decrease  = cc_cnt.rate_decrease;
+  assign sts_cc_rate_increase  = cc_cnt.rate_increase;
+  assign sts_cc_rp_catchup     = cc_cnt.rp_catchup;
+  assign sts_cc_ecn_marked_rx  = cc_cnt.ecn_marked_rx;
+  assign sts_cc_cnp_tx         = cc_cnt.cnp_tx;
+  assign sts_cc_cnp_suppressed = cc_cnt.cnp_suppressed;
+  assign sts_cc_lim_grant      = cc_cnt.lim_grant;
+  assign sts_cc_lim_deny       = cc_cnt.lim_deny;
+  assign sts_cc_lim_rate_set   = cc_cnt.lim_rate_set;
+  assign sts_cc_ev_dropped     = cc_cnt.tx_ev_dropped;
   logic unused_dcqcn;
-  assign unused_dcqcn = ^{unused_lim_rsp_qpn, unused_rp_rsp_qpn, unused_rp_time, unused_np_time,
-                          unused_rp_cnp_ready, unused_rp_tx_ready, unused_np_s_ready,
-                          cmd_cc_qp_cmd_data[7:2]};
+  assign unused_dcqcn = ^{cmd_cc_qp_cmd_data[7:2], req_sent_valid, req_sent_qpn, req_sent_bytes};
 
   // ---------------------------------------------------------------- remaining counters
   always_ff @(posedge clk) begin

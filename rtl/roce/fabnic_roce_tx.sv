@@ -9,6 +9,13 @@
 // fabnic_roce_icrc_gen appends the ICRC. Output: Ethernet frames without FCS, with
 // the local QPN of each frame on m_axis_tqpn (sideband, stable over the whole frame;
 // a RoCE-over-VXLAN port uses it to find the QP's VNI).
+//
+// Sent-frame events (m_sent_*): for each frame of a job source whose bit is set in
+// SENT_JOBS, one event {local QPN, wire bytes} two cycles after the frame's last beat
+// left. Wire bytes are the frame as the packet builder made it (Ethernet header, IP,
+// UDP length as the builder writes it, FCS) plus 20 bytes of preamble, start delimiter
+// and inter-frame gap; the congestion-control room counts them. The event is a flop
+// output; frames leave at most one per two cycles when they are two beats or more.
 `default_nettype none
 
 module fabnic_roce_tx #(
@@ -16,7 +23,8 @@ module fabnic_roce_tx #(
     parameter int KEEP_W     = DATA_W / 8,
     parameter int NJ         = 3,
     parameter int FIFO_DEPTH = 32,
-    parameter int CNT_W      = 32
+    parameter int CNT_W      = 32,
+    parameter logic [NJ-1:0] SENT_JOBS = NJ'(1)   // job sources whose frames are reported
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -46,6 +54,10 @@ module fabnic_roce_tx #(
     output logic                          m_axis_tlast,
     output logic                          m_axis_tuser,
     output logic      [23:0]              m_axis_tqpn,
+
+    output logic                          m_sent_valid,
+    output logic      [23:0]              m_sent_qpn,
+    output logic      [15:0]              m_sent_bytes,
 
     output logic      [CNT_W-1:0]         cnt_frames,
     output logic      [CNT_W-1:0]         cnt_len_err
@@ -123,15 +135,40 @@ module fabnic_roce_tx #(
   // the header encoder, the builder and the ICRC generator). Twice the depth of the
   // other queues, as it also covers the frames inside that pipeline; when full, jobs
   // wait (back-pressure, nothing is lost).
-  logic [23:0] lq_data;
-  logic        lq_valid, lq_pop;
+  // With it: whether the frame is reported (SENT_JOBS), IPv6, and the UDP payload length
+  // the builder writes, for the sent-frame event.
+  logic [23:0] lq_qpn;
+  logic [15:0] lq_udp;
+  logic        lq_valid, lq_pop, lq_rep, lq_v6;
   logic [$clog2(2 * FIFO_DEPTH):0] unused_c3;
-  fabnic_fifo #(.WIDTH(24), .DEPTH(2 * FIFO_DEPTH)) u_lq (
-      .clk, .rst, .in_valid(fire), .in_ready(lq_ready), .in_data(j.lqpn),
-      .out_valid(lq_valid), .out_ready(lq_pop), .out_data(lq_data), .status_count(unused_c3)
+  fabnic_fifo #(.WIDTH(42), .DEPTH(2 * FIFO_DEPTH)) u_lq (
+      .clk, .rst, .in_valid(fire), .in_ready(lq_ready),
+      .in_data({j.lqpn, SENT_JOBS[gnt_idx], j.ipv6, md.payload_len}),
+      .out_valid(lq_valid), .out_ready(lq_pop), .out_data({lq_qpn, lq_rep, lq_v6, lq_udp}),
+      .status_count(unused_c3)
   );
   assign lq_pop      = m_axis_tvalid && m_axis_tready && m_axis_tlast;
-  assign m_axis_tqpn = lq_data;
+  assign m_axis_tqpn = lq_qpn;
+
+  // sent-frame event: the frame's fields registered at its last beat, the wire length
+  // added in the next cycle (UDP payload + UDP/IP/Ethernet headers + FCS + 20)
+  logic        se_v_q;
+  logic [23:0] se_qpn_q;
+  logic [15:0] se_udp_q;
+  logic        se_v6_q;
+  always_ff @(posedge clk) begin
+    se_v_q   <= lq_pop && lq_rep;
+    se_qpn_q <= lq_qpn;
+    se_udp_q <= lq_udp;
+    se_v6_q  <= lq_v6;
+    m_sent_valid <= se_v_q;
+    m_sent_qpn   <= se_qpn_q;
+    m_sent_bytes <= se_udp_q + (se_v6_q ? 16'd86 : 16'd66);
+    if (rst) begin
+      se_v_q       <= 1'b0;
+      m_sent_valid <= 1'b0;
+    end
+  end
 
   // payload source for the header encoder: DMA data or one empty beat
   logic [DATA_W-1:0] p_tdata;

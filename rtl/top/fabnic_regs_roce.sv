@@ -150,6 +150,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_cc_lim_grant,
     input  wire logic [31:0] sts_cc_lim_deny,
     input  wire logic [31:0] sts_cc_lim_rate_set,
+    input  wire logic [31:0] sts_cc_ev_dropped,
     output logic [1:0] cfg_fec_mode,
     output logic [7:0] cfg_fec_k,
     output logic [7:0] cfg_fec_r,
@@ -578,6 +579,8 @@ module fabnic_regs_roce #(
         ADDR_W'('hca4): if (!req_write) ack_rdata <= 32'(sts_cc_lim_deny);
                 else ack_err <= 1'b1;
         ADDR_W'('hca8): if (!req_write) ack_rdata <= 32'(sts_cc_lim_rate_set);
+                else ack_err <= 1'b1;
+        ADDR_W'('hcac): if (!req_write) ack_rdata <= 32'(sts_cc_ev_dropped);
                 else ack_err <= 1'b1;
         ADDR_W'('hd00): begin
           if (req_write) cfg_fec_mode <= 2'(apply_strb(32'(cfg_fec_mode), req_wdata, req_wstrb));

@@ -201,6 +201,7 @@ package fabnic_regs_roce_pkg;
   localparam int unsigned CC_LIM_GRANT_ADDR = 32'h0ca0;
   localparam int unsigned CC_LIM_DENY_ADDR = 32'h0ca4;
   localparam int unsigned CC_LIM_RATE_SET_ADDR = 32'h0ca8;
+  localparam int unsigned CC_EV_DROPPED_ADDR = 32'h0cac;
 
   typedef struct packed {  // 2 bits
     logic np_en;

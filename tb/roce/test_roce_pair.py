@@ -975,6 +975,33 @@ if cocotb is not None:
         assert abs(g1 - expect) / expect < 0.03, (g1, expect)
         assert b.mem.read(lb, 4 * 65536) == a.mem.read(la, 4 * 65536)
 
+        # Byte-counter increases, fed by the frames A sends (wire bytes from the packet
+        # builder, through the room's per-QP accumulation). With B bytes per stage and no
+        # timer, k = (A's wire bytes) // B increases follow; all are fast recovery
+        # (stage <= F), each Rc <- ceil((Rt + Rc) / 2) with Rt = line (DCQCN). The
+        # accumulation may hold back up to CHUNK (1024) bytes: the wire total is chosen
+        # away from a multiple of B.
+        bc = 100_000
+        await run_driver(a.ctx.dev.write, "cc", "byte_counter", bc)
+        n0 = len(env.frames)
+        inc0 = await run_driver(a.ctx.dev.read, "cc", "rate_increase")
+        await write_burst(4, 200)
+        await ClockCycles(dut.clk, 200)
+        wire = sum(len(f) + 4 + 20 for side, f in env.frames[n0:] if side == "a")
+        k = wire // bc
+        assert (wire + 1024) // bc == k and k >= 2, (wire, bc)
+        inc = await run_driver(a.ctx.dev.read, "cc", "rate_increase") - inc0
+        rc_want = line // 2
+        for _ in range(k):
+            rc_want = -(-(line + rc_want) // 2)
+        rc2 = await rate_of(a.ctx, qa)
+        dropped = await run_driver(a.ctx.dev.read, "cc", "ev_dropped")
+        dut._log.info("%d wire bytes sent, B = %d: %d increases (expected %d), Rc %d "
+                      "(expected %d), events dropped %d", wire, bc, inc, k, rc2, rc_want,
+                      dropped)
+        assert inc == k and rc2 == rc_want, (inc, k, rc2, rc_want)
+        assert dropped == 0
+
 
     class ReadFaults:
         """AXI SLVERR on chosen host-memory reads of one NIC: every read beat whose word
