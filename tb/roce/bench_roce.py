@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """RoCE transport benchmarks (make bench): two fabnic_roce_core NICs at DATA_W=512,
 250 MHz, joined by 100 G links (fabnic_tb_link: 50 B/cycle, 24 B preamble/IFG/FCS per
-frame), with SystemVerilog host memories (tb_host_axi_mem, fixed latency). Python
+frame), with SystemVerilog host memories (tb_host_axi_mem, fixed latency: the main bench
+runs at 64 cycles, a fast host, and at 250 cycles, 1 us, a PCIe round trip). Python
 programs the NICs through the fw/ verbs API and polls completions every 32 cycles;
 the data path runs at Verilator speed.
 
@@ -17,8 +18,15 @@ import random
 import time
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).parent
-MEM_LAT = 64          # cycles: host memory read/write latency of the model
+# Host memory read/write latency of the model, in cycles. 64 (256 ns) is a fast host;
+# 250 (1 us) is a PCIe round trip on a real server. `make bench` runs the main bench at
+# both (ROCE_MEM_LAT selects one); records at 250 carry a ".host250" suffix.
+MEM_LATS = (64, 250)
+MEM_LAT = int(os.environ.get("ROCE_MEM_LAT", "64"))
+SUFFIX = "" if MEM_LAT == 64 else f".host{MEM_LAT}"
 LINE_B_PER_CYCLE = 50  # 100 Gb/s at 250 MHz
 WIRE_OVH = 24          # preamble + IFG + FCS per frame
 
@@ -211,7 +219,7 @@ if cocotb is not None:
                                     buf_a, buf_b)
                 g = gbps(size * count, cyc)
                 tgt = 97.0 if size >= 65536 else None
-                record(f"roce.{name}.goodput.{size}B", round(g, 2), "Gb/s", tgt,
+                record(f"roce.{name}.goodput.{size}B{SUFFIX}", round(g, 2), "Gb/s", tgt,
                        cfg | {"messages": count, "wire_limit_gbps": round(wire_limit_gbps(size, op), 2)})
                 dut._log.info("%s %7d B x %4d: %6.2f Gb/s (%d cycles)", name, size, count, g, cyc)
         # check the last WRITE landed (spot check of memory contents)
@@ -235,14 +243,14 @@ if cocotb is not None:
             wire_mpps = 100e9 / 8 / (64 + 14 + 20 + 8 + 12 + 16 + 4 + 24) / 1e6
             info = cfg | {"messages": n, "window_frames": f1 - f0, "window_cycles": c1 - c0}
             if rate:
-                record("roce.write64.msg_rate", round(100 * mpps / wire_mpps, 2), "% of wire",
+                record(f"roce.write64.msg_rate{SUFFIX}", round(100 * mpps / wire_mpps, 2), "% of wire",
                        99.0, info | {"mpps": round(mpps, 2), "wire_mpps": round(wire_mpps, 2)})
-                record("roce.write64.msg_rate_e2e", round(100 * mpps_e2e / wire_mpps, 2),
+                record(f"roce.write64.msg_rate_e2e{SUFFIX}", round(100 * mpps_e2e / wire_mpps, 2),
                        "% of wire", None, info | {"mpps": round(mpps_e2e, 2), "cycles": cyc})
             else:
-                record("roce.write64.engine_pkts_per_cycle", round(ss, 4), "pkt/cycle",
+                record(f"roce.write64.engine_pkts_per_cycle{SUFFIX}", round(ss, 4), "pkt/cycle",
                        1.0, info | {"mpps": round(mpps, 2)})
-                record("roce.write64.engine_pkts_per_cycle_e2e", round(n / cyc, 4),
+                record(f"roce.write64.engine_pkts_per_cycle_e2e{SUFFIX}", round(n / cyc, 4),
                        "pkt/cycle", None, info | {"cycles": cyc})
             dut._log.info("64 B WRITE %s: steady state %.2f Mpps (%.4f pkt/cycle, %d frames in "
                           "%d cycles); first doorbell to last CQE %.2f Mpps (%d cycles)", label,
@@ -260,10 +268,10 @@ if cocotb is not None:
         # the responder loaded and checked the receive WQE when the RQ doorbell rang
         # (RQE_PREFETCH), so no host read lies on this path: nothing is subtracted
         in_to_cqe = int(dut.p_b_w_last.value) - int(dut.p_b_rx_last.value)
-        record("roce.latency.doorbell_to_wire", db_to_wire, "cycles", 40,
+        record(f"roce.latency.doorbell_to_wire{SUFFIX}", db_to_wire, "cycles", 40,
                cfg | {"note": "SQE and payload read latency (2x mem_latency) subtracted"},
                higher_is_better=False)
-        record("roce.latency.last_byte_to_cqe", in_to_cqe, "cycles", 20,
+        record(f"roce.latency.last_byte_to_cqe{SUFFIX}", in_to_cqe, "cycles", 20,
                cfg | {"note": "RQE prefetched at post_recv: no host read on the path, "
                             "nothing subtracted"},
                higher_is_better=False)
@@ -528,17 +536,18 @@ if cocotb is not None:
             assert got == await bn.mem["a"]._read(buf_a, written), f"{n} QPs: B's memory differs"
             await bn.mem["b"]._write(buf_b, bytes(written))
 
-def _run(testcase: str, num_qp: int, mem_aw: int = 23) -> None:
+def _run(testcase: str, num_qp: int, mem_aw: int = 23, env: dict | None = None) -> None:
     from fabnic_tb.runner import run
     run(toplevel="tb_roce_bench", module="bench_roce", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv", HERE / "tb_roce_bench.sv",
                        HERE.parent / "host" / "tb_host_axi_mem.sv"],
         parameters={"NUM_QP": num_qp, "NUM_CQ": 16, "NUM_MR": 64, "MEM_AW": mem_aw},
-        testcase=testcase)
+        testcase=testcase, extra_env=env)
 
 
-def test_bench_roce():
-    _run("bench", 64)
+@pytest.mark.parametrize("mem_lat", MEM_LATS)
+def test_bench_roce(mem_lat):
+    _run("bench", 64, env={"ROCE_MEM_LAT": str(mem_lat)})
 
 
 def test_bench_roce_qps():
