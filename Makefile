@@ -22,7 +22,7 @@ JOBS   ?= 2
 TESTS  ?=
 SLOW   ?= 0
 
-PYTEST_ARGS := -n $(JOBS) --dist loadgroup --durations=15 $(if $(TESTS),-k "$(TESTS)") $(if $(filter 1,$(SLOW)),,-m "not slow")
+PYTEST_ARGS := -n $(JOBS) --dist loadgroup --no-loadscope-reorder --durations=15 $(if $(TESTS),-k "$(TESTS)") $(if $(filter 1,$(SLOW)),,-m "not slow")
 
 .PHONY: setup demo sim lint synth timing bench cov regs docs filelists clean help
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+import re
 import sys
 from pathlib import Path
 
@@ -48,10 +49,22 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
 # time-first). Each test's duration of the last run is kept in pytest's cache; on a fresh
 # clone the weights below (seconds on a 2-core machine, cold build included) stand in.
 _FIRST_RUN_WEIGHTS = {
-    "test_roce_sr": 200, "test_roce_incast": 80, "test_nic_roce_vxlan": 180,
-    "test_roce_fec": 160, "test_roce_pair": 90, "test_fec_port": 80, "test_pkt": 55,
-    "test_net_switch": 50, "test_vnic_dev": 48, "test_dcqcn_rp": 40, "test_eth_mac_10g": 40,
+    # the pair model (tb_roce_pair): a build of about 250 s, then each test's simulation
+    "test_roce_pair_16k_qps": 380, "test_roce_pair[lossy_mix]": 220,
+    "test_roce_pair[dcqcn_loop]": 160, "test_roce_pair[drop_cases]": 130,
+    "test_roce_pair[xlate_cache]": 80, "test_roce_pair[error_cases]": 75,
+    "test_roce_pair[multi_qp_mix]": 67, "test_roce_pair[cq_overflow]": 58,
+    "test_roce_pair[payload_read_faults]": 50, "test_roce_pair[model_errors]": 40,
+    "test_roce_sr[sr_lossy_mix]": 40, "test_roce_sr": 25, "test_roce_pair": 25,
+    "test_nic_roce_vxlan": 180, "test_roce_fec": 160, "test_roce_rx": 133,
+    "test_u250_status_cdc[20]": 96, "test_roce_incast": 80, "test_fec_port": 80,
+    "test_pkt": 55, "test_net_switch": 50, "test_vnic_dev": 48, "test_dcqcn_rp": 40,
+    "test_eth_mac_10g": 40,
 }
+# A group whose build another group makes (the second half of the pair tests) starts
+# later than its weight alone would put it, by this factor: by then the first half has
+# built the model they share, and its worker does not wait on the build lock.
+_LATE_GROUPS = {"tb_roce_pair_2": 0.6}
 _DURATIONS_KEY = "fabnic/durations"
 
 
@@ -59,12 +72,20 @@ def pytest_collection_modifyitems(session, config, items) -> None:
     known = config.cache.get(_DURATIONS_KEY, {}) if getattr(config, "cache", None) else {}
 
     def weight(item) -> float:
+        w = 10.0
         if item.nodeid in known:
-            return known[item.nodeid]
-        for name, w in _FIRST_RUN_WEIGHTS.items():
-            if f"::{name}" in item.nodeid:
-                return w
-        return 10.0
+            w = known[item.nodeid]
+        else:
+            # the most specific key (the longest) that names this test or its function
+            keys = [k for k in _FIRST_RUN_WEIGHTS
+                    if re.search("::" + re.escape(k) + r"(?=$|[\[@])", item.nodeid)
+                    or (k.endswith("]") and f"::{k}" in item.nodeid)]
+            if keys:
+                w = _FIRST_RUN_WEIGHTS[max(keys, key=len)]
+        group = item.get_closest_marker("xdist_group")
+        if group is not None and group.args and group.args[0] in _LATE_GROUPS:
+            w *= _LATE_GROUPS[group.args[0]]
+        return w
 
     items.sort(key=lambda it: -weight(it))
 

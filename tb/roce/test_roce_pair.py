@@ -1253,14 +1253,30 @@ PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_u
               "sqe_read_faults", "responder_read_faults", "payload_read_faults")
 
 
-def cases(env_name: str, default: tuple[str, ...]) -> list[str]:
+# The tests of the one pair model run in two halves, one per xdist worker (make sim runs
+# two): each half is a group, so a worker runs its half in sequence; the first test of
+# either half builds the model, the other half waits for that build (the runner's build
+# lock) and reuses it. tb/conftest.py schedules the second half after the other large
+# builds, so that its worker does not sit waiting. Second half: these, and the
+# selective-repeat tests (test_roce_sr.py).
+PAIR_GROUP_2 = ("dcqcn_loop", "xlate_cache", "multi_qp_mix", "cq_overflow", "sqe_read_faults")
+
+
+def pair_group(case: str, second: bool = False) -> str:
+    """xdist group of a test of the pair model (see above)."""
+    return "tb_roce_pair_2" if second or case in PAIR_GROUP_2 else "tb_roce_pair"
+
+
+def cases(env_name: str, default: tuple[str, ...], second: bool = False) -> list:
     """The cocotb tests to run, one pytest item each: ``default``, or the comma list in
-    the environment variable ``env_name`` (as ``pytest -k`` selects by name)."""
+    the environment variable ``env_name`` (as ``pytest -k`` selects by name); each marked
+    with its half's xdist group."""
     chosen = os.environ.get(env_name, "")
-    return [c for c in chosen.split(",") if c] or list(default)
+    names = [c for c in chosen.split(",") if c] or list(default)
+    return [pytest.param(c, marks=pytest.mark.xdist_group(pair_group(c, second)), id=c)
+            for c in names]
 
 
-@pytest.mark.xdist_group("tb_roce_pair")  # one build directory: one worker
 @pytest.mark.parametrize("case", cases("ROCE_TESTS", PAIR_TESTS))
 def test_roce_pair(case: str) -> None:
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
@@ -1274,7 +1290,7 @@ def test_roce_pair_16k_qps():
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("tb_roce_pair")
+@pytest.mark.xdist_group("tb_roce_pair_2")
 @pytest.mark.parametrize("seed", [101, 202, 303])
 def test_roce_pair_hostile_soak(seed):
     """hostile_under_load with 3,000 frames per seed (make sim SLOW=1)."""
