@@ -180,8 +180,88 @@ def _int(what: str, v: object, lo: int = 0) -> int:
     return v
 
 
+def _rdl_tree():
+    """The compiled register source (rdl/), for layouts and enums that are registers."""
+    if str(REPO / "sim") not in sys.path:
+        sys.path.insert(0, str(REPO / "sim"))
+    from rdl_model import compile_rdl
+
+    return compile_rdl()["fabnic_nic"]
+
+
+def _rdl_node(tree, path: str, what: str):
+    node = tree.find_by_path(path)
+    if node is None:
+        raise LayoutError(f"{what}: no {path!r} in the register source (rdl/)")
+    return node
+
+
+def from_rdl(raw: dict) -> dict:
+    """Fill the parts of the description that the register source owns.
+
+    An enum with ``rdl = "<path of a register field with encode>"`` takes its values
+    (names, codes, descriptions) from that SystemRDL enum. A word layout with
+    ``rdl_base = "<path of a register>"`` places each field that has
+    ``rdl = "<register path>.<field>"`` at that register field: word = (register
+    address - base address) / 4, lsb and width from the field, doc from its
+    description unless the entry gives one; a field the register source encodes with
+    an enum must use the enum taken from that encode. So a register's bits are
+    written once, in rdl/, and the layout gives them Python names."""
+    if not any("rdl" in e for e in raw.get("enum", {}).values()) and \
+            not any("rdl_base" in x for x in raw.get("layout", {}).values()):
+        return raw
+    from systemrdl.node import FieldNode, RegNode
+
+    tree = _rdl_tree()
+    from rdl_model import text
+    enc_of: dict[str, object] = {}
+    for key, e in raw.get("enum", {}).items():
+        if "rdl" not in e:
+            continue
+        fnode = _rdl_node(tree, e["rdl"], f"enum {key}")
+        enc = fnode.get_property("encode") if isinstance(fnode, FieldNode) else None
+        if enc is None:
+            raise LayoutError(f"enum {key}: {e['rdl']} is not a field with an encode enum")
+        if "values" in e:
+            raise LayoutError(f"enum {key}: values come from {e['rdl']}; remove them here")
+        enc_of[key] = enc
+        e["values"] = [{"name": m.name.upper(), "value": m.value,
+                        "doc": text(m.rdl_desc)} for m in enc]
+    for key, lay in raw.get("layout", {}).items():
+        if "rdl_base" not in lay:
+            continue
+        if lay.get("unit") != "word":
+            raise LayoutError(f"layout {key}: rdl_base needs unit = 'word'")
+        base = _rdl_node(tree, lay["rdl_base"], f"layout {key}")
+        if not isinstance(base, RegNode):
+            raise LayoutError(f"layout {key}: rdl_base {lay['rdl_base']} is not a register")
+        for f in lay["fields"]:
+            if "rdl" not in f:
+                continue
+            name = f.get("name")
+            if any(k in f for k in ("word", "lsb", "width")):
+                raise LayoutError(f"{key}.{name}: placed by {f['rdl']}; remove word/lsb/width")
+            fnode = _rdl_node(tree, f["rdl"], f"{key}.{name}")
+            if not isinstance(fnode, FieldNode):
+                raise LayoutError(f"{key}.{name}: {f['rdl']} is not a register field")
+            off = fnode.parent.absolute_address - base.absolute_address
+            if off < 0 or off % 4:
+                raise LayoutError(f"{key}.{name}: {f['rdl']} is not a word at or after the base")
+            f["word"], f["lsb"], f["width"] = off // 4, fnode.lsb, fnode.width
+            f.setdefault("doc", text(fnode.get_property("desc")))
+            # a register field with an encode takes the enum made from that encode; a
+            # plain one may still be typed by the layout (e.g. a status code)
+            enc = fnode.get_property("encode")
+            en = f.get("enum")
+            if enc is not None and (en is None or enc_of.get(en) is not enc):
+                raise LayoutError(f"{key}.{name}: the register field is encoded by "
+                                  f"{enc.__name__}; give the enum taken from it "
+                                  f"(an [enum] with rdl = ...)")
+    return raw
+
+
 def load(path: Path = SOURCE) -> Model:
-    raw = tomllib.loads(path.read_text())
+    raw = from_rdl(tomllib.loads(path.read_text()))
     enums: dict[str, Enum] = {}
     sv_names: set[str] = set()
     py_names: set[str] = set()

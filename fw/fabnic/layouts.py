@@ -78,10 +78,10 @@ class Layout:
 class CmdOp(IntEnum):
     """Command operations (roce.cmd [3:0])."""
 
-    QP_WRITE = 1  # write the QP context (index = QPN)
-    CQ_WRITE = 2  # write the CQ context (index = CQN)
-    MR_WRITE = 3  # write an MR table entry (index = key >> 8)
-    QP_QUERY = 4  # read the QP's state and PSNs into result0..3
+    QP_WRITE = 1  # Write the QP context from data0..data23.
+    CQ_WRITE = 2  # Write the CQ context from data0..data23.
+    MR_WRITE = 3  # Write the memory region from data0..data23.
+    QP_QUERY = 4  # Read the QP's state into result0..result3.
 
 
 class QpState(IntEnum):
@@ -93,7 +93,7 @@ class QpState(IntEnum):
     RTS = 3
     SQD = 4
     SQE = 5
-    ERR = 6
+    ERR = 6  # Error: either the send side or the receive side is in error.
 
 
 class PathMtu(IntEnum):

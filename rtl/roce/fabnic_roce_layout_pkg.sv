@@ -13,10 +13,10 @@ package fabnic_roce_layout_pkg;
   // ---------------------------------------------------------------- enums
   // Command operations (roce.cmd [3:0]).
   typedef enum logic [3:0] {
-    CMD_QP_WRITE = 4'd1,  // write the QP context (index = QPN)
-    CMD_CQ_WRITE = 4'd2,  // write the CQ context (index = CQN)
-    CMD_MR_WRITE = 4'd3,  // write an MR table entry (index = key >> 8)
-    CMD_QP_QUERY = 4'd4   // read the QP's state and PSNs into result0..3
+    CMD_QP_WRITE = 4'd1,  // Write the QP context from data0..data23.
+    CMD_CQ_WRITE = 4'd2,  // Write the CQ context from data0..data23.
+    CMD_MR_WRITE = 4'd3,  // Write the memory region from data0..data23.
+    CMD_QP_QUERY = 4'd4   // Read the QP's state into result0..result3.
   } cmd_op_e;
 
   // IBTA QP states (QP context w0[2:0]).
@@ -27,7 +27,7 @@ package fabnic_roce_layout_pkg;
     QPS_RTS = 3'd3,
     QPS_SQD = 3'd4,
     QPS_SQE = 3'd5,
-    QPS_ERR = 3'd6
+    QPS_ERR = 3'd6     // Error: either the send side or the receive side is in error.
   } qp_state_e;
 
   // Path MTU codes (IBTA numbering, QP context w0[6:4]).

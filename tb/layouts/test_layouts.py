@@ -254,3 +254,55 @@ def test_field_ranges() -> None:
     assert L.Sqe(opcode=L.WrOpcode.RDMA_READ, flags=L.SqeFlag.SIGNALED | L.SqeFlag.FENCE) \
         .to_bytes()[8:10] == bytes([4, 5])
     assert L.QpContext(sr=True, access=L.Access.REMOTE_WRITE).to_words()[0] == 1 << 23 | 4 << 8
+
+
+def test_register_layouts_match_the_driver_registers() -> None:
+    """The command word, the QP query result and the CQ doorbell are registers: their
+    layouts take every bit position from rdl/roce.rdl. Each field of fabnic.layouts must
+    sit where the driver's register model (fabnic.regmap_gen, generated from the same
+    RDL by another generator) has the register field, and the enums must agree."""
+    from fabnic import regmap_gen as R
+
+    def reg(block, name):
+        return next(r for r in block.regs if r.name == name)
+
+    words = {"cmd": [reg(R.ROCE, "cmd")],
+             "qp_query": [reg(R.ROCE, f"result{i}") for i in range(4)]}
+    rdl_names = {"error": "send_err", "error_cause": "err_cause",
+                 "error_status": "cqe_status", "next_send_psn": "psn", "expected_psn": "psn",
+                 "una_psn": "psn"}
+    m = _model()
+    for key, regs in words.items():
+        lay = m.layouts[key]
+        for f in lay.fields:
+            w, lsb = divmod(f.lsb, 32)
+            rf = regs[w].field(rdl_names.get(f.name, f.name))
+            assert (rf.lsb, rf.width) == (lsb, f.width), (key, f.name)
+    cq = next(r for r in R.DOORBELLS.regs if r.name.startswith("cq"))
+    for f in m.layouts["cq_db"].fields:
+        rf = cq.field(f.name)
+        assert (rf.lsb, rf.width) == (f.lsb, f.width), f.name
+    assert {e.name: e.value for e in L.CmdOp} == \
+        {n: v for n, v, _ in reg(R.ROCE, "cmd").field("op").enum}
+    assert {e.name: e.value for e in L.QpState} == \
+        {n: v for n, v, _ in reg(R.ROCE, "result0").field("state").enum}
+
+
+def test_register_layout_bits_are_not_written_twice() -> None:
+    """A layout field bound to a register field may not give its own position, and an
+    encoded register field must use the enum made from its encode."""
+    sys.path.insert(0, str(REPO / "sim"))
+    try:
+        import gen_layouts
+    finally:
+        sys.path.pop(0)
+    raw = gen_layouts.tomllib.loads(gen_layouts.SOURCE.read_text())
+    bad = {"enum": raw["enum"], "layout": {"cmd": dict(raw["layout"]["cmd"])}}
+    bad["layout"]["cmd"]["fields"] = [dict(f) for f in raw["layout"]["cmd"]["fields"]]
+    bad["layout"]["cmd"]["fields"][0]["lsb"] = 1
+    with pytest.raises(gen_layouts.LayoutError, match="remove word/lsb/width"):
+        gen_layouts.from_rdl(bad)
+    raw = gen_layouts.tomllib.loads(gen_layouts.SOURCE.read_text())
+    raw["layout"]["cmd"]["fields"][0].pop("enum")
+    with pytest.raises(gen_layouts.LayoutError, match="encoded by"):
+        gen_layouts.from_rdl(raw)
