@@ -3,7 +3,8 @@
 #
 #   make demo            the main job: traffic through the datapath, summary, FST + pcap
 #   make sim             the regression (TESTS="<pytest -k expr>", WAVES=1, JOBS=n, SLOW=1)
-#   make lint            fabnic.core check, verilator --lint-only -Wall, Verible style rules (docs/style.md)
+#   make lint            fabnic.core check, verilator --lint-only -Wall, Verible style rules (docs/style.md),
+#                        generated files and the testplan (tb/testplan.toml -> docs/testplan.md) current
 #   make synth           Yosys (read_slang) cell counts + nextpnr-ecp5 Fmax
 #   make timing          logic levels of every RTL module (UltraScale+), cached -> build/timing/results.json
 #   make bench           benchmarks -> table + build/bench/results.json (BENCH=<pattern>)
@@ -27,7 +28,7 @@ PYTEST_ARGS := -n $(JOBS) --dist loadgroup --no-loadscope-reorder --durations=15
 .PHONY: setup demo sim lint synth timing bench cov regs docs filelists clean help
 
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,17p' Makefile
 
 $(STAMP): pyproject.toml sim/bootstrap.sh
 	@bash sim/bootstrap.sh
@@ -54,6 +55,7 @@ docs: $(STAMP)
 lint: $(STAMP)
 	$(PY) sim/gen_regs.py --check
 	$(PY) sim/gen_layouts.py --check
+	$(PY) sim/testplan.py --check
 	$(PY) sim/lint.py
 	$(VENV)/bin/ruff check fw tb sim
 
