@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -126,6 +127,11 @@ class Result:
 
 
 def venv_tool(name: str) -> str:
+    # YoWASP gives the tools a private /tmp: a checkout under the temp directory is
+    # mounted at its own path, or Yosys would not see its files
+    repo = str(Path(__file__).resolve().parents[1])
+    if repo.startswith(tempfile.gettempdir()) and "YOWASP_MOUNT" not in os.environ:
+        os.environ["YOWASP_MOUNT"] = f"{repo}={repo}"
     exe = Path(sys.executable).parent / name
     if not exe.exists():
         raise SystemExit(f"{name} not found in the venv: run `make setup`")
