@@ -70,6 +70,29 @@
 // being consumed and more SQEs are posted behind it, the next SQEs (up to SQE_BATCH;
 // the FIFO holds two batches) are read into the slot, so a stream of small WQEs on one
 // QP does not wait a host round trip per batch.
+//
+// Per-QP state and hazards: one event at a time owns the QP's state words (read in the
+// pick cycle, loaded in S_LOAD, written back in S_WB), so two operations on one QP are
+// never in flight; the prefetch stage only reads. Decisions are registered one state
+// ahead of the state that acts on them: S_LOAD registers the timer, probe and window
+// checks S_DISPATCH branches on; S_ADV / S_WAIT / S_CHKW register the new una for
+// S_POST; the path-MTU one-hot, the SQ mask and wqe_idx + 1 are registers of the loaded
+// QP; the distances tgt_q - wqe_psn and tgt_q - w_end are kept beside those registers
+// (the end PSN of a loaded WQE is part of the state word), so a completion test is the
+// sign of one subtraction; the READ-response run length over rr_bmp is a two-step
+// registered count; counters count a registered event flag. The selective-repeat
+// resend planning (SACK holes, READ-response holes, probe resends) is the submodule
+// fabnic_roce_cpl_sack, a pipelined planner with a registered handshake, whose PSNs
+// leave as type 3 events while the FSM waits in S_SREV. docs/roce_engine.md has the
+// measured depth and the cycles each SR step takes.
+//
+// Handshakes: the event sources are picked in S_IDLE by priority, so s_ctl_ready,
+// s_hdr_ready and s_kick_ready depend on the higher sources' valids (one pick a cycle).
+// Two combinational paths cross the module by design: in S_PLACE the READ-response
+// payload streams through (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready),
+// and S_CQE takes the next SQE beat in the cycle the CQE is accepted (m_cqe_ready ->
+// s_rd_tready; s_rd_tvalid -> s_rd_tready there). In the core the other ends are the
+// receive payload queue, the write arbiter, the SQE FIFO and the CQE queue.
 `default_nettype none
 
 module fabnic_roce_cpl #(
@@ -194,6 +217,13 @@ module fabnic_roce_cpl #(
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
 
+  if (SQE_BATCH < 1 || SQE_BATCH > 64) begin : g_check_batch
+    $error("fabnic_roce_cpl: SQE_BATCH must be 1..64");
+  end
+  if (SR_W > 64) begin : g_check_sr_w
+    $error("fabnic_roce_cpl: SR_W must be <= 64 (the SACK and READ-response bitmaps)");
+  end
+
   typedef struct packed {
     logic [23:0] una;
     logic [15:0] wqe_idx;
@@ -205,6 +235,7 @@ module fabnic_roce_cpl #(
     logic [31:0] w_len;
     logic [63:0] w_wr_id;
     logic [63:0] w_haddr;
+    logic [23:0] w_end;      // first PSN after that WQE (valid while loaded)
     logic [2:0]  retry_left;
     logic [2:0]  rnr_left;
     logic        armed;
@@ -279,17 +310,21 @@ module fabnic_roce_cpl #(
   );
 
   // ---------------------------------------------------------------- timer base
+  // now_nx_q counts ticks; now_q is its value one cycle later, so S_LOAD can compare
+  // the loaded timestamps against the now_q of S_DISPATCH
   logic [23:0] tick_cnt_q;
-  logic [15:0] now_q;
+  logic [15:0] now_q, now_nx_q;
   always_ff @(posedge clk) begin
     if (tick_cnt_q + 24'd1 >= cfg_timer_tick) begin
       tick_cnt_q <= '0;
-      now_q      <= now_q + 16'd1;
+      now_nx_q   <= now_nx_q + 16'd1;
     end else begin
       tick_cnt_q <= tick_cnt_q + 24'd1;
     end
+    now_q <= now_nx_q;
     if (rst) begin
       tick_cnt_q <= '0;
+      now_nx_q   <= '0;
       now_q      <= '0;
     end
   end
@@ -298,7 +333,7 @@ module fabnic_roce_cpl #(
   // ---------------------------------------------------------------- FSM
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_CQE,
-    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV, S_RRH
+    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV
   } st_e;
   st_e st_q, cqe_ret_q, load_ret_q, ev_ret_q;
   logic drop_q;
@@ -306,14 +341,13 @@ module fabnic_roce_cpl #(
   // S_CQE retiring a WQE of an advance takes the next SQE beat itself when that WQE is a
   // SEND/WRITE the target acknowledges too (S_ADV's and S_WAIT's work in the same cycle)
   logic        cqe_chain;
-  logic [23:0] w_end_nx;
   // Prefetched SQE beats stay in the FIFO between packets: they belong to QP
   // cache_qpn_q, the next one is SQ index next_idx_q. A load that matches takes the
   // next beat without a new read; any other load discards them first.
   logic [QPN_W-1:0] cache_qpn_q;
   logic [15:0]      next_idx_q;
   logic [15:0]      cache_end_q;   // SQ index after the last SQE of the current read
-  logic [15:0]      sq_mask;
+  logic [15:0]      sq_mask;       // of the loaded QP (set in S_LOAD)
   logic             stale_q, cache_hit;
   assign cache_hit = more_q && !stale_q && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx;
   logic [23:0] una_n;
@@ -332,7 +366,11 @@ module fabnic_roce_cpl #(
   logic        rr_ooo_q;           // placing a READ response out of order
   logic [5:0]  rr_d;               // its distance from una
   logic [23:0] sk_base_q;          // SR: SACK base PSN and bitmap
-  logic [63:0] sk_bmp_q, sk_mask_q;
+  logic [63:0] sk_bmp_q;
+  localparam logic [1:0] SK_HOLES = 2'd0, SK_TAIL = 2'd1, SK_ONE = 2'd2;
+  logic        sk_req_q, sk_req_ready, sk_gate_q, sk_ev_valid, sk_done;
+  logic [1:0]  sk_mode_q, sk_kind_q;   // kind: 0 probe, 1 SACK (rtx_hi), 2 READ holes
+  logic [23:0] sk_mark_q, sk_una_q, sk_phi_q, sk_ev_psn, sk_done_mark;
   logic [23:0] ev_psn_q;
   logic        placing_atomic_q;
   logic [7:0]  post_q;             // 0 none, else: what to do after the advance
@@ -341,29 +379,56 @@ module fabnic_roce_cpl #(
                          P_PROBE = 8'd8;
   logic [7:0]  nak_status_q;
 
-  logic [3:0]  lg;
-  logic [23:0] span, w_end;
+  // path MTU of the loaded QP (qc_q changes only in S_LOAD): log2 and one-hot of
+  // 2^8..2^12, so a packet count is a 5:1 choice of fixed shifts
+  logic [3:0]  lg_q;
+  logic [4:0]  lg_oh_q;
+  logic [23:0] w_end;
   logic        w_is_rdat;          // READ or atomic
   always_comb begin
-    lg        = pmtu_log(qc_q.pmtu);
     w_is_rdat = a_q.w_opcode == WR_READ || a_q.w_opcode == WR_CMP_SWAP
                 || a_q.w_opcode == WR_FETCH_ADD;
-    span      = (a_q.w_opcode == WR_CMP_SWAP || a_q.w_opcode == WR_FETCH_ADD)
-                ? 24'd1 : npkts(a_q.w_len, lg);
-    w_end     = a_q.wqe_psn + span;
+    w_end     = a_q.w_end;         // first PSN after the loaded WQE (set when loaded)
+  end
+  // PSNs a WQE of len bytes takes (npkts at the loaded path MTU; an atomic: 1)
+  function automatic logic [23:0] span_of(input logic [7:0] op, input logic [31:0] len,
+                                          input logic [4:0] oh);
+    logic [23:0] n;
+    n = '0;
+    for (int k = 0; k < 5; k++) begin
+      if (oh[k]) n = n | 24'((len + ((32'd1 << (8 + k)) - 32'd1)) >> (8 + k));
+    end
+    if (op == WR_CMP_SWAP || op == WR_FETCH_ADD || len == '0) n = 24'd1;
+    return n;
+  endfunction
+  logic [23:0] span_nx;            // span of the SQE beat at s_rd
+  // Distances kept beside the registers they are taken from (written wherever tgt_q,
+  // a_q.wqe_psn or a_q.w_end is): dtw_q = tgt_q - wqe_psn, dtg_q = tgt_q - w_end, so
+  // "psn_le(x, tgt_q)" is the sign of one subtraction. (x exactly 2^23 behind tgt_q,
+  // half the PSN space, counts as not reached; the PSNs in flight never span that.)
+  // wqe_idx1_q = a_q.wqe_idx + 1, likewise.
+  logic [23:0] dtw_q, dtg_q, dtw_nx, dtg_nx, dw0, dw1, dg0, dg1;
+  logic [15:0] wqe_idx1_q;
+  always_comb begin
+    dw0 = h_q.bth.psn - a_q.wqe_psn;
+    dw1 = h_q.bth.psn + 24'd1 - a_q.wqe_psn;
+    dg0 = h_q.bth.psn - a_q.w_end;
+    dg1 = h_q.bth.psn + 24'd1 - a_q.w_end;
   end
 
-  logic outstanding;
-  assign outstanding = a_q.una != pb_q.psn_hi;
+  // decided in S_LOAD from the RAM words (the values S_DISPATCH sees in a_q/pb_q/qc_q)
+  logic outstanding, tmo_q, probe_due_q, infl_q, in_win_q;
   always_comb begin
     logic [7:0] nop;
     nop       = sqe_decode(s_rd_tdata).opcode;
-    w_end_nx  = w_end + npkts(sqe_decode(s_rd_tdata).len, lg);
+    span_nx   = span_of(nop, sqe_decode(s_rd_tdata).len, lg_oh_q);
+    dtw_nx    = dtw_q - span_nx;
+    dtg_nx    = dtg_q - span_nx;
     cqe_chain = st_q == S_CQE && (!m_cqe_valid || m_cqe_ready) && cqe_ret_q == S_ADV
-                && a_q.wqe_idx + 16'd1 != pb_q.sq_hi && more_q && !stale_q
-                && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx + 16'd1 && s_rd_tvalid
+                && wqe_idx1_q != pb_q.sq_hi && more_q && !stale_q
+                && cache_qpn_q == qpn_q && next_idx_q == wqe_idx1_q && s_rd_tvalid
                 && nop != WR_READ && nop != WR_CMP_SWAP && nop != WR_FETCH_ADD
-                && psn_le(w_end_nx, tgt_q);
+                && !dtg_nx[23];   // psn_le(w_end_nx, tgt_q)
   end
 
   // SQEs of a read of n from SQ index idx that the requester has sent (below its sq_hi),
@@ -377,17 +442,21 @@ module fabnic_roce_cpl #(
   endfunction
 
   // ---------------------------------------------------------------- SQE look-ahead
-  // P_IDLE -(pf_go: read the next header's QP state)-> P_LOAD -> P_REQ (issue the read)
-  // -> P_IDLE with the slot (pf_pend_q) filled; P_LOAD/P_REQ are abandoned when the FSM
-  // returns to IDLE (the header may be taken next) or the QP needs no read.
-  typedef enum logic [1:0] { P_IDLE, P_LOAD, P_REQ } pf_e;
+  // P_IDLE -(pf_go: read the next header's QP state)-> P_LOAD -> P_CALC -> P_NOK -> P_REQ
+  // (issue the read) -> P_IDLE with the slot (pf_slot_q) filled; the read-ahead for the
+  // current QP (pf_cont) enters at P_CALC. P_LOAD captures the RAM words' distances,
+  // P_CALC clamps them to SQE_BATCH, P_NOK takes the minima (SQEs to read, and those
+  // the requester sent). The stages after P_IDLE are abandoned when the FSM returns to
+  // IDLE (the header may be taken next); P_LOAD also when the QP needs no read.
+  typedef enum logic [2:0] { P_IDLE, P_LOAD, P_CALC, P_NOK, P_REQ } pf_e;
   pf_e              pf_st;
   logic [QPN_W-1:0] pf_qpn_q;
   logic [15:0]      pf_idx_q, pf_n_q, pf_nok_q;
+  logic [15:0]      pf_pend_q, pf_end_q, pf_dhi_q;   // SQEs posted / to the ring end / sent
+  logic [6:0]       pf_pend_c, pf_end_c, pf_dhi_c;   // the same, at most SQE_BATCH
   logic [63:0]      pf_addr_q;
-  logic             pf_pend_q, pf_stale_q;   // slot: a read is out for (pf_qpn_q, pf_idx_q)
+  logic             pf_slot_q, pf_stale_q;   // slot: a read is out for (pf_qpn_q, pf_idx_q)
   logic             pf_ok_st, pf_go, pf_issue, pf_take, pf_cont;
-  logic [15:0]      cont_pend, cont_end, cont_n;
   // states in which the FSM is neither deciding on nor issuing an SQE read
   always_comb begin
     case (st_q)
@@ -396,7 +465,7 @@ module fabnic_roce_cpl #(
       default: pf_ok_st = 1'b0;
     endcase
   end
-  assign pf_go    = PREFETCH && pf_st == P_IDLE && !pf_pend_q && pf_ok_st && s_hdr_valid
+  assign pf_go    = PREFETCH && pf_st == P_IDLE && !pf_slot_q && pf_ok_st && s_hdr_valid
                     && !s_ctl_valid && QPN_W'(s_hdr.bth.dest_qp) != qpn_q
                     && !(more_q && cache_qpn_q == QPN_W'(s_hdr.bth.dest_qp));
   assign pf_issue = pf_st == P_REQ && pf_ok_st;
@@ -404,16 +473,9 @@ module fabnic_roce_cpl #(
   // SQE_BATCH: with the current read's at most SQE_BATCH, the 2 * SQE_BATCH-beat FIFO
   // never makes the R channel wait), issued as soon as the slot is free, so the SQEs
   // are double-buffered
-  always_comb begin
-    cont_pend = pb_q.sq_pi - cache_end_q;
-    cont_end  = (sq_mask + 16'd1) - (cache_end_q & sq_mask);
-    cont_n    = 16'(SQE_BATCH);
-    if (cont_pend < cont_n) cont_n = cont_pend;
-    if (cont_end < cont_n)  cont_n = cont_end;
-  end
-  assign pf_cont = PREFETCH && pf_st == P_IDLE && !pf_pend_q && pf_ok_st && !pf_go
+  assign pf_cont = PREFETCH && pf_st == P_IDLE && !pf_slot_q && pf_ok_st && !pf_go
                    && more_q && !stale_q && cache_qpn_q == qpn_q && !a_q.err
-                   && qc_q.state == QPS_RTS && cont_n != 16'd0;
+                   && qc_q.state == QPS_RTS && pb_q.sq_pi != cache_end_q;
   // a fetch decision (advance, error, flush with the oldest WQE not loaded) takes the
   // slot over once the current read's beats are all consumed
   always_comb begin
@@ -422,10 +484,17 @@ module fabnic_roce_cpl #(
       S_ERR, S_FLUSH: pf_take = a_q.wqe_idx != pb_q.sq_pi && !a_q.loaded;
       default: pf_take = 1'b0;
     endcase
-    pf_take = pf_take && pf_pend_q && !more_q;
+    pf_take = pf_take && pf_slot_q && !more_q;
   end
 
+  function automatic logic [6:0] clamp_batch(input logic [15:0] v);
+    return (v > 16'(SQE_BATCH)) ? 7'(SQE_BATCH) : 7'(v);
+  endfunction
+
   always_ff @(posedge clk) begin
+    pf_pend_c <= clamp_batch(pf_pend_q);
+    pf_end_c  <= clamp_batch(pf_end_q);
+    pf_dhi_c  <= pf_dhi_q[15] ? 7'd0 : clamp_batch(pf_dhi_q);   // idx above sq_hi: none
     case (pf_st)
       P_IDLE: if (pf_go) begin
         pf_qpn_q <= QPN_W'(s_hdr.bth.dest_qp);
@@ -433,42 +502,51 @@ module fabnic_roce_cpl #(
       end else if (pf_cont) begin
         pf_qpn_q  <= qpn_q;
         pf_idx_q  <= cache_end_q;
-        pf_n_q    <= cont_n;
-        pf_nok_q  <= sent_n(pb_q.sq_hi, cache_end_q, cont_n);
+        pf_pend_q <= pb_q.sq_pi - cache_end_q;
+        pf_end_q  <= (sq_mask + 16'd1) - (cache_end_q & sq_mask);
+        pf_dhi_q  <= pb_q.sq_hi - cache_end_q;
         pf_addr_q <= qc_q.sq_base + {42'd0, (cache_end_q & sq_mask), 6'd0};
-        pf_st     <= P_REQ;
+        pf_st     <= P_CALC;
       end
       P_LOAD: begin
         begin
-          logic [15:0] msk, pend_n, end_n, n;
-          msk    = 16'((32'd1 << st_rd.sq_log) - 1);
-          pend_n = pb_rd.sq_hi - as_rd.wqe_idx;
-          end_n  = (msk + 16'd1) - (as_rd.wqe_idx & msk);
-          n      = (pend_n < end_n) ? pend_n : end_n;
-          if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
-          pf_n_q    <= n;
-          pf_nok_q  <= sent_n(pb_rd.sq_hi, as_rd.wqe_idx, n);
+          logic [15:0] msk;
+          msk       = 16'((32'd1 << st_rd.sq_log) - 1);
+          pf_pend_q <= pb_rd.sq_hi - as_rd.wqe_idx;
+          pf_end_q  <= (msk + 16'd1) - (as_rd.wqe_idx & msk);
+          pf_dhi_q  <= pb_rd.sq_hi - as_rd.wqe_idx;
           pf_idx_q  <= as_rd.wqe_idx;
           pf_addr_q <= st_rd.sq_base + {42'd0, (as_rd.wqe_idx & msk), 6'd0};
         end
         pf_st <= (st_q != S_IDLE && st_rd.state == QPS_RTS && !as_rd.err && !as_rd.loaded
-                  && as_rd.wqe_idx != pb_rd.sq_hi) ? P_REQ : P_IDLE;
+                  && as_rd.wqe_idx != pb_rd.sq_hi) ? P_CALC : P_IDLE;
+      end
+      P_CALC: pf_st <= (st_q == S_IDLE) ? P_IDLE : P_NOK;
+      P_NOK: begin
+        begin
+          logic [6:0] n, k;
+          n = (pf_pend_c < pf_end_c) ? pf_pend_c : pf_end_c;
+          k = (pf_dhi_c < n) ? pf_dhi_c : n;
+          pf_n_q   <= 16'(n);
+          pf_nok_q <= 16'(k);
+        end
+        pf_st <= (st_q == S_IDLE) ? P_IDLE : P_REQ;
       end
       default: begin   // P_REQ
         if (st_q == S_IDLE) pf_st <= P_IDLE;
         else if (pf_issue && m_rd_ready) begin
-          pf_pend_q  <= 1'b1;
+          pf_slot_q  <= 1'b1;
           pf_stale_q <= 1'b0;
           pf_st      <= P_IDLE;
         end
       end
     endcase
-    if (pf_take) pf_pend_q <= 1'b0;
+    if (pf_take) pf_slot_q <= 1'b0;
     // a control op re-initialising a QP: the slot's SQEs may be the old incarnation's
     if (st_q == S_DISPATCH && src_q == SRC_CTL && !ctl_op_q) pf_stale_q <= 1'b1;
     if (rst) begin
       pf_st     <= P_IDLE;
-      pf_pend_q <= 1'b0;
+      pf_slot_q <= 1'b0;
     end
   end
 
@@ -488,17 +566,22 @@ module fabnic_roce_cpl #(
   assign s_kick_ready = take_kick;
 
   // SQE fetch
-  assign sq_mask     = 16'((32'd1 << qc_q.sq_log) - 1);
   assign m_rd_valid  = st_q == S_FETCH || pf_issue;
   // up to SQE_BATCH SQEs per read: the WQEs the advance or the flush will walk next
-  logic [15:0] lim, pend, to_end, nfetch;
+  // The distances are registered every cycle, clamped to SQE_BATCH: S_FETCH follows a
+  // decision state (S_ADV, S_ERR, S_FLUSH) in which wqe_idx, pb_q and sq_mask did not
+  // change, so in S_FETCH they are those of the current WQE
+  logic [6:0]  fe_hi_c, fe_pi_c, fe_end_c, fe_n;
+  logic [15:0] nfetch;
+  always_ff @(posedge clk) begin
+    fe_hi_c  <= clamp_batch(pb_q.sq_hi - a_q.wqe_idx);
+    fe_pi_c  <= clamp_batch(pb_q.sq_pi - a_q.wqe_idx);
+    fe_end_c <= clamp_batch((sq_mask + 16'd1) - (a_q.wqe_idx & sq_mask));
+  end
   always_comb begin
-    lim    = (load_ret_q == S_ADV) ? pb_q.sq_hi : pb_q.sq_pi;
-    pend   = lim - a_q.wqe_idx;
-    to_end = (sq_mask + 16'd1) - (a_q.wqe_idx & sq_mask);
-    nfetch = (pend < to_end) ? pend : to_end;
-    if (nfetch > 16'(SQE_BATCH)) nfetch = 16'(SQE_BATCH);
-    if (nfetch == 16'd0) nfetch = 16'd1;
+    fe_n   = (load_ret_q == S_ADV) ? fe_hi_c : fe_pi_c;
+    if (fe_end_c < fe_n) fe_n = fe_end_c;
+    nfetch = (fe_n == '0) ? 16'd1 : 16'(fe_n);
   end
   assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0}
                                          : pf_addr_q;
@@ -544,45 +627,124 @@ module fabnic_roce_cpl #(
   assign m_cqe_valid = st_q == S_CQE && (a_q.w_flags[0] || cqe_status_q != WS_SUCCESS);
 
   // events
-  assign m_ev_valid   = st_q == S_EV;
-  assign m_ev_type    = ev_type_q;
+  assign m_ev_valid   = st_q == S_EV || (st_q == S_SREV && sk_ev_valid);
+  assign m_ev_type    = (st_q == S_SREV) ? 2'd3 : ev_type_q;
   assign m_ev_qpn     = qpn_q;
   assign m_ev_wqe_idx = a_q.wqe_idx;
   assign m_ev_wqe_psn = a_q.wqe_psn;
-  assign m_ev_psn     = ev_psn_q;
+  assign m_ev_psn     = (st_q == S_SREV) ? sk_ev_psn : ev_psn_q;
   assign m_ev_wqe_ssn = a_q.wqe_ssn;
   assign m_ev_one     = ev_one_q;
   assign rr_d         = 6'(h_q.bth.psn - a_q.una);   // (in S_PLACE: una already una_n)
   // una after an in-order READ response: past it and the marked run that follows
+  // rr_run = 1 + the ones of rr_bmp from bit 1 up, in two registered steps (4 x 16,
+  // then the groups): rr_bmp does not change in the two cycles before S_PLACE (S_POST
+  // and the state before it change no rr_bmp), so S_PLACE sees the current value
   logic [23:0] rr_una;
   logic [6:0]  rr_run;
-  always_comb begin
-    rr_run = 7'd1;
-    for (int i = 1; i < 64; i++) if (a_q.rr_bmp[i] && rr_run == 7'(i)) rr_run = 7'(i + 1);
-    rr_una = a_q.una + 24'(rr_run);
+  logic [3:0]  rr_gall_q;            // group g of rr_bmp[64:1] (bit 64 = 0) all ones
+  logic [4:0]  rr_gcnt_q [4];        // leading ones of group g
+  always_ff @(posedge clk) begin
+    logic [63:0] b;
+    b = {1'b0, a_q.rr_bmp[63:1]};
+    for (int g = 0; g < 4; g++) begin
+      rr_gall_q[g] <= &b[16*g +: 16];
+      rr_gcnt_q[g] <= 5'd16;
+      for (int i = 15; i >= 0; i--) if (!b[16*g + i]) rr_gcnt_q[g] <= 5'(i);
+    end
+    rr_run <= 7'd1 + (!rr_gall_q[0] ? 7'(rr_gcnt_q[0])
+                     : !rr_gall_q[1] ? 7'd16 + 7'(rr_gcnt_q[1])
+                     : !rr_gall_q[2] ? 7'd32 + 7'(rr_gcnt_q[2]) : 7'd48 + 7'(rr_gcnt_q[3]));
   end
+  assign rr_una = a_q.una + 24'(rr_run);
+  // psn_lt(rr_una, w_end) in S_PLACE, where una is the response's PSN: the sign of
+  // (psn - w_end) + rr_run, the difference registered (w_end does not change in S_POST)
+  logic [23:0] pwe_q, rr_lt_sum;
+  logic        rr_lt_end;
+  always_ff @(posedge clk) pwe_q <= h_q.bth.psn - a_q.w_end;
+  assign rr_lt_sum = pwe_q + 24'(rr_run);
+  assign rr_lt_end = rr_lt_sum[23];
 
   // placement
+  // (h_q, wqe_psn and lg_q are stable for a cycle before S_POST and S_PLACE_D)
   logic [31:0] rd_off;
-  assign rd_off = 32'(h_q.bth.psn - a_q.wqe_psn) << lg;
+  always_ff @(posedge clk) rd_off <= 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q;
   // an in-order READ response is placed from S_POST: its write descriptor goes out there
   logic rd_place_in, post_desc;
-  assign rd_place_in = a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
-                       && h_q.bth.psn == una_n && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
-                       && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0;
+  logic psn_is_una_n, psn_ooo, rd_fits;   // (below, with una_n)
+  assign rd_place_in = rd_fits && psn_is_una_n;
   assign post_desc   = st_q == S_POST && post_q == P_READ && rd_place_in && s_axis_plen_q != 0;
   assign m_wr_valid  = st_q == S_PLACE_D || post_desc;
   assign m_wr_addr  = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
   assign m_wr_len   = placing_atomic_q ? 32'd8 : 32'(s_axis_plen_q);
-  // una after the advance: up to the target, but not past a READ/atomic still waiting
+  // una after the advance: up to the target, but not past a READ/atomic still waiting.
+  // S_POST is entered only from S_ADV (a_q unchanged there) and from S_WAIT / S_CHKW
+  // having loaded a READ / atomic below sq_hi, so una_n is registered in those states:
+  // from a_q in S_ADV, with the WQE taken as a loaded READ / atomic in the other two.
+  // S_POST moves a_q.una to it, so it is also una_n of S_PLACE (the rule is idempotent).
+  // una_sel_q says which of {una, wqe_psn, tgt_q} it is (one-hot), so S_POST compares
+  // the response PSN with it through flags registered against each candidate.
+  logic [23:0] una_c, una_rd, una_n_q;
+  logic [2:0]  sel_c, sel_rd, una_sel_q;
   always_comb begin
-    una_n = a_q.una;
+    una_c = a_q.una;
+    sel_c = 3'b001;
     if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && w_is_rdat && psn_lt(a_q.wqe_psn, tgt_q)) begin
-      if (psn_lt(a_q.una, a_q.wqe_psn)) una_n = a_q.wqe_psn;
+      if (psn_lt(a_q.una, a_q.wqe_psn)) begin
+        una_c = a_q.wqe_psn;
+        sel_c = 3'b010;
+      end
     end else if (psn_lt(a_q.una, tgt_q)) begin
-      una_n = tgt_q;
+      una_c = tgt_q;
+      sel_c = 3'b100;
+    end
+    una_rd = a_q.una;
+    sel_rd = 3'b001;
+    if (psn_lt(a_q.wqe_psn, tgt_q)) begin
+      if (psn_lt(a_q.una, a_q.wqe_psn)) begin
+        una_rd = a_q.wqe_psn;
+        sel_rd = 3'b010;
+      end
+    end else if (psn_lt(a_q.una, tgt_q)) begin
+      una_rd = tgt_q;
+      sel_rd = 3'b100;
     end
   end
+  always_ff @(posedge clk) begin
+    if (st_q == S_ADV) begin
+      una_n_q   <= una_c;
+      una_sel_q <= sel_c;
+    end else if (st_q == S_WAIT || st_q == S_CHKW) begin
+      una_n_q   <= una_rd;
+      una_sel_q <= sel_rd;
+    end
+  end
+  assign una_n = una_n_q;
+
+  // The response PSN against una, wqe_psn and tgt_q, registered every cycle: none of
+  // them (nor rr_bmp, lg_q, the payload length) changes in the cycle before S_POST, so
+  // in S_POST these are the current comparisons; the candidate in una_sel_q picks.
+  logic [2:0]  f_eq_q, f_ooo_q;
+  logic        f_ge_wqe_q;
+  logic [31:0] rd_end_q;            // rd_off + payload bytes
+  always_ff @(posedge clk) begin
+    logic [23:0] c [3];
+    c = '{a_q.una, a_q.wqe_psn, tgt_q};
+    for (int k = 0; k < 3; k++) begin
+      logic [23:0] d;
+      d = h_q.bth.psn - c[k];
+      f_eq_q[k]  <= h_q.bth.psn == c[k];
+      f_ooo_q[k] <= psn_lt(c[k], h_q.bth.psn) && d < 24'(SR_W) && !a_q.rr_bmp[d[5:0]];
+    end
+    f_ge_wqe_q <= psn_le(a_q.wqe_psn, h_q.bth.psn);
+    rd_end_q   <= (32'(h_q.bth.psn - a_q.wqe_psn) << lg_q) + 32'(s_axis_plen_q);
+  end
+  assign psn_is_una_n = |(una_sel_q & f_eq_q);
+  assign psn_ooo      = |(una_sel_q & f_ooo_q);
+  // the loaded READ may hold this response: inside it, it fits, its buffer was translated
+  assign rd_fits      = a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
+                        && f_ge_wqe_q && psn_lt(h_q.bth.psn, w_end) && rd_end_q <= a_q.w_len
+                        && a_q.w_haddr != 0;
   always_comb begin
     if (placing_atomic_q) begin
       m_wr_tdata  = DATA_W'(h_q.atomic_ack_eth.orig_data);
@@ -607,42 +769,16 @@ module fabnic_roce_cpl #(
   assign una_wr_addr = qpn_q;
   assign una_wr_data = a_q.una;
 
-  // SR: PSNs to resend for the SACK (base b, bitmap m, bit i = PSN b+i received):
-  // missing, at least cfg_sr_reorder below the highest marked (reorder tolerance), and
-  // at or above rtx_hi
-  logic [63:0] sk_mask;
-  logic [23:0] sk_hi;              // base + bits considered: rtx_hi moves up to here
-  logic [5:0]  sk_low;             // lowest bit of sk_mask_q
-  always_comb begin
-    logic [6:0]  hi, th, e;
-    logic [23:0] st, hi_mark;
-    hi = '0;
-    for (int i = 0; i < 64; i++) if (sk_bmp_q[i]) hi = 7'(i);
-    th = (cfg_sr_reorder == '0) ? 7'd1 : 7'(cfg_sr_reorder);
-    e  = (hi + 7'd1 > th) ? hi + 7'd1 - th : 7'd0;   // bits 0 .. e-1 may be resent
-    // (READ-response holes keep their own mark: a SACK or a probe beyond the READ must
-    // not hide them)
-    hi_mark = (st_q == S_RRH) ? a_q.rr_rtx_hi : a_q.rtx_hi;
-    st = hi_mark - sk_base_q;
-    sk_mask = ~sk_bmp_q & ((64'd1 << e[5:0]) - 64'd1);
-    if (psn_lt(sk_base_q, hi_mark)) begin
-      if (st >= 24'd64) sk_mask = '0;
-      else sk_mask = sk_mask & ~((64'd1 << st[5:0]) - 64'd1);
-    end
-    if (sk_bmp_q == '0 || !psn_le(una_n, sk_base_q) || !psn_le(sk_base_q, pb_q.psn_hi))
-      sk_mask = '0;
-    sk_hi = sk_base_q + 24'(e);
-    sk_low = '0;
-    for (int i = 63; i >= 0; i--) if (sk_mask_q[i]) sk_low = 6'(i);
-  end
-
-  // SR probe: PSNs [una, psn_hi) as a mask over base una (at most 64)
-  logic [63:0] probe_mask;
-  always_comb begin
-    logic [23:0] n_out;
-    n_out = pb_q.psn_hi - una_n;
-    probe_mask = (n_out >= 24'd64) ? '1 : ((64'd1 << n_out[5:0]) - 64'd1);
-  end
+  // SR: the resend planner (SACK holes, READ-response holes, probes), one request at a
+  // time from S_SREV; its PSNs go out as type 3 events while the FSM waits in S_SREV
+  fabnic_roce_cpl_sack u_sack (
+      .clk, .rst,
+      .s_valid(sk_req_q), .s_ready(sk_req_ready), .s_mode(sk_mode_q), .s_base(sk_base_q),
+      .s_bmp(sk_bmp_q), .s_mark(sk_mark_q), .s_una(sk_una_q), .s_psn_hi(sk_phi_q),
+      .s_reorder(cfg_sr_reorder), .s_gate(sk_gate_q),
+      .m_ev_valid(sk_ev_valid), .m_ev_ready(st_q == S_SREV && m_ev_ready),
+      .m_ev_psn(sk_ev_psn), .m_done(sk_done), .m_done_mark(sk_done_mark)
+  );
 
   // ACK of PSN p moves the target to p+1 when p is inside [una, psn_hi)
   function automatic logic in_window(input logic [23:0] p, input logic [23:0] lo,
@@ -657,8 +793,37 @@ module fabnic_roce_cpl #(
   logic sqe_take;
   assign sqe_take = (st_q == S_WAIT && s_rd_tvalid) || cqe_chain;
 
+  // Counter events are registered and counted in the next cycle, so a counter's
+  // enable is a flop and not the decision logic of the state that found the event.
+  logic inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts,
+        inc_retry_exc, inc_sack_rx, inc_sr_probe;
+  always_ff @(posedge clk) begin
+    if (inc_acks)      cnt_acks      <= cnt_acks + 1'b1;
+    if (inc_naks)      cnt_naks      <= cnt_naks + 1'b1;
+    if (inc_read_resp) cnt_read_resp <= cnt_read_resp + 1'b1;
+    if (inc_rr_ooo)    cnt_rr_ooo    <= cnt_rr_ooo + 1'b1;
+    if (inc_drop_psn)  cnt_drop_psn  <= cnt_drop_psn + 1'b1;
+    if (inc_timeouts)  cnt_timeouts  <= cnt_timeouts + 1'b1;
+    if (inc_retry_exc) cnt_retry_exc <= cnt_retry_exc + 1'b1;
+    if (inc_sack_rx)   cnt_sack_rx   <= cnt_sack_rx + 1'b1;
+    if (inc_sr_probe)  cnt_sr_probe  <= cnt_sr_probe + 1'b1;
+    if (rst) begin
+      cnt_acks      <= '0;
+      cnt_naks      <= '0;
+      cnt_read_resp <= '0;
+      cnt_rr_ooo    <= '0;
+      cnt_drop_psn  <= '0;
+      cnt_timeouts  <= '0;
+      cnt_retry_exc <= '0;
+      cnt_sack_rx   <= '0;
+      cnt_sr_probe  <= '0;
+    end
+  end
+
   always_ff @(posedge clk) begin
     m_ctl_done <= 1'b0;
+    {inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts, inc_retry_exc,
+     inc_sack_rx, inc_sr_probe} <= '0;
     // the taken SQE's fields (the states below may override w_haddr: translated)
     if (sqe_take) begin
       more_q       <= !s_rd_tlast;
@@ -671,6 +836,9 @@ module fabnic_roce_cpl #(
       a_q.w_wr_id  <= s_rd_tuser ? {48'hFFFF_FFFF_FFFF, next_idx_q}
                                  : sqe_decode(s_rd_tdata).wr_id;
       a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
+      // its end: after the WQE before it when S_CQE chains it (wqe_psn moves to w_end)
+      a_q.w_end    <= (cqe_chain ? w_end : a_q.wqe_psn) + span_nx;
+      dtg_q        <= (cqe_chain ? dtg_q : dtw_q) - span_nx;
       sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
       if (sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
           || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD)
@@ -702,10 +870,21 @@ module fabnic_roce_cpl #(
         end
       end
       S_LOAD: begin
+        outstanding <= as_rd.una != pb_rd.psn_hi;
+        tmo_q       <= 32'(16'(now_nx_q - as_rd.t_start)) >= (32'd1 << st_rd.timeout);
+        probe_due_q <= 16'(now_nx_q - as_rd.fb_t) >= (16'(cfg_sr_probe) << as_rd.probes);
+        infl_q      <= (pb_rd.psn_hi - as_rd.una) >= cfg_sr_inflight;
+        in_win_q    <= in_window(h_q.bth.psn, as_rd.una, pb_rd.psn_hi);
         qc_q <= st_rd;
+        sq_mask <= 16'((32'd1 << st_rd.sq_log) - 1);
+        lg_q    <= pmtu_log(st_rd.pmtu);
+        for (int k = 0; k < 5; k++) lg_oh_q[k] <= pmtu_log(st_rd.pmtu) == 4'(8 + k);
         a_q  <= as_rd;
+        wqe_idx1_q <= as_rd.wqe_idx + 16'd1;
         pb_q <= pb_rd;
         tgt_q <= as_rd.una;
+        dtw_q <= as_rd.una - as_rd.wqe_psn;
+        dtg_q <= as_rd.una - as_rd.w_end;
         una0_q <= as_rd.una;
         st_q <= S_DISPATCH;
       end
@@ -717,6 +896,9 @@ module fabnic_roce_cpl #(
               a_q <= '0;
               a_q.una        <= ctl_psn_q;
               a_q.wqe_psn    <= ctl_psn_q;
+              wqe_idx1_q     <= 16'd1;
+              dtw_q          <= tgt_q - ctl_psn_q;
+              dtg_q          <= tgt_q;            // (w_end = 0)
               a_q.retry_left <= qc_q.retry_cnt;
               a_q.rnr_left   <= qc_q.rnr_retry;
               a_q.rtx_hi     <= ctl_psn_q;
@@ -733,7 +915,7 @@ module fabnic_roce_cpl #(
           end
           SRC_PKT: begin
             if (a_q.err || qc_q.state != QPS_RTS) begin
-              cnt_drop_psn <= cnt_drop_psn + 1'b1;
+              inc_drop_psn <= 1'b1;
               drop_q <= 1'b1;
               st_q <= S_DRAIN;
             end else begin
@@ -742,14 +924,18 @@ module fabnic_roce_cpl #(
                   // acted upon (and counted as an ACK/NAK) only for an outstanding PSN;
                   // any other ACK/NAK is a drop, so a frame forged without knowing an
                   // outstanding PSN cannot move the QP
-                  if (!in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)) begin
-                    cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                  if (!in_win_q) begin
+                    inc_drop_psn <= 1'b1;
                   end else if (syn_kind == 3'b000) begin
-                    cnt_acks <= cnt_acks + 1'b1;
+                    inc_acks <= 1'b1;
                     tgt_q <= h_q.bth.psn + 24'd1;
+                    dtw_q <= dw1;
+                    dtg_q <= dg1;
                   end else begin
-                    cnt_naks <= cnt_naks + 1'b1;
+                    inc_naks <= 1'b1;
                     tgt_q <= h_q.bth.psn;
+                    dtw_q <= dw0;
+                    dtg_q <= dg0;
                     if (syn_kind == 3'b001) post_q <= P_RNR;
                     else if (h_q.aeth.syndrome[4:0] == 5'd0) post_q <= P_SEQ;
                     else begin
@@ -763,43 +949,50 @@ module fabnic_roce_cpl #(
                 end
                 OP_SR_SACK: begin
                   if (qc_q.sr && syn_kind == 3'b000) begin
-                    cnt_sack_rx <= cnt_sack_rx + 1'b1;
-                    if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi))
+                    inc_sack_rx <= 1'b1;
+                    if (in_win_q) begin
                       tgt_q <= h_q.bth.psn + 24'd1;
+                      dtw_q <= dw1;
+                      dtg_q <= dg1;
+                    end
                     sk_base_q <= h_q.reth.va[55:32];
                     sk_bmp_q  <= {h_q.reth.va[31:0], h_q.reth.rkey};
                     post_q    <= P_SACK;
                   end else begin
-                    cnt_drop_psn <= cnt_drop_psn + 1'b1;   // not an SR QP: opcode error
+                    inc_drop_psn <= 1'b1;   // not an SR QP: opcode error
                     drop_q <= 1'b1;
                   end
                   st_q <= S_DRAIN;
                 end
                 OP_READ_RESP_FIRST, OP_READ_RESP_MIDDLE, OP_READ_RESP_LAST,
                 OP_READ_RESP_ONLY: begin
-                  if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)) begin
+                  if (in_win_q) begin
                     tgt_q  <= h_q.bth.psn;   // a response acknowledges what came before
+                    dtw_q  <= dw0;
+                    dtg_q  <= dg0;
                     post_q <= P_READ;
                     st_q   <= S_ADV;
                   end else begin
-                    cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                    inc_drop_psn <= 1'b1;
                     drop_q <= 1'b1;
                     st_q <= S_DRAIN;
                   end
                 end
                 OP_ATOMIC_ACK: begin
-                  if (in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi)) begin
+                  if (in_win_q) begin
                     tgt_q  <= h_q.bth.psn;
+                    dtw_q  <= dw0;
+                    dtg_q  <= dg0;
                     post_q <= P_ATOMIC;
                     st_q   <= S_DRAIN;
                   end else begin
-                    cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                    inc_drop_psn <= 1'b1;
                     drop_q <= 1'b1;
                     st_q <= S_DRAIN;
                   end
                 end
                 default: begin
-                  cnt_drop_psn <= cnt_drop_psn + 1'b1;
+                  inc_drop_psn <= 1'b1;
                   drop_q <= 1'b1;
                   st_q <= S_DRAIN;
                 end
@@ -821,13 +1014,12 @@ module fabnic_roce_cpl #(
               a_q.probes  <= '0;
               a_q.fb_t    <= now_q;
               st_q <= S_WB;
-            end else if (32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)) begin
-              cnt_timeouts <= cnt_timeouts + 1'b1;
+            end else if (tmo_q) begin
+              inc_timeouts <= 1'b1;
               post_q <= P_TMO;
               st_q   <= S_ADV;
             end else if (qc_q.sr && cfg_sr_probe != '0 && a_q.probes != 2'd3 && !a_q.rnr_wait
-                         && (pb_q.sq_hi == pb_q.sq_pi || (pb_q.psn_hi - a_q.una) >= cfg_sr_inflight)
-                         && 16'(now_q - a_q.fb_t) >= (16'(cfg_sr_probe) << a_q.probes)) begin
+                         && (pb_q.sq_hi == pb_q.sq_pi || infl_q) && probe_due_q) begin
               post_q <= P_PROBE;
               st_q   <= S_ADV;
             end else begin
@@ -843,7 +1035,7 @@ module fabnic_roce_cpl #(
         end else if (!a_q.loaded) begin
           load_ret_q <= S_ADV;
           if (!pf_take) st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
-        end else if (!w_is_rdat && psn_le(w_end, tgt_q)) begin
+        end else if (!w_is_rdat && !dtg_q[23]) begin   // psn_le(w_end, tgt_q)
           cqe_status_q <= WS_SUCCESS;
           cqe_ret_q    <= S_ADV;
           st_q         <= S_CQE;
@@ -880,7 +1072,7 @@ module fabnic_roce_cpl #(
             // an advance (the WQE is below sq_hi: S_ADV checked that before the read):
             // S_ADV's completion decision made here, from the beat
             if (load_ret_q == S_ADV
-                && psn_le(a_q.wqe_psn + npkts(sqe_decode(s_rd_tdata).len, lg), tgt_q)) begin
+                && !dtw_nx[23]) begin   // psn_le(wqe_psn + span, tgt_q)
               cqe_status_q <= WS_SUCCESS;
               cqe_ret_q    <= S_ADV;
               st_q         <= S_CQE;
@@ -901,7 +1093,9 @@ module fabnic_roce_cpl #(
       S_CQE: begin
         if (!m_cqe_valid || m_cqe_ready) begin
           a_q.wqe_idx <= a_q.wqe_idx + 16'd1;
+          wqe_idx1_q  <= wqe_idx1_q + 16'd1;
           a_q.wqe_psn <= w_end;
+          dtw_q       <= dtg_q;
           a_q.wqe_ssn <= a_q.wqe_ssn + 24'(a_q.w_opcode == WR_SEND || a_q.w_opcode == WR_SEND_IMM
                                           || a_q.w_opcode == WR_WRITE_IMM);
           a_q.rr_bmp  <= '0;
@@ -910,8 +1104,8 @@ module fabnic_roce_cpl #(
           st_q <= cqe_ret_q;
           // advancing and the next SQE is the next beat of the current read: S_ADV's
           // decision for it (not loaded, cache hit) made here
-          if (cqe_ret_q == S_ADV && a_q.wqe_idx + 16'd1 != pb_q.sq_hi && more_q && !stale_q
-              && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx + 16'd1) begin
+          if (cqe_ret_q == S_ADV && wqe_idx1_q != pb_q.sq_hi && more_q && !stale_q
+              && cache_qpn_q == qpn_q && next_idx_q == wqe_idx1_q) begin
             load_ret_q <= S_ADV;
             st_q       <= S_WAIT;
           end
@@ -939,17 +1133,12 @@ module fabnic_roce_cpl #(
             if (rd_place_in) begin
               // (post_desc: the write descriptor went out in this cycle if taken)
               st_q <= (s_axis_plen_q == 0 || m_wr_ready) ? S_PLACE : S_PLACE_D;
-            end else if (qc_q.sr && a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
-                         && a_q.w_opcode == WR_READ
-                         && psn_lt(una_n, h_q.bth.psn) && (h_q.bth.psn - una_n) < 24'(SR_W)
-                         && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
-                         && !a_q.rr_bmp[6'(h_q.bth.psn - una_n)]
-                         && rd_off + 32'(s_axis_plen_q) <= a_q.w_len && a_q.w_haddr != 0) begin
+            end else if (qc_q.sr && rd_fits && psn_ooo) begin
               // SR: a later response of the READ (its request was executed): place now
               rr_ooo_q <= 1'b1;
               st_q <= (s_axis_plen_q == 0) ? S_PLACE : S_PLACE_D;
             end else begin
-              cnt_drop_psn <= cnt_drop_psn + 1'b1;
+              inc_drop_psn <= 1'b1;
               st_q <= S_DRAIN;
               post_q <= P_NONE;
             end
@@ -957,12 +1146,11 @@ module fabnic_roce_cpl #(
           P_ATOMIC: begin
             if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
                 && (a_q.w_opcode == WR_CMP_SWAP || a_q.w_opcode == WR_FETCH_ADD)
-                && h_q.bth.psn == a_q.wqe_psn && h_q.bth.psn == una_n
-                && a_q.w_haddr != 0) begin
+                && f_eq_q[1] && psn_is_una_n && a_q.w_haddr != 0) begin
               placing_atomic_q <= 1'b1;
               st_q <= S_PLACE_D;
             end else begin
-              cnt_drop_psn <= cnt_drop_psn + 1'b1;
+              inc_drop_psn <= 1'b1;
               post_q <= P_NONE;
               st_q <= S_WB;
             end
@@ -971,7 +1159,7 @@ module fabnic_roce_cpl #(
             if (post_q == P_SEQ || (post_q == P_TMO && !a_q.rnr_wait)) begin
               if (a_q.retry_left == 3'd0) begin
                 cqe_status_q <= WS_RETRY_EXC;
-                cnt_retry_exc <= cnt_retry_exc + 1'b1;
+                inc_retry_exc <= 1'b1;
                 st_q <= S_ERR;
               end else begin
                 a_q.retry_left <= a_q.retry_left - 3'd1;
@@ -994,7 +1182,7 @@ module fabnic_roce_cpl #(
             end else begin   // timeout after an RNR NAK
               if (a_q.rnr_left == 3'd0) begin
                 cqe_status_q <= WS_RNR_RETRY_EXC;
-                cnt_retry_exc <= cnt_retry_exc + 1'b1;
+                inc_retry_exc <= 1'b1;
                 st_q <= S_ERR;
               end else begin
                 if (a_q.rnr_left != 3'd7) a_q.rnr_left <= a_q.rnr_left - 3'd1;
@@ -1019,7 +1207,7 @@ module fabnic_roce_cpl #(
               // (or its ACK was): resend all of [una, psn_hi) (the window caps it at
               // SR_W <= 64) through the SACK resend path; in a window stall resend
               // una only. The ordinary timeout counts from here
-              cnt_sr_probe <= cnt_sr_probe + 1'b1;
+              inc_sr_probe <= 1'b1;
               // a probe whose resends are lost too (a loss burst) is repeated after twice
               // the silence, up to 3 per no-progress period; the first one restarts the
               // retransmission timer
@@ -1039,7 +1227,11 @@ module fabnic_roce_cpl #(
                 sk_base_q   <= una_n;
                 // at the end of the posted work (a true tail) everything after the last
                 // acknowledgement is missing; in a window stall only una is known to be
-                sk_mask_q   <= (pb_q.sq_hi == pb_q.sq_pi) ? probe_mask : 64'd1;
+                sk_mode_q   <= (pb_q.sq_hi == pb_q.sq_pi) ? SK_TAIL : SK_ONE;
+                sk_phi_q    <= pb_q.psn_hi;
+                sk_kind_q   <= 2'd0;
+                sk_gate_q   <= 1'b0;
+                sk_req_q    <= 1'b1;
                 st_q <= S_SREV;
               end
             end else begin
@@ -1047,11 +1239,17 @@ module fabnic_roce_cpl #(
             end
           end
           P_SACK: begin
-            sk_mask_q <= sk_mask;
-            if (sk_mask != '0 && psn_lt(a_q.rtx_hi, sk_hi)) a_q.rtx_hi <= sk_hi;
-            // resend while PSNs are outstanding - including inside a WQE still being
-            // sent (a message longer than the window: sq_hi has not moved past it yet)
-            st_q <= (sk_mask != '0 && psn_lt(una_n, pb_q.psn_hi)) ? S_SREV : S_WB;
+            // the planner moves rtx_hi; it resends while PSNs are outstanding - including
+            // inside a WQE still being sent (a message longer than the window: sq_hi has
+            // not moved past it yet)
+            sk_mode_q <= SK_HOLES;
+            sk_mark_q <= a_q.rtx_hi;
+            sk_una_q  <= una_n;
+            sk_phi_q  <= pb_q.psn_hi;
+            sk_gate_q <= 1'b1;
+            sk_kind_q <= 2'd1;
+            sk_req_q  <= 1'b1;
+            st_q <= S_SREV;
           end
           default: begin
             if (pb_q.lerr && a_q.wqe_idx == pb_q.lerr_idx && !a_q.err) begin
@@ -1078,20 +1276,29 @@ module fabnic_roce_cpl #(
           end
         end else if (s_axis_tvalid && s_axis_tready && s_axis_tlast && rr_ooo_q) begin
           // out of order: mark it; holes far enough below the highest mark are asked for
-          cnt_read_resp    <= cnt_read_resp + 1'b1;
-          cnt_rr_ooo       <= cnt_rr_ooo + 1'b1;
+          inc_read_resp    <= 1'b1;
+          inc_rr_ooo       <= 1'b1;
           a_q.rr_bmp[rr_d] <= 1'b1;
           sk_base_q        <= a_q.una;
           sk_bmp_q         <= a_q.rr_bmp | (64'd1 << rr_d);
-          st_q <= S_RRH;
+          // holes as a SACK's, with one-packet re-requests
+          sk_mode_q        <= SK_HOLES;
+          sk_mark_q        <= a_q.rr_rtx_hi;
+          sk_una_q         <= una_n;
+          sk_phi_q         <= pb_q.psn_hi;
+          sk_gate_q        <= 1'b0;
+          sk_kind_q        <= 2'd2;
+          sk_req_q         <= 1'b1;
+          ev_one_q         <= 1'b1;
+          st_q <= S_SREV;
         end else if (s_axis_tvalid && s_axis_tready && s_axis_tlast) begin
-          cnt_read_resp <= cnt_read_resp + 1'b1;
+          inc_read_resp <= 1'b1;
           a_q.una     <= rr_una;                   // (rr_bmp is 0 on a standard QP)
           a_q.rr_bmp  <= a_q.rr_bmp >> rr_run;
           a_q.t_start <= now_q;
           a_q.probes  <= '0;                       // progress re-arms the probe
           a_q.retry_left <= qc_q.retry_cnt;
-          if (!psn_lt(rr_una, w_end)) begin
+          if (!rr_lt_end) begin   // rr_una at or past the READ's end
             cqe_status_q <= WS_SUCCESS;
             cqe_ret_q <= S_WB;
             st_q <= S_CQE;
@@ -1106,23 +1313,13 @@ module fabnic_roce_cpl #(
         end
       end
       S_EV: if (m_ev_ready) st_q <= ev_ret_q;
-      // SR READ-response holes: as a SACK's, with one-packet re-requests
-      S_RRH: begin
-        sk_mask_q <= sk_mask;
-        if (sk_mask != '0 && psn_lt(a_q.rr_rtx_hi, sk_hi)) a_q.rr_rtx_hi <= sk_hi;
-        ev_one_q <= 1'b1;
-        st_q <= (sk_mask != '0) ? S_SREV : S_WB;
-      end
-      // SR: one resend event per PSN of the SACK's mask, lowest first
+      // SR: the planner's resend events go out (m_ev, type 3) until it is done; then
+      // the mark it moved is kept
       S_SREV: begin
-        if (sk_mask_q == '0) begin
+        if (sk_done) begin
+          if (sk_kind_q == 2'd1) a_q.rtx_hi    <= sk_done_mark;
+          if (sk_kind_q == 2'd2) a_q.rr_rtx_hi <= sk_done_mark;
           st_q <= S_WB;
-        end else begin
-          ev_type_q <= 2'd3;
-          ev_psn_q  <= sk_base_q + 24'(sk_low);
-          sk_mask_q[sk_low] <= 1'b0;
-          ev_ret_q  <= S_SREV;
-          st_q <= S_EV;
         end
       end
       // ------------------------------------------------ errors
@@ -1167,6 +1364,7 @@ module fabnic_roce_cpl #(
       S_WB: st_q <= S_IDLE;
       default: st_q <= S_IDLE;
     endcase
+    if (sk_req_q && sk_req_ready) sk_req_q <= 1'b0;
     // the prefetch slot becomes the cache descriptor (its beats follow the consumed ones)
     if (pf_take) begin
       cache_qpn_q <= pf_qpn_q;
@@ -1177,26 +1375,97 @@ module fabnic_roce_cpl #(
     end
     if (rst) begin
       st_q          <= S_IDLE;
+      sk_req_q      <= 1'b0;
       more_q        <= 1'b0;
       stale_q       <= 1'b0;
       load_ret_q    <= S_ADV;
       sweep_q       <= '0;
       m_ctl_done    <= 1'b0;
-      cnt_acks      <= '0;
-      cnt_naks      <= '0;
-      cnt_read_resp <= '0;
-      cnt_rr_ooo    <= '0;
-      cnt_drop_psn  <= '0;
-      cnt_timeouts  <= '0;
-      cnt_retry_exc <= '0;
-      cnt_sack_rx   <= '0;
-      cnt_sr_probe  <= '0;
+      {inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts,
+       inc_retry_exc, inc_sack_rx, inc_sr_probe} <= '0;
     end
   end
 
   logic unused;
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
-                    unused_chk_id, as_rd.err_status, h_q, qc_q, flushing_q};
+                    unused_chk_id, as_rd.err_status, h_q, qc_q, flushing_q, dtw_nx[22:0],
+                    dtg_nx[22:0], rr_lt_sum[22:0], rr_gall_q[3]};
+
+`ifndef SYNTHESIS
+  // The registered decisions equal the expressions they replace, in the states that use
+  // them; one event owns the QP's state at a time (no second pick before S_IDLE).
+  logic loaded_st;   // a_q, tgt_q and the registers kept beside them are the event's
+  assign loaded_st = st_q != S_IDLE && st_q != S_LOAD;
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      assert (st_q <= S_SREV) else $error("fabnic_roce_cpl: illegal state %0d", st_q);
+      assert (pf_st <= P_REQ) else $error("fabnic_roce_cpl: illegal prefetch state");
+      assert (!rd_en || st_q == S_IDLE || pf_go);
+      assert (!(st_q != S_IDLE && (s_ctl_ready || s_hdr_ready || s_kick_ready)));
+      if (loaded_st) begin
+        assert (dtw_q == tgt_q - a_q.wqe_psn) else $error("fabnic_roce_cpl: dtw_q");
+        assert (dtg_q == tgt_q - a_q.w_end) else $error("fabnic_roce_cpl: dtg_q");
+        assert (wqe_idx1_q == a_q.wqe_idx + 16'd1);
+        assert (lg_q == pmtu_log(qc_q.pmtu) && $onehot(lg_oh_q));
+        assert (sq_mask == 16'((32'd1 << qc_q.sq_log) - 1));
+        if (a_q.loaded)
+          assert (a_q.w_end == a_q.wqe_psn + ((a_q.w_opcode == WR_CMP_SWAP
+                                               || a_q.w_opcode == WR_FETCH_ADD)
+                                              ? 24'd1 : npkts(a_q.w_len, lg_q)))
+            else $error("fabnic_roce_cpl: w_end of the loaded WQE");
+      end
+      if (st_q == S_DISPATCH) begin
+        assert (outstanding == (a_q.una != pb_q.psn_hi));
+        assert (tmo_q == (32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)));
+        assert (probe_due_q == (16'(now_q - a_q.fb_t) >= (16'(cfg_sr_probe) << a_q.probes)));
+        assert (infl_q == ((pb_q.psn_hi - a_q.una) >= cfg_sr_inflight));
+        assert (src_q != SRC_PKT || in_win_q == in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi));
+      end
+      if (st_q == S_POST) begin
+        assert (una_n_q == una_c) else $error("fabnic_roce_cpl: una_n_q");
+        assert ((una_sel_q == 3'b001 && una_n_q == a_q.una)
+                || (una_sel_q == 3'b010 && una_n_q == a_q.wqe_psn)
+                || (una_sel_q == 3'b100 && una_n_q == tgt_q));
+        assert (rd_place_in == (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
+                                && a_q.w_opcode == WR_READ && h_q.bth.psn == una_n
+                                && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
+                                && rd_off + 32'(s_axis_plen_q) <= a_q.w_len
+                                && a_q.w_haddr != 0)) else $error("fabnic_roce_cpl: rd_place_in");
+        assert ((rd_fits && psn_ooo) == (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
+                                && a_q.w_opcode == WR_READ && psn_lt(una_n, h_q.bth.psn)
+                                && (h_q.bth.psn - una_n) < 24'(SR_W)
+                                && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
+                                && !a_q.rr_bmp[6'(h_q.bth.psn - una_n)]
+                                && rd_off + 32'(s_axis_plen_q) <= a_q.w_len
+                                && a_q.w_haddr != 0)) else $error("fabnic_roce_cpl: rr ooo");
+        assert (psn_is_una_n == (h_q.bth.psn == una_n) && f_eq_q[1] == (h_q.bth.psn == a_q.wqe_psn));
+        assert (rd_off == 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q);
+      end
+      if (st_q == S_PLACE_D) assert (placing_atomic_q || rd_off == 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q);
+      if (st_q == S_PLACE && !placing_atomic_q) begin
+        logic [6:0] r;
+        r = 7'd1;
+        for (int i = 1; i < 64; i++) if (a_q.rr_bmp[i] && r == 7'(i)) r = 7'(i + 1);
+        assert (rr_run == r) else $error("fabnic_roce_cpl: rr_run");
+        assert (rr_ooo_q || a_q.una == h_q.bth.psn);
+        assert (rr_ooo_q || rr_lt_end == psn_lt(rr_una, w_end));
+      end
+      if (st_q == S_FETCH) begin
+        logic [15:0] lim, pend, to_end, n;
+        lim    = (load_ret_q == S_ADV) ? pb_q.sq_hi : pb_q.sq_pi;
+        pend   = lim - a_q.wqe_idx;
+        to_end = (sq_mask + 16'd1) - (a_q.wqe_idx & sq_mask);
+        n      = (pend < to_end) ? pend : to_end;
+        if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
+        if (n == 16'd0) n = 16'd1;
+        assert (nfetch == n) else $error("fabnic_roce_cpl: nfetch");
+      end
+      // the resend planner takes a request at once (it is idle outside S_SREV)
+      assert (!sk_req_q || sk_req_ready);
+      assert (!sk_ev_valid || st_q == S_SREV);
+    end
+  end
+`endif
 
 endmodule
 

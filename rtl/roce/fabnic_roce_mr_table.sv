@@ -27,7 +27,11 @@
 // also describe the whole region the key names (VA base, VA end base + length as 65
 // bits, host_base - base, access bits), so a client may cache the translation: any
 // later access with the same key and PD, inside [lo, hi) and needing no other access
-// bits, would pass and translate to va + off, as long as the table is not written. Counters (CNT_W bits, wrapping): checks and one per error.
+// bits, would pass and translate to va + off, as long as the table is not written.
+// Counters (CNT_W bits, wrapping): checks and one per error, updated one cycle after
+// the result register (from the registered error code).
+// Stage B computes every rule's flag in parallel (va + len is added in stage A, the
+// three-operand sums are a carry-save layer and one carry chain) and picks the first.
 `default_nettype none
 
 module fabnic_roce_mr_table #(
@@ -108,9 +112,9 @@ module fabnic_roce_mr_table #(
 
   // ---------------------------------------------------------------- stage B: compare
   logic [7:0]        b_tag_q;
-  logic              b_in_range_q;
+  logic              b_in_range_q, b_zero_q;
   logic [63:0]       b_va_q;
-  logic [31:0]       b_len_q;
+  logic [64:0]       b_end_q;      // va + len
   logic [3:0]        b_access_q;
   logic [23:0]       b_pd_q;
   logic [ID_W-1:0]   b_id_q;
@@ -119,8 +123,9 @@ module fabnic_roce_mr_table #(
     if (s_fire) begin
       b_tag_q      <= s_chk_key[7:0];
       b_in_range_q <= in_range;
+      b_zero_q     <= s_chk_len == '0;
       b_va_q       <= s_chk_va;
-      b_len_q      <= s_chk_len;
+      b_end_q      <= {1'b0, s_chk_va} + 65'(s_chk_len);
       b_access_q   <= s_chk_access;
       b_pd_q       <= s_chk_pd;
       b_id_q       <= s_chk_id;
@@ -130,54 +135,75 @@ module fabnic_roce_mr_table #(
     if (rst) b_valid_q <= 1'b0;
   end
 
+  // Three-operand sums as a carry-save layer and one carry chain:
+  //   addr = va + host_base - base;  hi_over = (va + len) - (base + length) - 1 >= 0.
+  function automatic logic [66:0] add3(input logic [66:0] x, input logic [66:0] y,
+                                      input logic [66:0] z, input logic cin);
+    logic [66:0] sv, cv;
+    sv = x ^ y ^ z;
+    cv = (x & y) | (x & z) | (y & z);
+    return sv + (cv << 1) + 67'(cin);
+  endfunction
+
   fabnic_roce_pkg::mr_entry_t e;
   fabnic_roce_pkg::mr_err_e   err;
   logic [63:0]                addr;
+  logic                       f_inv, f_tag, f_pd, f_acc, f_bnd, ok;
 
+  logic [66:0] a3, h3;       // a3[63:0] is the address; h3[66] the upper-bound sign
+  logic        unused_sums;
+  assign unused_sums = ^{a3[66:64], h3[65:0]};
   always_comb begin
-    logic [64:0] acc_end, mr_end;
-    e       = rd_word;
-    acc_end = {1'b0, b_va_q} + 65'(b_len_q);
-    mr_end  = {1'b0, e.base} + {1'b0, e.length};
-    addr    = b_va_q - e.base + e.host_base;
-    if (b_len_q == '0) begin
-      err  = fabnic_roce_pkg::MR_OK;
-      addr = b_va_q;
-    end else if (!b_in_range_q || !e.valid) begin
-      err = fabnic_roce_pkg::MR_ERR_INVALID;
-    end else if (b_tag_q != e.tag) begin
-      err = fabnic_roce_pkg::MR_ERR_TAG;
-    end else if (b_pd_q != e.pd) begin
-      err = fabnic_roce_pkg::MR_ERR_PD;
-    end else if ((b_access_q & ~e.access) != 4'd0) begin
-      err = fabnic_roce_pkg::MR_ERR_ACCESS;
-    end else if (b_va_q < e.base || acc_end > mr_end || acc_end > {1'b1, 64'd0}) begin
-      err = fabnic_roce_pkg::MR_ERR_BOUNDS;
-    end else begin
-      err = fabnic_roce_pkg::MR_OK;
-    end
+    logic        f_lo, f_hi, f_ovf;
+    e     = rd_word;
+    a3    = add3({3'd0, b_va_q}, {3'd0, e.host_base}, ~{3'd0, e.base}, 1'b1);
+    // (va + len) + ~base + ~length + 1 = (va + len) - base - length - 1 (67-bit signed)
+    h3    = add3({2'd0, b_end_q}, ~{3'd0, e.base}, ~{3'd0, e.length}, 1'b1);
+    f_lo  = b_va_q < e.base;
+    f_hi  = !h3[66];
+    f_ovf = b_end_q[64] && b_end_q[63:0] != '0;
+    f_inv = !b_in_range_q || !e.valid;
+    f_tag = b_tag_q != e.tag;
+    f_pd  = b_pd_q != e.pd;
+    f_acc = (b_access_q & ~e.access) != 4'd0;
+    f_bnd = f_lo || f_hi || f_ovf;
+    ok    = b_zero_q || !(f_inv || f_tag || f_pd || f_acc || f_bnd);
+    addr  = b_zero_q ? b_va_q : a3[63:0];
+    if (b_zero_q) err = fabnic_roce_pkg::MR_OK;
+    else if (f_inv) err = fabnic_roce_pkg::MR_ERR_INVALID;
+    else if (f_tag) err = fabnic_roce_pkg::MR_ERR_TAG;
+    else if (f_pd) err = fabnic_roce_pkg::MR_ERR_PD;
+    else if (f_acc) err = fabnic_roce_pkg::MR_ERR_ACCESS;
+    else if (f_bnd) err = fabnic_roce_pkg::MR_ERR_BOUNDS;
+    else err = fabnic_roce_pkg::MR_OK;
   end
 
+  logic cnt_v_q;   // a check left stage B in the previous cycle (counted from m_chk_err)
   always_ff @(posedge clk) begin
     if (b_adv) m_chk_valid <= b_valid_q;
+    cnt_v_q <= b_adv && b_valid_q;
     if (b_adv && b_valid_q) begin
-      m_chk_ok   <= err == fabnic_roce_pkg::MR_OK;
+      m_chk_ok   <= ok;
       m_chk_err  <= err;
-      m_chk_addr <= err == fabnic_roce_pkg::MR_OK ? addr : 64'd0;
+      m_chk_addr <= ok ? addr : 64'd0;
       m_chk_id   <= b_id_q;
       m_chk_lo   <= e.base;
       m_chk_hi   <= {1'b0, e.base} + {1'b0, e.length};
       m_chk_off  <= e.host_base - e.base;
       m_chk_acc  <= e.access;
     end
-    if (rst) m_chk_valid <= 1'b0;
+    if (rst) begin
+      m_chk_valid <= 1'b0;
+      cnt_v_q     <= 1'b0;
+    end
   end
 
   // ---------------------------------------------------------------- counters
+  // one cycle after the check leaves stage B, from the registered error code
   always_ff @(posedge clk) begin
-    if (b_adv && b_valid_q) begin
+    if (cnt_v_q) begin
       cnt_chk <= cnt_chk + 1'b1;
-      case (err)
+      case (m_chk_err)
         fabnic_roce_pkg::MR_ERR_INVALID: cnt_err_invalid <= cnt_err_invalid + 1'b1;
         fabnic_roce_pkg::MR_ERR_TAG:     cnt_err_tag     <= cnt_err_tag + 1'b1;
         fabnic_roce_pkg::MR_ERR_PD:      cnt_err_pd      <= cnt_err_pd + 1'b1;
@@ -195,6 +221,18 @@ module fabnic_roce_mr_table #(
       cnt_err_bounds  <= '0;
     end
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst && b_valid_q && !b_zero_q && !f_inv && !f_tag && !f_pd && !f_acc) begin
+      // the carry-save forms agree with the plain arithmetic
+      assert (f_bnd == (b_va_q < e.base || b_end_q > {1'b0, e.base} + {1'b0, e.length}
+                        || b_end_q > {1'b1, 64'd0}))
+        else $error("mr_table: bounds check");
+      assert (addr == b_va_q - e.base + e.host_base) else $error("mr_table: address");
+    end
+  end
+`endif
 
 endmodule
 

@@ -44,6 +44,19 @@
 // check; if any MR was written since, the first packet that would use it fetches and
 // checks it again (protection is as strict as checking on arrival). Its lkey error is
 // counted when a SEND meets it.
+// Timing structure (docs/roce_engine.md, "Responder structure and logic depth"): the
+// FSM's decisions read values registered one or more cycles ahead (opcode classes,
+// context-derived sizes, the fast path's rkey lookup and length checks, S_FIN's pick and
+// prefetch flags, the SR stash lookup, the MSN advance), each under a rule checked by an
+// assertion at the end of the module; the state RAM is read every cycle at the QP the
+// next pick would take, and written one cycle after the write-back decision from r_q.
+// Combinational handshake paths (not registered): S_FIN picks the next event in the
+// cycle its CQE/ACK handshakes complete (m_cqe_ready, m_job_ready -> s_hdr_ready,
+// s_ctl_ready, s_db_ready, s_cnp_ready); S_PLACE passes the payload stream through
+// (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready) and its last beat commits
+// and may pick (both -> the s_*_ready outputs); the input valids arbitrate the picks
+// (s_*_valid -> s_*_ready); an MR-table write cancels the fast path's write descriptor
+// (mr_wr_valid -> m_wr_valid).
 `default_nettype none
 
 module fabnic_roce_resp #(
@@ -191,11 +204,24 @@ module fabnic_roce_resp #(
 
   fabnic_ram_sdp #(.DATA_W($bits(qpc_t)), .DEPTH(NUM_QP)) u_static (
       .clk, .wr_en(st_wr_en), .wr_be(1'b1), .wr_addr(st_wr_addr), .wr_data(st_wr_data),
-      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
+      .rd_en(1'b1), .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
   );
+  // The state RAM is written one cycle after the write-back decision (wr_en), from r_q:
+  // in that cycle r_q holds exactly the state being written back (S_WB and S_FIN do not
+  // write r_q at their edge, a fast finish loads r_cm, the state it writes back, and any
+  // state changes r_q only at the end of its cycle). wb_en_q/wb_qpn_q are the registered
+  // write enable and QP; a pick that reads that QP in the write cycle is forwarded
+  // (fwd_q) like one in the decision cycle: r_q is its state in S_LOAD.
+  logic             wb_en_q;
+  logic [QPN_W-1:0] wb_qpn_q;
+  always_ff @(posedge clk) begin
+    wb_en_q  <= wr_en;
+    wb_qpn_q <= qpn_q;
+    if (rst) wb_en_q <= 1'b0;
+  end
   fabnic_ram_sdp #(.DATA_W($bits(rstate_t)), .DEPTH(NUM_QP)) u_state (
-      .clk, .wr_en, .wr_be(1'b1), .wr_addr(qpn_q), .wr_data(fast_fin ? r_cm : r_q),
-      .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(rs_rd)
+      .clk, .wr_en(wb_en_q), .wr_be(1'b1), .wr_addr(wb_qpn_q), .wr_data(r_q),
+      .rd_en(1'b1), .rd_regce(1'b1), .rd_addr, .rd_data(rs_rd)
   );
 
   logic [31:0] rqe_lkey_q;
@@ -261,20 +287,26 @@ module fabnic_roce_resp #(
   logic [15:0]      bg_off;
   rqe_t             bg_ent;
   typedef enum logic [1:0] { PF_NONE, PF_FSM, PF_LAUNCH } pf_e;
-  pf_e         pf_act;
+  pf_e         pf_act, fin_pf_act;
+  rstate_t     fr;          // r_q as S_FIN will see it
+  logic [15:0] fr_off;
+  logic        fp_ok_q;     // S_FIN may pick: receive side not in ERR, no stashed CQEs
+  logic        fp_pt_q;     // S_FIN is a prefetch point (the QP's RQE used up, more posted)
+  logic        fp_qm_q, fp_lt_q, fp_ge_q;   // the batch is the QP's; its rq_ci inside it
+  logic        fin_bg_pend, fin_bg_hit;
+  logic        commit_now;
   logic        pf_point;
   logic [15:0] pf_pi;
   logic [16:0] pf_room, pf_posted;
   logic [BGW-1:0] pf_cnt;
   logic fin_done;
   logic signed [23:0] pd_diff;
+  logic        pd_eq, pd0_q;   // the packet is at the expected PSN
   logic        ctl_op_q;
   logic [23:0] ctl_psn_q;
   logic [15:0] db_pi_q;
   roce_hdr_t   h_q;
   logic [15:0] plen_q;
-  logic [7:0]  op;
-  assign op = h_q.bth.opcode;
 
   // what to send after the packet (ack_kind) and complete (cqe_q)
   typedef enum logic [2:0] { A_NONE, A_ACK, A_NAK, A_ATOMIC, A_CNP, A_SACK } ack_e;
@@ -287,27 +319,68 @@ module fabnic_roce_resp #(
   logic        accept_q;       // the SEND/WRITE packet is accepted: commit after placement
   logic [63:0] atom_orig_q, atom_new_q;
 
-  // opcode classes
+  // opcode classes, decoded from the header port and registered with h_q at the pick
+  typedef struct packed {
+    logic send, write, first, last, imm, read, atomic, req, rqe, cas;
+  } opc_t;
+  function automatic opc_t op_class(input logic [7:0] o);
+    opc_t c;
+    c.send   = o <= OP_SEND_ONLY_IMM;
+    c.write  = o >= OP_WRITE_FIRST && o <= OP_WRITE_ONLY_IMM;
+    c.read   = o == OP_READ_REQUEST;
+    c.atomic = o == OP_COMPARE_SWAP || o == OP_FETCH_ADD;
+    c.cas    = o == OP_COMPARE_SWAP;
+    c.req    = c.send || c.write || c.read || c.atomic;
+    c.first  = o == OP_SEND_FIRST || o == OP_SEND_ONLY || o == OP_SEND_ONLY_IMM
+               || o == OP_WRITE_FIRST || o == OP_WRITE_ONLY || o == OP_WRITE_ONLY_IMM;
+    c.last   = o == OP_SEND_LAST || o == OP_SEND_LAST_IMM || o == OP_SEND_ONLY
+               || o == OP_SEND_ONLY_IMM || o == OP_WRITE_LAST || o == OP_WRITE_LAST_IMM
+               || o == OP_WRITE_ONLY || o == OP_WRITE_ONLY_IMM;
+    c.imm    = o == OP_SEND_LAST_IMM || o == OP_SEND_ONLY_IMM || o == OP_WRITE_LAST_IMM
+               || o == OP_WRITE_ONLY_IMM;
+    c.rqe    = c.send || o == OP_WRITE_LAST_IMM || o == OP_WRITE_ONLY_IMM;
+    return c;
+  endfunction
+  opc_t oc_q;
   logic is_send, is_write, is_first, is_last, has_imm, is_read, is_atomic, is_req;
-  always_comb begin
-    is_send   = op <= OP_SEND_ONLY_IMM;
-    is_write  = op >= OP_WRITE_FIRST && op <= OP_WRITE_ONLY_IMM;
-    is_read   = op == OP_READ_REQUEST;
-    is_atomic = op == OP_COMPARE_SWAP || op == OP_FETCH_ADD;
-    is_req    = is_send || is_write || is_read || is_atomic;
-    is_first  = op == OP_SEND_FIRST || op == OP_SEND_ONLY || op == OP_SEND_ONLY_IMM
-                || op == OP_WRITE_FIRST || op == OP_WRITE_ONLY || op == OP_WRITE_ONLY_IMM;
-    is_last   = op == OP_SEND_LAST || op == OP_SEND_LAST_IMM || op == OP_SEND_ONLY
-                || op == OP_SEND_ONLY_IMM || op == OP_WRITE_LAST || op == OP_WRITE_LAST_IMM
-                || op == OP_WRITE_ONLY || op == OP_WRITE_ONLY_IMM;
-    has_imm   = op == OP_SEND_LAST_IMM || op == OP_SEND_ONLY_IMM || op == OP_WRITE_LAST_IMM
-                || op == OP_WRITE_ONLY_IMM;
-  end
   logic needs_rqe;   // this packet consumes a receive WQE
-  assign needs_rqe = is_send || op == OP_WRITE_LAST_IMM || op == OP_WRITE_ONLY_IMM;
+  assign is_send   = oc_q.send;
+  assign is_write  = oc_q.write;
+  assign is_first  = oc_q.first;
+  assign is_last   = oc_q.last;
+  assign has_imm   = oc_q.imm;
+  assign is_read   = oc_q.read;
+  assign is_atomic = oc_q.atomic;
+  assign is_req    = oc_q.req;
+  assign needs_rqe = oc_q.rqe;
 
-  logic [3:0] lg;
-  assign lg = pmtu_log(qc_q.pmtu);
+  // values derived from the static context, registered with qc_q in S_LOAD
+  logic [3:0]  lg;          // log2 of the path MTU
+  logic [31:0] pmtu_b;      // path MTU in bytes
+  logic [15:0] rq_mask;     // RQ index mask (ring size - 1)
+  logic [16:0] rq_size;     // RQ ring size
+  logic        qps_ok;      // QP in RTR or RTS
+  logic [31:0] pmtu_m1;     // path MTU - 1
+  logic [31:0] rd_sum_q;
+  logic [23:0] rd_np_q;
+  always_ff @(posedge clk) begin
+    if (st_q == S_LOAD) begin
+      lg      <= pmtu_log(st_rd.pmtu);
+      pmtu_b  <= 32'd1 << pmtu_log(st_rd.pmtu);
+      rq_mask <= 16'((32'd1 << st_rd.rq_log) - 1);
+      rq_size <= 17'(32'd1 << st_rd.rq_log);
+      qps_ok  <= st_rd.state == QPS_RTR || st_rd.state == QPS_RTS;
+      pmtu_m1 <= (32'd1 << pmtu_log(st_rd.pmtu)) - 32'd1;
+    end
+  end
+  // PSNs of the READ being answered (npkts of its length), two register stages from h_q
+  // and lg: S_RJOB is at least three cycles after S_DISPATCH (asserted at the end)
+  always_ff @(posedge clk) begin
+    logic [31:0] n;
+    rd_sum_q <= h_q.reth.dma_len + pmtu_m1;
+    n        = rd_sum_q >> lg;
+    rd_np_q  <= (n == 0) ? 24'd1 : n[23:0];
+  end
 
   // ---------------------------------------------------------------- SR SEND (SOFFETH)
   // SOFFETH in the reth field: va = message offset, rkey[23:0] = SSN, dma_len = length
@@ -315,9 +388,15 @@ module fabnic_roce_resp #(
   logic [15:0] sk, posted;        // receive WQE distance from rq_ci; WQEs posted
   logic [31:0] send_off;          // byte offset of the packet in the message
   logic        soff_bad;          // SOFFETH inconsistent with the opcode / payload
+  logic        soff_bad_q;        // registered: read in S_SCHK / S_EXEC, after S_DISPATCH
   logic        side_q;            // the RQE in use is the side one (sk != 0)
   assign sr_send  = qc_q.sr && is_send;
   assign sk       = h_q.reth.rkey[15:0] - r_q.rq_ci;
+  // RQ index of the packet's receive WQE: rq_ci + sk = the SSN's low bits
+  logic [15:0] ssn_idx;
+  logic        sk_nz;             // sk != 0
+  assign ssn_idx = h_q.reth.rkey[15:0];
+  assign sk_nz   = ssn_idx != r_q.rq_ci;
   assign posted   = r_q.rq_pi - r_q.rq_ci;
   assign send_off = qc_q.sr ? h_q.reth.va[31:0] : r_q.msg_off;
   always_comb begin
@@ -326,8 +405,9 @@ module fabnic_roce_resp #(
     soff_bad = h_q.reth.va[63:32] != 0 || e > 33'(h_q.reth.dma_len) || h_q.reth.rkey[31:24] != 0
                || (is_first && h_q.reth.va[31:0] != 0)
                || (is_last && e != 33'(h_q.reth.dma_len))
-               || (!is_last && 32'(plen_q) != (32'd1 << lg));
+               || (!is_last && 32'(plen_q) != pmtu_b);
   end
+  always_ff @(posedge clk) soff_bad_q <= soff_bad;
   // side RQE: the receive WQE of an out-of-order SEND that is not the next one
   logic             oq_valid, oq_ok;
   logic [QPN_W-1:0] oq_qpn;
@@ -335,7 +415,7 @@ module fabnic_roce_resp #(
   logic [63:0]      oq_haddr;
   logic [31:0]      oq_len;
   logic             oq_hit;
-  assign oq_hit = oq_valid && oq_qpn == qpn_q && oq_idx == r_q.rq_ci + sk
+  assign oq_hit = oq_valid && oq_qpn == qpn_q && oq_idx == ssn_idx
                   && oq_epoch == mr_epoch_q;
   // the RQE a SEND packet uses
   logic        u_ok;
@@ -352,31 +432,62 @@ module fabnic_roce_resp #(
   logic [23:0]         stp [SR_STASH];
   logic [31:0]         stl [SR_STASH];
   logic [31:0]         sti [SR_STASH];
-  logic                st_free_any, st_hit;
-  logic [STI_W-1:0]    st_free_idx, st_hit_idx;
+  logic                st_free_any;
+  logic [STI_W-1:0]    st_free_idx;
   // completions the last advance passed: bit i = PSN cmp_base_q + i
   logic [63:0]         cmp_map_q;
-  logic [23:0]         cmp_base_q, cmp_psn;
-  logic [5:0]          cmp_low;
+  logic [23:0]         cmp_base_q;
   always_comb begin
-    cmp_low = '0;
-    for (int i = 63; i >= 0; i--) if (cmp_map_q[i]) cmp_low = 6'(i);
-    cmp_psn     = cmp_base_q + 24'(cmp_low);
     st_free_any = 1'b0;
     st_free_idx = '0;
-    st_hit      = 1'b0;
-    st_hit_idx  = '0;
     for (int i = SR_STASH - 1; i >= 0; i--) begin
       if (!stv[i]) begin
         st_free_any = 1'b1;
         st_free_idx = STI_W'(i);
       end
-      if (stv[i] && stq[i] == qpn_q && stp[i] == cmp_psn) begin
-        st_hit     = 1'b1;
-        st_hit_idx = STI_W'(i);
-      end
     end
   end
+  // Stash lookup for S_CMP, two register stages (lk1: lowest map bit, each entry's PSN
+  // offset from cmp_base_q; lk2: the oldest matching entry). Rule: S_CMP acts only when
+  // lk_age_q == 2, i.e. no input of the lookup (map, base, stash, qpn_q) was written in
+  // the two cycles before; lk_chg marks every cycle that may write one.
+  logic [5:0]          lk_low_q;                  // lowest set bit of cmp_map_q
+  logic                lk_any_q;                  // cmp_map_q != 0
+  logic [SR_STASH-1:0] lk_near_q;                 // stp[i] - cmp_base_q < 64
+  logic [5:0]          lk_d_q [SR_STASH];         // stp[i] - cmp_base_q (low bits)
+  logic                lk_hit_q;                  // an entry holds PSN cmp_base_q + lk_low_q
+  logic [STI_W-1:0]    lk_idx_q;                  // the first such entry
+  logic [1:0]          lk_age_q;
+  logic                lk_chg, lk_ok;
+  always_ff @(posedge clk) begin
+    logic [5:0]  low;
+    logic [23:0] d;
+    logic        hit;
+    logic [STI_W-1:0] idx;
+    low = '0;
+    for (int i = 63; i >= 0; i--) if (cmp_map_q[i]) low = 6'(i);
+    lk_low_q <= low;
+    lk_any_q <= cmp_map_q != '0;
+    for (int i = 0; i < SR_STASH; i++) begin
+      d = stp[i] - cmp_base_q;
+      lk_near_q[i] <= d[23:6] == '0;
+      lk_d_q[i]    <= d[5:0];
+    end
+    hit = 1'b0;
+    idx = '0;
+    for (int i = SR_STASH - 1; i >= 0; i--) begin
+      if (stv[i] && stq[i] == qpn_q && lk_near_q[i] && lk_d_q[i] == lk_low_q) begin
+        hit = 1'b1;
+        idx = STI_W'(i);
+      end
+    end
+    lk_hit_q <= hit;
+    lk_idx_q <= idx;
+    if (lk_chg) lk_age_q <= 2'd0;
+    else if (lk_age_q != 2'd2) lk_age_q <= lk_age_q + 2'd1;
+    if (rst) lk_age_q <= 2'd0;
+  end
+  assign lk_ok = lk_age_q == 2'd2;
 
   // ---------------------------------------------------------------- SR receive window
   localparam int SRW = 64;
@@ -410,20 +521,40 @@ module fabnic_roce_resp #(
   logic           sr_ack_q;      // answer with SACK / ACK after the packet
   logic [5:0]     sr_d;          // offset of the packet from the expected PSN
   logic [SRW-1:0] sr_adv_mask;   // end-of-message bits passed by the advance
-  logic [6:0]     sr_eom_cnt;
+  // messages the in-order advance completed (placed LASTs it passed): added to r_q.msn
+  // two cycles after S_SRW (masked bits in S_SRW, counted in S_NEW, added in the state
+  // after it; nothing reads or writes the MSN of an SR QP in between)
+  logic [SRW-1:0] eom_pass_q;
+  logic [6:0]     eom_cnt_q;
+  logic           mp1_q, mp2_q;
   assign sr_d = 6'(h_q.bth.psn - r_q.epsn);
   always_comb begin
     sr_adv_mask = (sw_adv >= 24'(SRW)) ? '1 : ((SRW'(1) << sw_adv[5:0]) - SRW'(1));
-    sr_eom_cnt  = '0;
-    for (int i = 0; i < SRW; i++) sr_eom_cnt = sr_eom_cnt + 7'(r_q.eom[i] & sr_adv_mask[i]);
+  end
+  always_ff @(posedge clk) begin
+    logic [6:0] c;
+    c = '0;
+    for (int i = 0; i < SRW; i++) c = c + 7'(eom_pass_q[i]);
+    eom_cnt_q <= c;
+    mp1_q     <= st_q == S_SRW && sw_rsp_valid && sw_class == fabnic_roce_sr_pkg::SR_NEW_IN_ORDER;
+    mp2_q     <= mp1_q;
+    if (rst) begin
+      mp1_q <= 1'b0;
+      mp2_q <= 1'b0;
+    end
   end
 
   // picks
   logic take_rqe, take_ctl, take_db, take_cnp, take_pkt, idle_like, fin_next, fwd_q;
   // S_FIN with nothing to do after the packet picks the next event itself
-  assign fin_next  = fin_done && !r_q.err && cmp_map_q == '0 && pf_act != PF_FSM;
+  assign fin_next  = fin_done && fp_ok_q && fin_pf_act != PF_FSM;
   assign idle_like = st_q == S_IDLE || fin_next || fast_fin;
-  always_ff @(posedge clk) fwd_q <= rd_en && wr_en && rd_addr == qpn_q;
+  // cycles that may write an input of the S_CMP stash lookup
+  assign lk_chg = idle_like || st_q == S_DISPATCH || st_q == S_SRW || st_q == S_RFL
+                  || (st_q == S_CMP && lk_ok);
+  // (S_LOAD, the cycle after a pick, is the only reader of fwd_q)
+  always_ff @(posedge clk) fwd_q <= (wr_en && rd_addr == qpn_q)
+                                     || (wb_en_q && rd_addr == wb_qpn_q);
   // S_FIN -> S_DISPATCH without S_LOAD for a packet of the same QP: r_q is the state
   // written back in that cycle, and qc_q is current unless a static-context write came
   // after it was read (st_dirty_q, any QP: conservative)
@@ -444,17 +575,32 @@ module fabnic_roce_resp #(
                         && !st_wr_en
                         && (((fin_next || fast_fin) && src_q == SRC_PKT)
                             || (st_q == S_IDLE && r_hot_q));
+  // The context RAMs read every cycle at the QP of the event that would be picked
+  // (sel_rqe and the valids, not idle_like): S_LOAD, the cycle after a pick, sees the
+  // picked QP's words.
+  logic sel_rqe;
   always_comb begin
     // fetched RQEs first: installing one is short and frees the background reader
-    take_rqe = idle_like && bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
-    take_ctl = idle_like && !take_rqe && s_ctl_valid;
-    take_db  = idle_like && !take_rqe && !s_ctl_valid && s_db_valid;
-    take_cnp = idle_like && !take_rqe && !s_ctl_valid && !s_db_valid && s_cnp_valid;
-    take_pkt = idle_like && !take_rqe && !s_ctl_valid && !s_db_valid && !s_cnp_valid
+    sel_rqe  = bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
+    take_rqe = idle_like && sel_rqe;
+    take_ctl = idle_like && !sel_rqe && s_ctl_valid;
+    take_db  = idle_like && !sel_rqe && !s_ctl_valid && s_db_valid;
+    take_cnp = idle_like && !sel_rqe && !s_ctl_valid && !s_db_valid && s_cnp_valid;
+    take_pkt = idle_like && !sel_rqe && !s_ctl_valid && !s_db_valid && !s_cnp_valid
                && s_hdr_valid;
     rd_en    = take_rqe || take_ctl || take_db || take_cnp || take_pkt;
-    rd_addr  = take_rqe ? bg_qpn_q : take_ctl ? s_ctl_qpn : take_db ? s_db_qpn
-             : take_cnp ? s_cnp_qpn : QPN_W'(s_hdr.bth.dest_qp);
+    rd_addr  = sel_rqe ? bg_qpn_q : s_ctl_valid ? s_ctl_qpn : s_db_valid ? s_db_qpn
+             : s_cnp_valid ? s_cnp_qpn : QPN_W'(s_hdr.bth.dest_qp);
+  end
+  // The packet registers take the header port in every cycle in which they are dead (no
+  // state after S_IDLE, S_FIN or a fast finish reads them before the next pick), so the
+  // pick itself is not their enable.
+  always_ff @(posedge clk) begin
+    if (st_q == S_IDLE || st_q == S_FIN || fast_fin) begin
+      h_q    <= s_hdr;
+      oc_q   <= op_class(s_hdr.bth.opcode);
+      plen_q <= s_hdr_plen;
+    end
   end
   assign s_ctl_ready = take_ctl;
   assign s_db_ready  = take_db;
@@ -462,8 +608,6 @@ module fabnic_roce_resp #(
   assign s_hdr_ready = take_pkt;
 
   // DMA reads: RQE (32 B) or atomic operand (8 B)
-  logic [15:0] rq_mask;
-  assign rq_mask     = 16'((32'd1 << qc_q.rq_log) - 1);
   // (the FSM reads only while the background RQE reader has nothing outstanding, so
   // the in-order read data belongs to whoever is waiting)
   logic fsm_rd_valid;
@@ -472,7 +616,7 @@ module fabnic_roce_resp #(
   assign m_rd_valid  = fsm_rd_valid || bg_st_q == BG_RD;
   assign m_rd_addr   = (bg_st_q == BG_RD) ? bg_addr_q
                      : (st_q == S_ATOM_RD) ? r_q.wr_haddr
-                     : qc_q.rq_base + {43'd0, ((r_q.rq_ci + (side_q ? sk : 16'd0)) & rq_mask), 5'd0};
+                     : qc_q.rq_base + {43'd0, ((side_q ? ssn_idx : r_q.rq_ci) & rq_mask), 5'd0};
   assign m_rd_len    = (bg_st_q == BG_RD) ? (32'(bg_n_q) << 5)
                      : (st_q == S_ATOM_RD) ? 32'd8 : 32'd32;
   assign s_rd_tready = st_q == S_RQE_WAIT || st_q == S_ATOM_WAIT || bg_st_q == BG_WAIT;
@@ -495,16 +639,33 @@ module fabnic_roce_resp #(
   assign bg_ent  = bg_e_q[BGI'(bg_off)];
   assign bg_pop  = st_q == S_RQE_RD && !side_q && bg_hit;
 
+  // S_FIN's inputs, registered in the cycle that enters S_FIN and held while it lasts:
+  // r_q (r_cm at a commit), qpn_q, cmp_map_q and the batch's QP, base, size and low
+  // index do not change from that edge until S_FIN is left (asserted at the end).
+  assign fr     = commit_now ? r_cm : r_q;
+  assign fr_off = fr.rq_ci - bg_base_q;
+  always_ff @(posedge clk) begin
+    if (st_q != S_FIN) begin
+      fp_ok_q <= !fr.err && cmp_map_q == '0;
+      fp_pt_q <= RQE_PREFETCH && !fr.rqe_valid && fr.rq_ci != fr.rq_pi && !fr.err && qps_ok
+                 && src_q == SRC_PKT && cmp_map_q == '0;
+      fp_qm_q <= bg_qpn_q == qpn_q;
+      fp_lt_q <= fr_off < 16'(bg_n_q);
+      fp_ge_q <= fr_off >= 16'(bg_lo_q);
+    end
+  end
+  assign fin_bg_pend = bg_busy && !bg_stale_q && fp_qm_q && fp_lt_q;
+  assign fin_bg_hit  = bg_st_q == BG_HAVE && !bg_stale_q && fp_qm_q && fp_ge_q && fp_lt_q;
+
   // prefetch points (RQ doorbell, a packet that used the RQE up, stashed completions
   // done): what to do for the QP's next RQE
   always_comb begin
     pf_pi     = (st_q == S_DISPATCH && src_q == SRC_DB) ? db_pi_q : r_q.rq_pi;
     pf_point  = RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != pf_pi && !r_q.err
-                && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)
+                && qps_ok
                 && ((st_q == S_DISPATCH && src_q == SRC_DB)
-                    || (fin_done && src_q == SRC_PKT && cmp_map_q == '0)
-                    || (st_q == S_CMP && cmp_map_q == '0));
-    pf_room   = 17'(32'd1 << qc_q.rq_log) - 17'(r_q.rq_ci & rq_mask);
+                    || (st_q == S_CMP && lk_ok && !lk_any_q));
+    pf_room   = rq_size - 17'(r_q.rq_ci & rq_mask);
     pf_posted = 17'(pf_pi - r_q.rq_ci);
     pf_cnt    = BGW'(RQE_BATCH);
     if (pf_posted < 17'(pf_cnt)) pf_cnt = BGW'(pf_posted);
@@ -513,13 +674,18 @@ module fabnic_roce_resp #(
     else if (bg_hit)           pf_act = PF_FSM;      // here: S_RQE_RD takes it
     else if (!bg_busy)         pf_act = PF_LAUNCH;
     else                       pf_act = PF_FSM;      // reader busy for another QP
+    // the same in S_FIN, at the end of a packet that may have used the RQE up
+    if (!(fp_pt_q && fin_done) || fin_bg_pend) fin_pf_act = PF_NONE;
+    else if (fin_bg_hit)                      fin_pf_act = PF_FSM;
+    else if (!bg_busy)                        fin_pf_act = PF_LAUNCH;
+    else                                      fin_pf_act = PF_FSM;
   end
-  assign bg_launch = pf_act == PF_LAUNCH;
+  assign bg_launch = (st_q == S_FIN) ? fin_pf_act == PF_LAUNCH : pf_act == PF_LAUNCH;
   // next batch after the one being used up (posted entries behind rq_ci + 1)
   logic [16:0] nx_room, nx_posted;
   logic [BGW-1:0] nx_cnt;
   always_comb begin
-    nx_room   = 17'(32'd1 << qc_q.rq_log) - 17'((r_q.rq_ci + 16'd1) & rq_mask);
+    nx_room   = rq_size - 17'((r_q.rq_ci + 16'd1) & rq_mask);
     nx_posted = 17'(r_q.rq_pi - r_q.rq_ci - 16'd1);
     nx_cnt    = BGW'(RQE_BATCH);
     if (nx_posted < 17'(nx_cnt)) nx_cnt = BGW'(nx_posted);
@@ -617,10 +783,10 @@ module fabnic_roce_resp #(
                                                                   : r_q.wr_rem;
   assign wr_len_bad = (!qc_q.sr && (32'(plen_q) > wr_rem_now
                                     || (is_last && 32'(plen_q) != wr_rem_now)))
-                      || (qc_q.sr && 32'(plen_q) > (32'd1 << lg))
-                      || (!is_last && 32'(plen_q) != (32'd1 << lg));
-  assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
-                     && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
+                      || (qc_q.sr && 32'(plen_q) > pmtu_b)
+                      || (!is_last && 32'(plen_q) != pmtu_b);
+  assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_eq
+                     && qps_ok && !r_q.err
                      && (is_read || is_atomic || (is_write && is_first));
   // rkey translation cache (fabnic_roce_xlate_cache, one entry): the region of the last passed remote-write check
   // (key, PD, VA range, access bits, host offset), as in the requester's lkey cache:
@@ -630,20 +796,55 @@ module fabnic_roce_resp #(
   // (fast_disp): S_MR_CHKW's bookkeeping, its write descriptor out, then S_PLACE.
   logic [63:0] rc_off;
   logic        rc_hit, fast_disp;
+  // The fast path's lookup and length checks are made one cycle ahead of S_DISPATCH,
+  // which always follows either S_LOAD (h_q and the context word being read) or a pick
+  // of a packet of the same QP (the header port and the current context): fd_hit_q,
+  // fd_lok_q. The cache cannot fill in either cycle; an MR-table write in the
+  // S_DISPATCH cycle still cancels the hit (!mr_wr_valid).
+  roce_hdr_t   fl_h;
+  logic [23:0] fl_pd;
+  logic [15:0] fl_plen;
+  logic        fl_last;
+  logic [31:0] fl_pmtu;
+  logic        fd_hit_q, fd_lok_q;
+  opc_t        fl_oc;
+  assign fl_oc = op_class(s_hdr.bth.opcode);
+  always_comb begin
+    if (st_q == S_LOAD) begin
+      fl_h    = h_q;
+      fl_pd   = st_rd.pd;
+      fl_plen = plen_q;
+      fl_last = oc_q.last;
+      fl_pmtu = 32'd1 << pmtu_log(st_rd.pmtu);
+    end else begin
+      fl_h    = s_hdr;
+      fl_pd   = qc_q.pd;
+      fl_plen = s_hdr_plen;
+      fl_last = fl_oc.last;
+      fl_pmtu = pmtu_b;
+    end
+  end
   fabnic_roce_xlate_cache u_rkc (
       .clk, .rst, .mr_wr_valid,
       .fill(st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write
             && h_q.reth.dma_len != 0),
       .fill_key(h_q.reth.rkey), .fill_pd(qc_q.pd), .fill_acc(chk_racc), .fill_lo(chk_lo),
       .fill_hi(chk_hi), .fill_off(chk_off),
-      .key(h_q.reth.rkey), .pd(qc_q.pd), .va(h_q.reth.va), .len(h_q.reth.dma_len),
+      .key(fl_h.reth.rkey), .pd(fl_pd), .va(fl_h.reth.va), .len(fl_h.reth.dma_len),
       .need(4'(1 << MR_ACC_REMOTE_WRITE)), .hit(rc_hit), .off(rc_off)
   );
-  assign fast_disp = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_diff == 0
-                     && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) && !r_q.err
+  always_ff @(posedge clk) begin
+    fd_hit_q <= rc_hit;
+    fd_lok_q <= !(32'(fl_plen) > fl_h.reth.dma_len
+                  || (fl_last && 32'(fl_plen) != fl_h.reth.dma_len)
+                  || (!fl_last && 32'(fl_plen) != fl_pmtu))
+                && fl_plen != 0;
+  end
+  assign fast_disp = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_eq
+                     && qps_ok && !r_q.err
                      && is_write && is_first && !needs_rqe && !r_q.in_write
-                     && qc_q.access[MR_ACC_REMOTE_WRITE] && rc_hit && !wr_len_bad
-                     && plen_q != 0;
+                     && qc_q.access[MR_ACC_REMOTE_WRITE] && fd_hit_q && !mr_wr_valid
+                     && fd_lok_q;
   assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK || (spec_fire && !fast_disp);
 
   // placement
@@ -653,7 +854,7 @@ module fabnic_roce_resp #(
   // state itself (S_MR_CHKW: the translated address straight from the checker; S_EXEC),
   // S_PLACE_D only when the arbiter did not take it in that cycle.
   logic desc_chkw, desc_exec, send_bad;
-  assign send_bad  = !u_ok || send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad);
+  assign send_bad  = !u_ok || send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad_q);
   assign desc_chkw = st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && !wr_len_bad
                      && plen_q != 0;
   assign desc_exec = st_q == S_EXEC && plen_q != 0 && (is_send ? !send_bad : !wr_len_bad);
@@ -678,7 +879,6 @@ module fabnic_roce_resp #(
     end
   end
   assign s_axis_tready = (st_q == S_PLACE) ? m_wr_tready : st_q == S_DRAIN;
-  logic commit_now;
   assign commit_now = (st_q == S_DRAIN && (!drain_q || (s_axis_tvalid && s_axis_tlast)))
                       || (st_q == S_PLACE && s_axis_tvalid && m_wr_tready && s_axis_tlast);
   // the state after the commit (written into r_q in that cycle; S_FIN writes it back)
@@ -713,9 +913,13 @@ module fabnic_roce_resp #(
   // Fast finish: a placed go-back-N WRITE packet that asks for no ACK and completes no
   // receive has nothing for S_FIN to send, and no RQE prefetch is due: the commit
   // cycle itself writes the state back (r_cm) and picks the next event.
-  assign fast_fin = commit_now && st_q == S_PLACE && accept_q && !qc_q.sr && is_write
-                    && !needs_rqe && !h_q.bth.ack_req && ack_q == A_NONE && !cqe_pend_q
-                    && cmp_map_q == '0 && (r_q.rqe_valid || r_q.rq_ci == r_q.rq_pi);
+  // Its packet/QP terms are registered one cycle ahead (ff_pre_q): none of them changes
+  // in the cycle that enters S_PLACE or while it lasts (asserted at the end).
+  logic ff_pre, ff_pre_q;
+  assign ff_pre = !qc_q.sr && is_write && !needs_rqe && !h_q.bth.ack_req && ack_q == A_NONE
+                  && !cqe_pend_q && cmp_map_q == '0 && (r_q.rqe_valid || r_q.rq_ci == r_q.rq_pi);
+  always_ff @(posedge clk) ff_pre_q <= ff_pre;
+  assign fast_fin = commit_now && st_q == S_PLACE && accept_q && ff_pre_q;
 
   // ACK / NAK / atomic ACK job
   tx_job_t ackj;
@@ -775,6 +979,10 @@ module fabnic_roce_resp #(
   assign wr_en = st_q == S_WB || fin_done || fast_fin;
 
   assign pd_diff = psn_diff(h_q.bth.psn, r_q.epsn);
+  assign pd_eq   = h_q.bth.psn == r_q.epsn;
+  // the same, registered: S_RJOB and S_SCHK come after S_DISPATCH with h_q and the
+  // expected PSN unchanged since (asserted at the end)
+  always_ff @(posedge clk) pd0_q <= pd_eq;
 
   // receive CQE template from the loaded RQE
   function automatic cqe_req_t recv_cqe(input logic [63:0] wrid, input logic [15:0] rcq,
@@ -835,7 +1043,7 @@ module fabnic_roce_resp #(
           SRC_RQE: begin
             // the background read is back: install the QP's next RQE if it still wants it
             if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi && bg_hit && !r_q.err
-                && (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS)) begin
+                && qps_ok) begin
               rqe_pf_q    <= 1'b1;
               after_rqe_q <= S_WB;
               st_q <= S_RQE_RD;
@@ -845,7 +1053,7 @@ module fabnic_roce_resp #(
           end
           SRC_CNP: begin
             ack_psn_q <= '0;
-            if (qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) begin
+            if (qps_ok) begin
               ack_q <= A_CNP;
               st_q  <= S_FIN;
             end else begin
@@ -854,30 +1062,30 @@ module fabnic_roce_resp #(
           end
           default: begin
             ack_psn_q <= h_q.bth.psn;
-            if (!(qc_q.state == QPS_RTR || qc_q.state == QPS_RTS) || r_q.err || !is_req) begin
+            if (!qps_ok || r_q.err || !is_req) begin
               cnt_drop_qp_state <= cnt_drop_qp_state + CNT_W'(is_req);
               cnt_inv_req       <= cnt_inv_req + CNT_W'(!is_req);
               st_q <= S_DRAIN;
             end else if (sr_send && pd_diff >= 0 && pd_diff < 24'sd64) begin
               // SR SEND inside the window: its receive WQE first (SSN), then the window
-              if (pd_diff == 0 && sk != 0) begin
+              if (pd_eq && sk_nz) begin
                 ack_q <= A_NAK; syn_q <= SYN_NAK_INV;   // in order but not the next RQE:
                 cnt_inv_req <= cnt_inv_req + 1'b1;      // a bad SSN
                 st_q <= S_DRAIN;
               end else if (sk >= posted) begin
-                if (pd_diff == 0) begin
+                if (pd_eq) begin
                   ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
                   cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
                 end else begin
                   cnt_sr_drop <= cnt_sr_drop + 1'b1;   // not posted yet: comes back
                 end
                 st_q <= S_DRAIN;
-              end else if (pd_diff != 0 && is_last && !st_free_any) begin
+              end else if (!pd_eq && is_last && !st_free_any) begin
                 cnt_sr_drop <= cnt_sr_drop + 1'b1;     // no stash entry: in order later
                 st_q <= S_DRAIN;
               end else begin
-                side_q <= sk != 0;
-                if (sk != 0 ? oq_hit
+                side_q <= sk_nz;
+                if (sk_nz ? oq_hit
                             : (r_q.rqe_valid && !(r_q.rqe_pf && r_q.rqe_epoch != mr_epoch_q))) begin
                   st_q <= S_SCHK;
                 end else begin
@@ -887,7 +1095,7 @@ module fabnic_roce_resp #(
                 end
               end
             end else if (qc_q.sr) begin
-              if (pd_diff == 0 && needs_rqe && !is_send && !r_q.rqe_valid
+              if (pd_eq && needs_rqe && !is_send && !r_q.rqe_valid
                   && r_q.rq_ci == r_q.rq_pi) begin
                 // RNR before the window sees the packet: it stays unreceived
                 ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
@@ -1024,7 +1232,7 @@ module fabnic_roce_resp #(
           oq_valid <= 1'b1;
           oq_ok    <= chk_ok && !rqe_bad_q;
           oq_qpn   <= qpn_q;
-          oq_idx   <= r_q.rq_ci + sk;
+          oq_idx   <= ssn_idx;
           oq_epoch <= rqe_ep_q;
           if (chk_ok) oq_haddr <= chk_addr;
           st_q <= after_rqe_q;
@@ -1098,7 +1306,7 @@ module fabnic_roce_resp #(
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
-          end else if (send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad)) begin
+          end else if (send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad_q)) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_LEN_ERR, WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
@@ -1136,7 +1344,7 @@ module fabnic_roce_resp #(
           st_q  <= S_DRAIN;
         end else if (s_rd_tvalid && s_rd_tlast) begin
           atom_orig_q <= s_rd_tdata[63:0];
-          if (op == OP_COMPARE_SWAP)
+          if (oc_q.cas)
             atom_new_q <= (s_rd_tdata[63:0] == h_q.atomic_eth.compare)
                           ? h_q.atomic_eth.swap_add : s_rd_tdata[63:0];
           else
@@ -1162,8 +1370,8 @@ module fabnic_roce_resp #(
       // ------------------------------------------------ READ
       S_RJOB: begin
         if (m_rjob_ready) begin
-          if (pd_diff == 0 && !qc_q.sr) begin
-            r_q.epsn <= r_q.epsn + npkts(h_q.reth.dma_len, lg);
+          if (pd0_q && !qc_q.sr) begin
+            r_q.epsn <= r_q.epsn + rd_np_q;
             r_q.msn  <= r_q.msn + 24'd1;
           end
           st_q <= S_DRAIN;
@@ -1183,7 +1391,7 @@ module fabnic_roce_resp #(
             st_q <= S_RFL;            // just entered ERR: flush the posted receives
           end else if (cmp_map_q != '0) begin
             st_q <= S_CMP;            // stashed SEND completions the advance passed
-          end else if (pf_act == PF_FSM) begin
+          end else if (fin_pf_act == PF_FSM) begin
             side_q      <= 1'b0;
             rqe_pf_q    <= 1'b1;      // the packet used the RQE up: load the next one
             after_rqe_q <= S_WB;
@@ -1196,8 +1404,8 @@ module fabnic_roce_resp #(
       // SR SEND: is the packet placeable with its RQE? An out-of-order one that is not is
       // dropped unmarked (its in-order resend gets the error CQE and NAK)
       S_SCHK: begin
-        if (!u_ok || soff_bad || send_off + 32'(plen_q) > u_len) begin
-          if (pd_diff != 0) begin
+        if (!u_ok || soff_bad_q || send_off + 32'(plen_q) > u_len) begin
+          if (!pd0_q) begin
             cnt_sr_drop <= cnt_sr_drop + 1'b1;
             st_q <= S_DRAIN;
           end else begin
@@ -1213,7 +1421,9 @@ module fabnic_roce_resp #(
       // completions of stashed SEND LASTs, oldest first: RQE rq_ci, CQE from the stash
       S_CMP: begin
         side_q <= 1'b0;
-        if (cmp_map_q == '0) begin
+        if (!lk_ok) begin
+          ;   // the lookup has not seen the last change yet
+        end else if (!lk_any_q) begin
           if (pf_act == PF_FSM) begin
             rqe_pf_q    <= 1'b1;
             after_rqe_q <= S_WB;
@@ -1223,18 +1433,18 @@ module fabnic_roce_resp #(
           end
         end else if (r_q.rq_ci == r_q.rq_pi) begin
           // cannot happen (accepted with a posted RQE): drop the parked completion
-          if (st_hit) stv[st_hit_idx] <= 1'b0;
-          cmp_map_q[cmp_low] <= 1'b0;
+          if (lk_hit_q) stv[lk_idx_q] <= 1'b0;
+          cmp_map_q[lk_low_q] <= 1'b0;
           cnt_inv_req <= cnt_inv_req + 1'b1;
         end else if (!r_q.rqe_valid) begin
           rqe_pf_q    <= 1'b0;
           after_rqe_q <= S_CMP;
           st_q <= S_RQE_RD;
         end else begin
-          cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, st_hit ? WS_SUCCESS : WS_LOC_LEN_ERR, WC_RECV,
-                            stl[st_hit_idx], sti[st_hit_idx], stimm[st_hit_idx], qpn_q);
-          if (st_hit) stv[st_hit_idx] <= 1'b0;
-          cmp_map_q[cmp_low] <= 1'b0;
+          cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, lk_hit_q ? WS_SUCCESS : WS_LOC_LEN_ERR,
+                            WC_RECV, stl[lk_idx_q], sti[lk_idx_q], stimm[lk_idx_q], qpn_q);
+          if (lk_hit_q) stv[lk_idx_q] <= 1'b0;
+          cmp_map_q[lk_low_q] <= 1'b0;
           r_q.rqe_valid <= 1'b0;
           r_q.rq_ci     <= r_q.rq_ci + 16'd1;
           if (oq_qpn == qpn_q) oq_valid <= 1'b0;
@@ -1277,8 +1487,8 @@ module fabnic_roce_resp #(
             fabnic_roce_sr_pkg::SR_NEW_IN_ORDER: begin
               // messages completed by the advance: this packet's, and the placed LASTs
               // the advance passes
-              r_q.msn <= r_q.msn + 24'(sr_eom_cnt)
-                         + 24'(is_last || is_read || is_atomic);
+              r_q.msn <= r_q.msn + 24'(is_last || is_read || is_atomic);
+              eom_pass_q <= r_q.eom & sr_adv_mask;
               r_q.eom <= (sw_adv >= 24'(SRW)) ? '0 : r_q.eom >> sw_adv[5:0];
               r_q.reom   <= (sw_adv >= 24'(SRW)) ? '0 : r_q.reom >> sw_adv[5:0];
               cmp_map_q  <= r_q.reom & sr_adv_mask;
@@ -1362,6 +1572,7 @@ module fabnic_roce_resp #(
       end
       st_q <= fast_fin ? S_IDLE : S_FIN;   // fast_fin: the pick below may override
     end
+    if (mp2_q) r_q.msn <= r_q.msn + 24'(eom_cnt_q);
     // pick the next event in S_IDLE, or straight from S_FIN when nothing else follows
     // the packet (the state write of that cycle is forwarded to S_LOAD if the next
     // event is for the same QP)
@@ -1386,8 +1597,7 @@ module fabnic_roce_resp #(
         src_q <= SRC_CNP; qpn_q <= s_cnp_qpn;
         st_q <= S_LOAD;
       end else if (take_pkt) begin
-        src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
-        plen_q <= s_hdr_plen;
+        src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp);
         // the next packet of the QP just finished: its context is in qc_q/r_q already
         st_q <= same_qp_next ? S_DISPATCH : S_LOAD;
       end
@@ -1414,8 +1624,73 @@ module fabnic_roce_resp #(
     end
   end
 
+`ifndef SYNTHESIS
+  // The registered shortcuts equal the expressions they stand for where they are used.
+  logic [5:0]       a_low;
+  logic             a_hit;
+  logic [STI_W-1:0] a_idx;
+  pf_e a_pf_act;
+  logic a_pt;
+  always_comb begin
+    a_pt = RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi && !r_q.err && qps_ok
+           && fin_done && src_q == SRC_PKT && cmp_map_q == '0;
+    if (!a_pt || bg_pend)  a_pf_act = PF_NONE;
+    else if (bg_hit)       a_pf_act = PF_FSM;
+    else if (!bg_busy)     a_pf_act = PF_LAUNCH;
+    else                   a_pf_act = PF_FSM;
+    a_low = '0;
+    for (int i = 63; i >= 0; i--) if (cmp_map_q[i]) a_low = 6'(i);
+    a_hit = 1'b0;
+    a_idx = '0;
+    for (int i = SR_STASH - 1; i >= 0; i--) begin
+      if (stv[i] && stq[i] == qpn_q && stp[i] == cmp_base_q + 24'(a_low)) begin
+        a_hit = 1'b1;
+        a_idx = STI_W'(i);
+      end
+    end
+  end
+  logic [6:0]  a_cnt;
+  logic [23:0] a_msn_q;
+  always_comb begin
+    a_cnt = '0;
+    for (int i = 0; i < SRW; i++) a_cnt = a_cnt + 7'(r_q.eom[i] & sr_adv_mask[i]);
+  end
+  always_ff @(posedge clk) begin
+    if (st_q == S_SRW && sw_rsp_valid && sw_class == fabnic_roce_sr_pkg::SR_NEW_IN_ORDER)
+      a_msn_q <= r_q.msn + 24'(a_cnt) + 24'(is_last || is_read || is_atomic);
+    if (!rst) begin
+      if (mp2_q)
+        assert (r_q.msn + 24'(eom_cnt_q) == a_msn_q)
+        else $error("fabnic_roce_resp: deferred MSN add differs");
+      if (st_q == S_PLACE)
+        assert (ff_pre_q == ff_pre) else $error("fabnic_roce_resp: ff_pre_q stale in S_PLACE");
+      if (st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr)
+        assert (fd_lok_q == (!wr_len_bad && plen_q != 0))
+        else $error("fabnic_roce_resp: fd_lok_q differs in S_DISPATCH");
+      if (st_q == S_SCHK || st_q == S_EXEC)
+        assert (soff_bad_q == soff_bad) else $error("fabnic_roce_resp: soff_bad_q stale");
+      if (st_q == S_RJOB || st_q == S_SCHK)
+        assert (pd0_q == pd_eq) else $error("fabnic_roce_resp: pd0_q stale");
+      if (st_q == S_RJOB)
+        assert (rd_np_q == npkts(h_q.reth.dma_len, lg))
+        else $error("fabnic_roce_resp: rd_np_q stale in S_RJOB");
+      if (st_q == S_FIN) begin
+        assert (fp_ok_q == (!r_q.err && cmp_map_q == '0))
+        else $error("fabnic_roce_resp: fp_ok_q stale in S_FIN");
+        assert (fin_pf_act == a_pf_act) else $error("fabnic_roce_resp: fin_pf_act differs");
+      end
+      if (st_q == S_CMP && lk_ok) begin
+        assert (lk_any_q == (cmp_map_q != '0)) else $error("fabnic_roce_resp: lk_any_q stale");
+        if (cmp_map_q != '0)
+          assert (lk_low_q == a_low && lk_hit_q == a_hit && (!a_hit || lk_idx_q == a_idx))
+          else $error("fabnic_roce_resp: stash lookup stale in S_CMP");
+      end
+    end
+  end
+`endif
+
   logic unused;
-  assign unused = ^{s_axis_tuser, unused_mr_wr_ready, unused_chk_err,
+  assign unused = ^{s_axis_tuser, unused_mr_wr_ready, unused_chk_err, fl_h, fl_oc, fr,
                     unused_chk_id, s_rd_tdata[511:256], h_q, qc_q, unused_sw_qpn, unused_sw_psn,
                     unused_sw_user, unused_sw_cnt[0], unused_sw_cnt[1], unused_sw_cnt[2],
                     unused_sw_cnt[3], unused_sw_cnt[4], unused_sw_cnt[5]};

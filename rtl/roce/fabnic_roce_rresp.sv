@@ -7,6 +7,9 @@
 // for length 0), else FIRST, MIDDLE..., LAST, with consecutive PSNs, PMTU-sized
 // payloads read from consecutive host addresses. FIFO of JOB_DEPTH jobs in front;
 // a full FIFO back-pressures the responder. One packet per cycle.
+// Registered: the segmenter state (offset, bytes left, packet index, first flag);
+// m_job and m_job_valid are combinational from the FIFO head and that state (no
+// cycle of latency), and m_job_ready reaches only flops and the FIFO pop.
 `default_nettype none
 
 module fabnic_roce_rresp #(
@@ -44,18 +47,19 @@ module fabnic_roce_rresp #(
   logic [3:0]  lg;
   assign {jt, len0, lg} = q_data;
 
-  logic [31:0] off_q, rem, seg, pm;
+  // Per job: the first packet takes its length from the FIFO head, later ones from
+  // rem_q (bytes not yet segmented); off_q is the byte offset of the next packet.
+  logic [31:0] off_q, rem_q, rem, seg, pm;
   logic [23:0] k_q;
-  logic        first, last;
+  logic        first_q, last;
   always_comb begin
     pm    = 32'd1 << lg;
-    rem   = len0 - off_q;
-    seg   = (rem > pm) ? pm : rem;
-    first = off_q == 0;
+    rem   = first_q ? len0 : rem_q;
     last  = rem <= pm;
+    seg   = last ? rem : pm;
     m_job = jt;
     m_job.hdr.bth.psn    = jt.hdr.bth.psn + k_q;
-    m_job.hdr.bth.opcode = (first && last) ? OP_READ_RESP_ONLY : first ? OP_READ_RESP_FIRST
+    m_job.hdr.bth.opcode = (first_q && last) ? OP_READ_RESP_ONLY : first_q ? OP_READ_RESP_FIRST
                          : last ? OP_READ_RESP_LAST : OP_READ_RESP_MIDDLE;
     m_job.plen = seg[15:0];
     m_job.addr = jt.addr + 64'(off_q);
@@ -65,19 +69,25 @@ module fabnic_roce_rresp #(
 
   always_ff @(posedge clk) begin
     if (m_job_valid && m_job_ready) begin
+      first_q <= last;
+      rem_q   <= rem - pm;
       if (last) begin
         off_q <= '0;
         k_q   <= '0;
       end else begin
-        off_q <= off_q + seg;
+        off_q <= off_q + pm;
         k_q   <= k_q + 24'd1;
       end
     end
     if (rst) begin
-      off_q <= '0;
-      k_q   <= '0;
+      first_q <= 1'b1;
+      off_q   <= '0;
+      k_q     <= '0;
     end
   end
+
+  logic unused_seg_hi;
+  assign unused_seg_hi = ^seg[31:16];   // a packet is at most 4 KB (plen is 16 bits)
 
 endmodule
 

@@ -38,8 +38,16 @@
 // Flow control: at most RES_DEPTH SQEs are between L0 and the output, so at most that
 // many miss beats are owed by the host read engine; the core's SQE FIFO in front of
 // this block must hold RES_DEPTH beats so the shared R channel never waits on it.
-`default_nettype none
-
+// Miss descriptors wait in a DESC_Q-entry queue toward the host read engine; L0 issues
+// only while that queue and the result FIFO have room (flags registered from their
+// occupancy a cycle earlier), so L1 never stalls.
+//
+// Pipeline and timing: every table index is precomputed. The fill and command queues
+// store the first line's index (line_idx folded at the queue input); the index of line
+// k+1 is computed while line k is written or looked up. L0 registers the SQE's 8-entry
+// slice of the valid bits with the RAM read; L1 picks the bit and compares the tag.
+// Latency: a command at the head of an idle block issues its first lookup in the
+// cycle it appears, its first result is in the result FIFO two cycles later.
 module fabnic_roce_sqe_shadow #(
     parameter int DEPTH     = 512,   // entries (power of two)
     parameter int RES_DEPTH = 64,    // SQEs between lookup and output (power of two)
@@ -87,11 +95,18 @@ module fabnic_roce_sqe_shadow #(
     output logic [CNT_W-1:0]         cnt_miss      // SQEs read from host memory
 );
 
-  if ((1 << IDX_W) != DEPTH) begin : g_check_depth
-    $error("fabnic_roce_sqe_shadow: DEPTH must be a power of two");
+  if ((1 << IDX_W) != DEPTH || DEPTH < 8) begin : g_check_depth
+    $error("fabnic_roce_sqe_shadow: DEPTH must be a power of two >= 8");
+  end
+  if (RES_DEPTH < 4 || (1 << $clog2(RES_DEPTH)) != RES_DEPTH) begin : g_check_res
+    $error("fabnic_roce_sqe_shadow: RES_DEPTH must be a power of two >= 4");
   end
 
-  localparam int TAG_W = 58;   // 64-byte line address
+  localparam int TAG_W  = 58;   // 64-byte line address
+  localparam int DESC_Q = 8;    // miss descriptors toward the host read engine
+  localparam int VROW   = 8;    // valid bits read with an L0 lookup
+  localparam int VR_W   = $clog2(VROW);
+  localparam int RC_W   = $clog2(RES_DEPTH) + 1;
 
   function automatic logic [IDX_W-1:0] line_idx(input logic [TAG_W-1:0] a);
     logic [IDX_W-1:0] h;
@@ -105,7 +120,7 @@ module fabnic_roce_sqe_shadow #(
   logic [IDX_W-1:0]        wr_idx, rd_idx;
   logic [TAG_W+223:0]      rd_data;
   logic [DEPTH-1:0]        vld_q;
-  logic [TAG_W-1:0]        fq_line, f_line;   // fill: the beat's line address
+  logic [TAG_W-1:0]        f_line;            // fill: the beat's line address
 
   fabnic_ram_sdp #(.DATA_W(TAG_W + 224), .DEPTH(DEPTH)) u_tab (
       .clk, .wr_en, .wr_be(1'b1), .wr_addr(wr_idx), .wr_data({f_line, f_data}),
@@ -113,62 +128,116 @@ module fabnic_roce_sqe_shadow #(
   );
 
   // ---------------------------------------------------------------- fill
-  logic             fq_valid, fq_in_ready, fq_push;
-  logic [15:0]      f_cnt_q;
+  // The queue holds each descriptor's first line and its index; the next line and its
+  // index are registered at every beat (nf_*), so the write address is a 2:1 mux.
+  logic             fq_valid, fq_in_ready, fq_push, f_first_q;
+  logic [TAG_W-1:0] fq_line, nf_line_q, f_line_n;
+  logic [IDX_W-1:0] fq_idx, nf_idx_q;
   logic [$clog2(FILL_Q):0] unused_fq_cnt;
   // zero-length descriptors deliver no beats: not queued
   assign fq_push       = s_fdesc_valid && m_fdesc_ready && fq_in_ready && s_fdesc_len != '0;
   assign m_fdesc_valid = s_fdesc_valid && fq_in_ready;
   assign s_fdesc_ready = m_fdesc_ready && fq_in_ready;
-  fabnic_fifo #(.WIDTH(TAG_W), .DEPTH(FILL_Q)) u_fq (
+  fabnic_fifo #(.WIDTH(TAG_W + IDX_W), .DEPTH(FILL_Q)) u_fq (
       .clk, .rst,
-      .in_valid(fq_push), .in_ready(fq_in_ready), .in_data(s_fdesc_addr[63:6]),
-      .out_valid(fq_valid), .out_ready(f_beat && f_last), .out_data(fq_line),
+      .in_valid(fq_push), .in_ready(fq_in_ready),
+      .in_data({s_fdesc_addr[63:6], line_idx(s_fdesc_addr[63:6])}),
+      .out_valid(fq_valid), .out_ready(f_beat && f_last), .out_data({fq_line, fq_idx}),
       .status_count(unused_fq_cnt)
   );
-  assign f_line = fq_line + TAG_W'(f_cnt_q);
-  assign wr_en  = f_beat && fq_valid;
-  assign wr_idx = line_idx(f_line);
+  assign f_line   = f_first_q ? fq_line : nf_line_q;
+  assign wr_idx   = f_first_q ? fq_idx : nf_idx_q;
+  assign f_line_n = f_line + TAG_W'(1);
+  assign wr_en    = f_beat && fq_valid;
   always_ff @(posedge clk) begin
-    if (f_beat) f_cnt_q <= f_last ? 16'd0 : f_cnt_q + 16'd1;
+    if (f_beat) begin
+      f_first_q <= f_last;
+      nf_line_q <= f_line_n;
+      nf_idx_q  <= line_idx(f_line_n);
+    end
     if (wr_en) vld_q[wr_idx] <= !f_err;
     if (rst) begin
-      f_cnt_q <= '0;
-      vld_q   <= '0;
+      f_first_q <= 1'b1;
+      vld_q     <= '0;
     end
   end
 
   // ---------------------------------------------------------------- commands
-  logic             cq_valid, cq_ready, cq_in_ready;
+  // queued with the first line's index and the first SQE's flags (n == 1, nok != 0)
+  logic             cq_valid, cq_ready, cq_in_ready, cq_nz, cq_one, cq_ok0;
   logic [TAG_W-1:0] cq_line;
+  logic [IDX_W-1:0] cq_idx;
   logic [15:0]      cq_n, cq_nok, c_i_q;
   logic [2:0]       unused_cq_cnt;
   assign s_desc_ready = cq_in_ready;
-  fabnic_fifo #(.WIDTH(TAG_W + 32), .DEPTH(4)) u_cq (
+  fabnic_fifo #(.WIDTH(TAG_W + IDX_W + 35), .DEPTH(4)) u_cq (
       .clk, .rst,
       .in_valid(s_desc_valid), .in_ready(cq_in_ready),
-      .in_data({s_desc_addr[63:6], s_desc_len[21:6], s_desc_nok}),
-      .out_valid(cq_valid), .out_ready(cq_ready), .out_data({cq_line, cq_n, cq_nok}),
+      .in_data({s_desc_addr[63:6], line_idx(s_desc_addr[63:6]), s_desc_len[21:6], s_desc_nok,
+                s_desc_len[21:6] != '0, s_desc_len[21:6] == 16'd1, s_desc_nok != '0}),
+      .out_valid(cq_valid), .out_ready(cq_ready),
+      .out_data({cq_line, cq_idx, cq_n, cq_nok, cq_nz, cq_one, cq_ok0}),
       .status_count(unused_cq_cnt)
   );
 
   // ---------------------------------------------------------------- L0 / L1
-  logic                  l1_valid_q, l1_last_q, l1_ok_q, l1_stall, l1_push, l1_hit;
+  logic                  l0_go, l0_last, l0_ok, c_first_q, nx_last_q, nx_ok_q, room_q;
+  logic [TAG_W-1:0]      l0_line, nx_line_q, l0_line_n;
+  logic [IDX_W-1:0]      nx_idx_q;
+  logic                  l1_valid_q, l1_last_q, l1_ok_q, l1_hit, l1_tag_eq;
   logic [TAG_W-1:0]      l1_line_q;
-  logic                  l0_go;
-  logic [TAG_W-1:0]      l0_line;
-  logic [$clog2(RES_DEPTH):0] res_cnt;
+  logic [VROW-1:0]       l1_vrow_q;
+  logic [VR_W-1:0]       l1_vsel_q;
+  logic [RC_W-1:0]       res_cnt;
   logic                  res_valid, res_ready, res_hit, res_last;
   logic [223:0]          res_data;
-  // runs of misses and the descriptor slot toward the host read engine
+  // runs of misses and the queue toward the host read engine
   logic                  run_q;
   logic [TAG_W-1:0]      run_line_q;
-  logic [15:0]           run_n_q;
-  logic                  close, slot_free;
+  logic [15:0]           run_n_q, run_n1_q;
+  logic                  close, dq_push, dq_in_ready;
+  logic [TAG_W-1:0]      dq_line;
+  logic [15:0]           dq_n;
+  logic [$clog2(DESC_Q):0] dq_cnt;
 
-  assign l0_line  = cq_line + TAG_W'(c_i_q);
-  assign slot_free = !m_desc_valid || m_desc_ready;
-  assign l1_hit   = l1_ok_q && rd_data[TAG_W+223:224] == l1_line_q;
+  // the SQE L0 looks up: the command's first from the queue head, later ones from nx_*
+  assign l0_line   = c_first_q ? cq_line : nx_line_q;
+  assign rd_idx    = c_first_q ? cq_idx : nx_idx_q;
+  assign l0_last   = c_first_q ? cq_one : nx_last_q;
+  assign l0_ok     = c_first_q ? cq_ok0 : nx_ok_q;
+  assign l0_line_n = l0_line + TAG_W'(1);
+  assign l0_go     = cq_valid && cq_nz && room_q;
+  assign cq_ready  = (l0_go && l0_last) || (cq_valid && !cq_nz);
+  assign rd_en     = l0_go;
+
+  always_ff @(posedge clk) begin
+    if (l0_go) begin
+      c_i_q     <= l0_last ? 16'd0 : c_i_q + 16'd1;
+      c_first_q <= l0_last;
+      nx_line_q <= l0_line_n;
+      nx_idx_q  <= line_idx(l0_line_n);
+      nx_last_q <= c_i_q + 16'd2 == cq_n;
+      nx_ok_q   <= c_i_q + 16'd1 < cq_nok;
+    end
+    // room for the SQE issued next: one may be in L1, one is issued per cycle, and
+    // this flag is a cycle old (each queue may have taken one push since)
+    room_q <= (res_cnt <= RC_W'(RES_DEPTH - 3)) && (dq_cnt <= ($clog2(DESC_Q)+1)'(DESC_Q - 5));
+    l1_valid_q <= l0_go;
+    l1_line_q  <= l0_line;
+    l1_last_q  <= l0_last;
+    l1_ok_q    <= l0_ok && !(wr_en && wr_idx == rd_idx);
+    l1_vrow_q  <= vld_q[rd_idx[IDX_W-1:VR_W] * VROW +: VROW];
+    l1_vsel_q  <= rd_idx[VR_W-1:0];
+    if (rst) begin
+      c_i_q      <= '0;
+      c_first_q  <= 1'b1;
+      room_q     <= 1'b0;
+      l1_valid_q <= 1'b0;
+    end
+  end
+
+  assign l1_tag_eq = rd_data[TAG_W+223:224] == l1_line_q;
+  assign l1_hit    = l1_ok_q && l1_vrow_q[l1_vsel_q] && l1_tag_eq;
   // a run closes at a hit, at its command's last SQE (that SQE included), or when L1
   // holds no SQE (L0 is waiting: the run's markers must not wait for its own issue)
   always_comb begin
@@ -176,56 +245,43 @@ module fabnic_roce_sqe_shadow #(
     else if (l1_hit) close = run_q;
     else close = l1_last_q;
   end
-  assign l1_stall = close && !slot_free;
-  assign l1_push  = l1_valid_q && !l1_stall;
-  // room: one SQE may sit in L1, and at most one is pushed per cycle
-  assign l0_go    = cq_valid && cq_n != '0 && !l1_stall
-                    && res_cnt <= ($clog2(RES_DEPTH)+1)'(RES_DEPTH - 2);
-  assign cq_ready = (l0_go && c_i_q + 16'd1 == cq_n) || (cq_valid && cq_n == '0);
-  assign rd_en    = l0_go;
-  assign rd_idx   = line_idx(l0_line);
+  assign dq_push = close;
+  assign dq_line = run_q ? run_line_q : l1_line_q;
+  assign dq_n    = !run_q ? 16'd1 : ((l1_valid_q && !l1_hit) ? run_n1_q : run_n_q);
 
   always_ff @(posedge clk) begin
-    if (!l1_stall) begin
-      l1_valid_q <= l0_go;
-      l1_line_q  <= l0_line;
-      l1_last_q  <= c_i_q + 16'd1 == cq_n;
-      l1_ok_q    <= c_i_q < cq_nok && vld_q[rd_idx] && !(wr_en && wr_idx == rd_idx);
-    end
-    if (l0_go) c_i_q <= (c_i_q + 16'd1 == cq_n) ? 16'd0 : c_i_q + 16'd1;
-    // runs
-    if (close && slot_free) begin
-      m_desc_valid <= 1'b1;
-      m_desc_addr  <= {(run_q ? run_line_q : l1_line_q), 6'd0};
-      m_desc_len   <= {10'd0, run_q ? run_n_q + 16'(l1_valid_q && !l1_hit) : 16'd1, 6'd0};
-      run_q        <= 1'b0;
-    end else if (m_desc_ready) begin
-      m_desc_valid <= 1'b0;
-    end
-    if (l1_push && !l1_hit && !close) begin
+    if (close) run_q <= 1'b0;
+    if (l1_valid_q && !l1_hit && !close) begin
       run_q      <= 1'b1;
       run_line_q <= run_q ? run_line_q : l1_line_q;
-      run_n_q    <= run_q ? run_n_q + 16'd1 : 16'd1;
+      run_n_q    <= run_q ? run_n1_q : 16'd1;
+      run_n1_q   <= run_q ? run_n1_q + 16'd1 : 16'd2;
     end
-    if (l1_push) begin
-      cnt_hit  <= cnt_hit + CNT_W'(l1_hit);
-      cnt_miss <= cnt_miss + CNT_W'(!l1_hit);
-    end
+    if (l1_valid_q && l1_hit) cnt_hit <= cnt_hit + 1'b1;
+    if (l1_valid_q && !l1_hit) cnt_miss <= cnt_miss + 1'b1;
     if (rst) begin
-      l1_valid_q   <= 1'b0;
-      c_i_q        <= '0;
-      m_desc_valid <= 1'b0;
-      run_q        <= 1'b0;
-      cnt_hit      <= '0;
-      cnt_miss     <= '0;
+      run_q    <= 1'b0;
+      cnt_hit  <= '0;
+      cnt_miss <= '0;
     end
   end
+
+  logic [TAG_W-1:0] dq_out_line;
+  logic [15:0]      dq_out_n;
+  fabnic_fifo #(.WIDTH(TAG_W + 16), .DEPTH(DESC_Q)) u_dq (
+      .clk, .rst,
+      .in_valid(dq_push), .in_ready(dq_in_ready), .in_data({dq_line, dq_n}),
+      .out_valid(m_desc_valid), .out_ready(m_desc_ready), .out_data({dq_out_line, dq_out_n}),
+      .status_count(dq_cnt)
+  );
+  assign m_desc_addr = {dq_out_line, 6'd0};
+  assign m_desc_len  = {10'd0, dq_out_n, 6'd0};
 
   // ---------------------------------------------------------------- results, output
   logic unused_res_in_ready;
   fabnic_fifo #(.WIDTH(226), .DEPTH(RES_DEPTH)) u_res (
       .clk, .rst,
-      .in_valid(l1_push), .in_ready(unused_res_in_ready),
+      .in_valid(l1_valid_q), .in_ready(unused_res_in_ready),
       .in_data({l1_hit, l1_last_q, rd_data[223:0]}),
       .out_valid(res_valid), .out_ready(res_ready), .out_data({res_hit, res_last, res_data}),
       .status_count(res_cnt)
@@ -241,6 +297,20 @@ module fabnic_roce_sqe_shadow #(
   assign unused = ^{unused_fq_cnt, unused_cq_cnt, unused_res_in_ready, s_fdesc_addr[5:0],
                     s_desc_addr[5:0], s_desc_len[31:22], s_desc_len[5:0]};
 
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      // the room flags keep both queues from overflowing
+      if (l1_valid_q) assert (unused_res_in_ready) else $error("sqe_shadow: result FIFO full");
+      if (dq_push) assert (dq_in_ready) else $error("sqe_shadow: descriptor queue full");
+      // the first SQE of a command is looked up with the queue's precomputed index
+      if (l0_go && c_first_q) assert (c_i_q == '0) else $error("sqe_shadow: first SQE index");
+      if (l0_go) assert (rd_idx == line_idx(l0_line)) else $error("sqe_shadow: stale index");
+      if (wr_en) assert (wr_idx == line_idx(f_line)) else $error("sqe_shadow: stale fill index");
+    end
+  end
+`endif
+
 endmodule
 
-`default_nettype wire
+`resetall

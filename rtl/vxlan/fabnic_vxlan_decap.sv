@@ -9,7 +9,8 @@
 // the frame's beats.
 //
 // Dropped and counted (one counter per reason, the first that applies):
-//   cnt_drop_outer  meta is not UDP dst port 4789, or meta.err has a bit set
+//   cnt_drop_outer  meta is not UDP dst port 4789, meta.err has a bit set, or the outer
+//                   IPv4 packet is a fragment (meta.ip_frag; RFC 7348 4.3 allows the drop)
 //   cnt_drop_short  UDP payload < 8 + 14 bytes (VXLAN header + inner Ethernet)
 //   cnt_drop_flag   VXLAN I flag (0x08) clear; reserved bits are ignored (RFC 7348)
 // The parser's tuser[0] (e.g. truncated frame) is passed to the inner frame's last beat.
@@ -67,7 +68,7 @@ module fabnic_vxlan_decap #(
 
   always_comb begin
     mq_in.bad_outer = !s_meta_data.is_udp || s_meta_data.dst_port != fabnic_pkt_pkg::UDP_PORT_VXLAN
-                      || s_meta_data.err != '0;
+                      || s_meta_data.err != '0 || s_meta_data.ip_frag;
     mq_in.short_pl  = s_meta_data.payload_len <
                       16'(fabnic_pkt_pkg::VXLAN_HDR_BYTES + fabnic_pkt_pkg::ETH_HDR_BYTES);
     mq_in.ipv6      = s_meta_data.is_ipv6;

@@ -89,6 +89,11 @@ module tb_vtep #(
     output logic [31:0] cnt_tx_local, cnt_tx_flood, cnt_tx_drop_no_route, cnt_tx_drop_oversize,
     output logic [31:0] cnt_tx_drop_bad,
     output logic [$clog2(ENTRIES+1)-1:0] status_mac_entries,
+    // parser counters (docs/pkt.md)
+    output logic [31:0] p_cnt_frames_in, p_cnt_bytes_in, p_cnt_bad_in, p_cnt_frames_out,
+    output logic [31:0] p_cnt_dropped, p_cnt_non_ip, p_cnt_ip_frag, p_cnt_err_runt,
+    output logic [31:0] p_cnt_err_ip_version, p_cnt_err_ipv4_ihl, p_cnt_err_ipv4_csum,
+    output logic [31:0] p_cnt_err_ip_length, p_cnt_err_udp_length,
     output logic [31:0] cycle
 );
 
@@ -108,9 +113,12 @@ module tb_vtep #(
       .m_meta_data(meta), .m_meta_valid(meta_valid), .m_meta_ready(meta_ready),
       .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
       .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
-      .cnt_frames_in(), .cnt_bytes_in(), .cnt_bad_in(), .cnt_frames_out(), .cnt_dropped(),
-      .cnt_non_ip(), .cnt_ip_frag(), .cnt_err_runt(), .cnt_err_ip_version(),
-      .cnt_err_ipv4_ihl(), .cnt_err_ipv4_csum(), .cnt_err_ip_length(), .cnt_err_udp_length()
+      .cnt_frames_in(p_cnt_frames_in), .cnt_bytes_in(p_cnt_bytes_in),
+      .cnt_bad_in(p_cnt_bad_in), .cnt_frames_out(p_cnt_frames_out),
+      .cnt_dropped(p_cnt_dropped), .cnt_non_ip(p_cnt_non_ip), .cnt_ip_frag(p_cnt_ip_frag),
+      .cnt_err_runt(p_cnt_err_runt), .cnt_err_ip_version(p_cnt_err_ip_version),
+      .cnt_err_ipv4_ihl(p_cnt_err_ipv4_ihl), .cnt_err_ipv4_csum(p_cnt_err_ipv4_csum),
+      .cnt_err_ip_length(p_cnt_err_ip_length), .cnt_err_udp_length(p_cnt_err_udp_length)
   );
 
   fabnic_vtep #(
