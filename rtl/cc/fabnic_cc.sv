@@ -33,8 +33,8 @@
 //   CNT_W     per-block counter width inside the algorithm (32; the counters out are
 //             32 bits)
 //
-// Handshakes: the event inputs are registered; s_qp_ready is a function of s_qp.op and
-// of the ready flags of the accumulator and the reaction point (not of s_qp_valid);
+// Handshakes: the event inputs are registered; s_qp_ready is a flop (a command is
+// taken the cycle after the accumulator and the reaction point have both taken it);
 // s_pace_ready, m_pace_*, pace_now and m_rate_upd_* are the rate limiter's ports
 // (fabnic_rate_limiter header); m_cnp_* is the notification point's output FIFO.
 `default_nettype none
@@ -157,20 +157,21 @@ module fabnic_cc
     assign cnt.tx_ev_dropped = ev_lost_q + tx_dropped;
 
     // ------------------------------------------------------------ QP commands
-    // INIT goes to the accumulator (sum = 0) and the reaction point (state reset);
-    // the command is taken when both have taken it. READ goes to the reaction point.
+    // INIT goes to the accumulator (sum = 0) and the reaction point (state reset); READ
+    // goes to the reaction point only. Each side's handshake sets its done flag (a READ
+    // marks the accumulator side done at once); the command is taken in the cycle after
+    // both are set, so s_qp_ready is a flop.
     logic cmd_acc_done_q, cmd_rp_done_q, rp_init_ready, rp_rd_ready, is_init;
     logic rp_init_valid, rp_rd_valid;
     assign is_init       = s_qp.op == CC_QP_INIT;
     assign clr_valid     = s_qp_valid && is_init && !cmd_acc_done_q;
     assign rp_init_valid = s_qp_valid && is_init && !cmd_rp_done_q;
-    assign rp_rd_valid   = s_qp_valid && !is_init;
-    assign s_qp_ready    = is_init ? (cmd_acc_done_q || clr_ready)
-                                     && (cmd_rp_done_q || rp_init_ready)
-                                   : rp_rd_ready;
+    assign rp_rd_valid   = s_qp_valid && !is_init && !cmd_rp_done_q;
+    assign s_qp_ready    = cmd_acc_done_q && cmd_rp_done_q;
     always_ff @(posedge clk) begin
-      if (clr_valid && clr_ready) cmd_acc_done_q <= 1'b1;
-      if (rp_init_valid && rp_init_ready) cmd_rp_done_q <= 1'b1;
+      if ((clr_valid && clr_ready) || (s_qp_valid && !is_init)) cmd_acc_done_q <= 1'b1;
+      if ((rp_init_valid && rp_init_ready) || (rp_rd_valid && rp_rd_ready))
+        cmd_rp_done_q <= 1'b1;
       if (s_qp_valid && s_qp_ready) begin
         cmd_acc_done_q <= 1'b0;
         cmd_rp_done_q  <= 1'b0;
