@@ -337,6 +337,44 @@ module fabnic_axis_realign #(
 
   assign dm = s_axis_tdata & bits_of(s_axis_tkeep);
 
+`ifdef VERILATOR
+`ifndef FABNIC_GATE_MUX
+`define FABNIC_REALIGN_VECTOR_MUX
+`endif
+`endif
+`ifdef FABNIC_REALIGN_VECTOR_MUX
+  // Simulation form: the same rotation as whole-vector shifts, selected by the one-hot
+  // amounts (an AND-OR, equal to the carry-chain form below while ohh and ohl are
+  // one-hot, which the assertion at the end checks). Verilator turns the gate form's
+  // 2 x 9 x KEEP_W per-bit blocks into megabytes of C++ at DATA_W = 512 (minutes of
+  // compile in every build that holds a 512-bit realigner); this form is a few word
+  // loops. Synthesis and `make lint` read the gate form; the unit test
+  // (tb/common/test_axis_realign.py) runs both.
+  always_comb begin
+    logic [2*DATA_W-1:0] dd;
+    logic [2*KEEP_W-1:0] kk;
+    rot_h  = '0;
+    rotk_h = '0;
+    dd     = {dm, dm};
+    kk     = {s_axis_tkeep, s_axis_tkeep};
+    for (int h = 0; h < NH; h++) begin
+      rot_h  = rot_h  | ({DATA_W{ohh[h]}} & DATA_W'(dd >> (8 * h * NL)));
+      rotk_h = rotk_h | ({KEEP_W{ohh[h]}} & KEEP_W'(kk >> (h * NL)));
+    end
+  end
+  always_comb begin
+    logic [2*DATA_W-1:0] dd;
+    logic [2*KEEP_W-1:0] kk;
+    rot  = '0;
+    rotk = '0;
+    dd   = {rot_h, rot_h};
+    kk   = {rotk_h, rotk_h};
+    for (int j = 0; j < NL; j++) begin
+      rot  = rot  | ({DATA_W{ohl[j]}} & DATA_W'(dd >> (8 * j)));
+      rotk = rotk | ({KEEP_W{ohl[j]}} & KEEP_W'(kk >> j));
+    end
+  end
+`else
   for (genvar l = 0; l < KEEP_W; l++) begin : g_lane
     for (genvar b = 0; b < 9; b++) begin : g_bit     // 8 data bits, then tkeep
       logic [NH-1:0] ch;
@@ -362,6 +400,8 @@ module fabnic_axis_realign #(
       end
     end
   end
+
+`endif
 
   // ---------------------------------------------------------------- frame state, residual
   always_ff @(posedge clk) begin
@@ -517,6 +557,9 @@ module fabnic_axis_realign #(
       end
       assert (!(w0 && occ_oh[NQ]) && !(w1 && (occ_oh[NQ] || occ_oh[NQ-1])))
         else $error("fabnic_axis_realign: output queue overflow");
+      // the rotation amounts of a taken beat are one-hot (both rotation forms rely on it)
+      assert (!s_fire || ($onehot(ohh) && $onehot(ohl)))
+        else $error("fabnic_axis_realign: rotation amount not one-hot");
       // the beat taken next to a flush beat is a frame's first (no residual lanes)
       assert (!(flush_q && s_fire && (!first || x_a != '0)))
         else $error("fabnic_axis_realign: flush beat next to a beat that uses the residual");

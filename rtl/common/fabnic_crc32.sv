@@ -52,6 +52,57 @@ module fabnic_crc32 #(
     end
   end
 
+`ifdef VERILATOR
+`ifndef FABNIC_GATE_MUX
+`define FABNIC_CRC32_TABLE
+`endif
+`endif
+`ifdef FABNIC_CRC32_TABLE
+  // Simulation form (docs/verification.md, "Simulation forms"): the same chunk chain, a
+  // byte per step through a 256-entry table (entry a: the state a leaves after eight
+  // zero-input steps). Verilator evaluates the serial form as 8*KEEP_W dependent bit steps
+  // per chunk on every input change; this is KEEP_W table look-ups.
+  function automatic logic [256*32-1:0] gen_table();
+    logic [256*32-1:0] t;
+    for (int a = 0; a < 256; a++) begin
+      logic [31:0] r;
+      r = 32'(a);
+      for (int i = 0; i < 8; i++) r = (r >> 1) ^ (POLY & {32{r[0]}});
+      t[a*32 +: 32] = r;
+    end
+    return t;
+  endfunction
+
+  localparam logic [256*32-1:0] TBL = gen_table();
+
+  function automatic logic [31:0] crc_bytes_t(input logic [31:0] c, input logic [DATA_W-1:0] d,
+                                              input int n);
+    logic [31:0] r;
+    r = c;
+    for (int b = 0; b < KEEP_W; b++) begin
+      if (b < n) r = (r >> 8) ^ TBL[32 * (r[7:0] ^ d[8*b +: 8]) +: 32];
+    end
+    return r;
+  endfunction
+
+  always_comb begin
+    logic [31:0] c;
+    logic [DATA_W-1:0] d;
+    c = crc_in;
+    d = data_in;
+    if (&keep_in) begin
+      crc_out = crc_bytes_t(crc_in, data_in, KEEP_W);
+    end else begin
+      for (int k = CNT_W - 1; k >= 0; k--) begin
+        if ((1 << k) < KEEP_W && count[k]) begin
+          c = crc_bytes_t(c, d, 1 << k);
+          d = d >> (8 * (1 << k));
+        end
+      end
+      crc_out = c;
+    end
+  end
+`else
   always_comb begin
     logic [31:0] c;
     logic [DATA_W-1:0] d;
@@ -70,6 +121,8 @@ module fabnic_crc32 #(
       crc_out = c;
     end
   end
+
+`endif
 
 endmodule
 

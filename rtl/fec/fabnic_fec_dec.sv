@@ -304,13 +304,41 @@ module fabnic_fec_dec #(
   logic [SL_W-1:0]   s1_fin_slot_q;
   logic [WW-1:0]     fwd_q, rdata_a, rdata_b, s1_old, s1_new;
 
+`ifdef VERILATOR
+`ifndef FABNIC_GATE_MUX
+`define FABNIC_FEC_VECTOR_MUL
+`endif
+`endif
+`ifdef FABNIC_FEC_VECTOR_MUL
+  // Simulation form of a beat times one coefficient (docs/verification.md, "Simulation
+  // forms"): for each bit j, the bytes whose bit j is set (spread to 0xFF by a subtraction:
+  // 0x01 in byte m becomes 0xFF there) select the coefficient's multiple c*x^j. The same
+  // function as gf_mul_cx per byte, in word-wide operations instead of 8*KEEP_W bit terms.
+  localparam logic [DATA_W-1:0] BYTE_LSB = {KEEP_W{8'h01}};
+  function automatic logic [DATA_W-1:0] gf_mul_beat(input logic [63:0] cx, input logic [DATA_W-1:0] d);
+    logic [DATA_W-1:0] p, plane, t;
+    p = '0;
+    for (int j = 0; j < 8; j++) begin
+      plane = (d >> j) & BYTE_LSB;
+      t     = (plane << 8) - plane;       // mod 2^DATA_W: exact, 255 * bit fits a byte
+      p     = p ^ (t & {KEEP_W{cx[8*j +: 8]}});
+    end
+    return p;
+  endfunction
+`endif
+
   always_comb begin
     s1_old = s1_zero_q ? '0 : (fwd_hit_q ? fwd_q : rdata_a);
     for (int r = 0; r < MAX_R; r++) begin
+`ifdef FABNIC_FEC_VECTOR_MUL
+      s1_new[r*DATA_W +: DATA_W] = s1_old[r*DATA_W +: DATA_W] ^
+          gf_mul_beat(s1_cx_q[r*64 +: 64], s1_data_q);
+`else
       for (int m = 0; m < KEEP_W; m++) begin
         s1_new[r*DATA_W + 8*m +: 8] = s1_old[r*DATA_W + 8*m +: 8] ^
             fabnic_fec_pkg::gf_mul_cx(s1_cx_q[r*64 +: 64], s1_data_q[8*m +: 8]);
       end
+`endif
     end
   end
 
@@ -442,6 +470,13 @@ module fabnic_fec_dec #(
   // recovered beat: sum over syndrome rows
   logic [DATA_W-1:0] o1_data;
   always_comb begin
+`ifdef FABNIC_FEC_VECTOR_MUL
+    o1_data = '0;
+    for (int r = 0; r < MAX_R; r++) begin
+      o1_data = o1_data ^ gf_mul_beat(o1_cx_q[r*64 +: 64], rdata_b[r*DATA_W +: DATA_W]);
+    end
+    for (int m = 0; m < KEEP_W; m++) if (!o1_keep_q[m]) o1_data[8*m +: 8] = 8'h00;
+`else
     for (int m = 0; m < KEEP_W; m++) begin
       logic [7:0] b;
       b = '0;
@@ -450,6 +485,7 @@ module fabnic_fec_dec #(
       end
       o1_data[8*m +: 8] = o1_keep_q[m] ? b : 8'h00;
     end
+`endif
   end
 
   logic       fifo_in_ready_unused;

@@ -330,9 +330,15 @@ if cocotb is not None:
         assert lat == [1] * len(frames), f"latencies {lat}"
 
 
-@pytest.mark.parametrize("data_w", [32, 64, 128, 512])
-def test_axis_realign(data_w: int) -> None:
+@pytest.mark.parametrize("data_w,form", [(32, "vector"), (64, "vector"), (128, "vector"), (512, "vector"),
+                                          (64, "gate"), (512, "gate")])
+def test_axis_realign(data_w: int, form: str) -> None:
+    """`form`: the rotation as Verilator builds it by default (whole-vector shifts) or as
+    synthesis reads it (per-bit carry-chain multiplexers, FABNIC_GATE_MUX)."""
     from fabnic_tb import runner
 
+    gate = form == "gate"
     runner.run(toplevel="fabnic_axis_realign", module="test_axis_realign",
-               test_dir=Path(__file__).parent, parameters={"DATA_W": data_w})
+               test_dir=Path(__file__).parent, parameters={"DATA_W": data_w},
+               tag=f"DATA_W{data_w}_gate" if gate else None,
+               build_args=["+define+FABNIC_GATE_MUX"] if gate else ())

@@ -58,9 +58,13 @@ if cocotb is not None:
             assert (~state) & 0xFFFFFFFF == zlib.crc32(frame), f"length {length}"
 
 
-@pytest.mark.parametrize("data_w", [64, 512])
-def test_crc32(data_w: int) -> None:
+@pytest.mark.parametrize("data_w,form", [(64, "table"), (512, "table"), (64, "gate"), (512, "gate")])
+def test_crc32(data_w: int, form: str) -> None:
+    """`form`: the simulation form Verilator builds by default (a byte table) or the
+    synthesized serial form (FABNIC_GATE_MUX); docs/verification.md, "Simulation forms"."""
     from fabnic_tb import runner
 
+    gate = form == "gate"
     runner.run(toplevel="fabnic_crc32", module="test_crc32", test_dir=Path(__file__).parent,
-               parameters={"DATA_W": data_w})
+               parameters={"DATA_W": data_w}, tag=f"DATA_W{data_w}_gate" if gate else None,
+               build_args=["+define+FABNIC_GATE_MUX"] if gate else ())

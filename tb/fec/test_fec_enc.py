@@ -131,9 +131,17 @@ CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize("params", CONFIGS, ids=lambda p: f"w{p['DATA_W']}")
-def test_fec_enc(params: dict) -> None:
+# (parameters, form): the simulation form (word-wide GF products) at both widths, and the
+# synthesized per-byte form (FABNIC_GATE_MUX) at 64 bits (docs/verification.md, "Simulation forms")
+RUNS = [(CONFIGS[0], "vector"), (CONFIGS[1], "vector"), (CONFIGS[0], "gate")]
+
+
+@pytest.mark.parametrize("params,form", RUNS, ids=lambda p: p if isinstance(p, str) else f"w{p['DATA_W']}")
+def test_fec_enc(params: dict, form: str) -> None:
     from fabnic_tb import runner
 
+    gate = form == "gate"
     runner.run(toplevel="fabnic_fec_enc", module="test_fec_enc",
-               test_dir=Path(__file__).parent, parameters=params)
+               test_dir=Path(__file__).parent, parameters=params,
+               tag=f"w{params['DATA_W']}_gate" if gate else None,
+               build_args=["+define+FABNIC_GATE_MUX"] if gate else ())
