@@ -44,7 +44,8 @@
 // c+3 at the earliest and is written at the end of c+3+NSTG; its read response is
 // visible in cycle c+4+NSTG (20 with the defaults), its rate update (one register
 // before the update FIFO) in c+5+NSTG.
-// Handshakes: *_ready depend on the other ports' valid (priority) and FIFO state;
+// Handshakes: *_ready depend on the other ports' valid (priority) and a flop (the event
+// FIFO's registered "not full");
 // upd_valid and rd_rsp_* come from flops/FIFO storage.
 `default_nettype none
 
@@ -344,6 +345,7 @@ module fabnic_dcqcn_rp #(
   // ---------------------------------------------------------------- event FIFO, head register
   op_t evt_in, evt_out;
   logic evt_in_valid, evt_in_ready, evt_out_valid, evt_out_ready;
+  logic evt_rdy_q, evt_push, evt_pop, evt_fifo_ready;
   logic [EVT_CW-1:0] evt_count;
 
   always_comb begin
@@ -360,14 +362,27 @@ module fabnic_dcqcn_rp #(
     end
   end
   assign evt_in_valid = !clr_q && (init_valid || cnp_valid || tx_valid || rd_valid);
+  assign evt_in_ready = evt_rdy_q;
   assign init_ready   = !clr_q && evt_in_ready;
   assign cnp_ready    = !clr_q && evt_in_ready && !init_valid;
   assign tx_ready     = !clr_q && evt_in_ready && !init_valid && !cnp_valid;
   assign rd_ready     = !clr_q && evt_in_ready && !init_valid && !cnp_valid && !tx_valid;
 
+  // The FIFO's "not full" as a flop, so the inputs' ready paths start at flops: set
+  // when the FIFO pops or holds fewer than EVT_DEPTH - 1 events, so a push in the next
+  // cycle always has room. It does not look at this cycle's push (that would put the
+  // inputs' valid paths in front of it): with EVT_DEPTH - 1 events, no push and no
+  // pop, the last slot waits for the next pop.
+  assign evt_push = evt_in_valid && evt_rdy_q;
+  assign evt_pop  = evt_out_valid && evt_out_ready;
+  always_ff @(posedge clk) begin
+    evt_rdy_q <= evt_pop || evt_count < EVT_CW'(EVT_DEPTH - 1);
+    if (rst) evt_rdy_q <= 1'b1;   // empty
+  end
+
   fabnic_fifo #(.WIDTH(OW), .DEPTH(EVT_DEPTH)) u_evt_fifo (
     .clk, .rst,
-    .in_valid(evt_in_valid), .in_ready(evt_in_ready), .in_data(evt_in),
+    .in_valid(evt_push), .in_ready(evt_fifo_ready), .in_data(evt_in),
     .out_valid(evt_out_valid), .out_ready(evt_out_ready), .out_data(evt_out),
     .status_count(evt_count)
   );
@@ -842,7 +857,7 @@ module fabnic_dcqcn_rp #(
   end
 
   logic unused;
-  assign unused = ^{evt_count, upd_in_ready, wb};  // wb: fields the write-back does not read
+  assign unused = ^{evt_fifo_ready, upd_in_ready, wb};  // wb: fields the write-back does not read
 
   // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS
@@ -864,6 +879,8 @@ module fabnic_dcqcn_rp #(
         assert (ev_v_q[s] == (v_q[s] && w_q[s].op.kind != OP_SWEEP))
           else $error("fabnic_dcqcn_rp: event op flag of stage %0d", s);
       end
+      // the registered "not full" never promises room the event FIFO does not have
+      if (evt_rdy_q) assert (evt_fifo_ready) else $error("fabnic_dcqcn_rp: event FIFO ready");
       // the update FIFO is never overrun (issue reserves its space)
       if (upd_push_q) assert (upd_in_ready) else $error("fabnic_dcqcn_rp: update FIFO overrun");
     end

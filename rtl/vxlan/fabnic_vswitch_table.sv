@@ -13,19 +13,25 @@
 //   TUN table  TUN_ENTRIES slots (registers) of fabnic_vxlan_pkg::tunnel_t.
 //
 // Lookup port A ({vni, mac} -> result, with the VNI row): pipelined, one lookup per
-// cycle, result one cycle after the request (valid/ready on both sides; la_user is
-// carried to the result). The VNI slots are compared in the request cycle (match
-// vector registered); the first matching slot is selected in the result cycle.
+// cycle, result three cycles after the request (valid/ready on both sides; la_user is
+// carried to the result): the VNI slots are compared in the request cycle (match
+// vector registered), the MAC ways in the next (hit vector registered), the first
+// hitting way and the first matching VNI slot's row are picked in the third and the
+// result goes into a result FIFO (ra_* is its head). Handshakes: la_ready is flops
+// (a result FIFO slot is reserved per accepted lookup) and cmd_valid (commands first);
+// it does not depend on ra_ready.
 // Port B (vni [, tunnel index] -> tunnel row, encap path) is a pipeline without
 // handshake: rb_* belong to the lb_* presented two cycles earlier (cycle 1: VNI match
 // vector, cycle 2: tunnel index; the tunnel row is read from it). rb_tsum is the sum of
 // the tunnel's 16-bit address words (2 + 2 for IPv4, 8 + 8 for IPv6: the UDP pseudo
-// header part), computed when the tunnel is written.
+// header part), computed from a TUN ADD and written one cycle after the tunnel (before
+// the command's response).
 //
 // Command port (valid/ready, then one response valid/ready): op ADD/DEL/READ on
 // table MAC (by key; ADD overwrites an existing key), VNI or TUN (by cmd_index).
 // Commands have priority over lookups (port A pauses for 4 cycles per MAC command:
-// read, compare (ways registered), write, response).
+// read, compare (ways registered), write, response); a command waits until no lookup
+// is in the two stages before the result FIFO.
 // After reset the RAM is cleared, one set per cycle: init_done goes high after SETS
 // cycles; lookups and commands wait for it.
 `default_nettype none
@@ -151,15 +157,17 @@ module fabnic_vswitch_table #(
     return m;
   endfunction
 
-  // first (lowest) matching slot: isolate the lowest set bit, then OR-encode it
-  function automatic logic [VS_W-1:0] vni_first(input logic [VNI_ENTRIES-1:0] m);
-    logic [VNI_ENTRIES-1:0] oh;
-    logic [VS_W-1:0]        r;
-    oh = m & (~m + 1'b1);
-    r  = '0;
-    for (int i = 0; i < VNI_ENTRIES; i++) begin
-      if (oh[i]) r |= VS_W'(i);
-    end
+  // the lowest set bit of a VNI match vector, one-hot (a carry chain, not a ripple of ORs)
+  function automatic logic [VNI_ENTRIES-1:0] vni_first_oh(input logic [VNI_ENTRIES-1:0] m);
+    return m & (~m + 1'b1);
+  endfunction
+
+  // a VNI row selected by a one-hot slot vector (AND-OR, no index decode)
+  function automatic logic [VROW-1:0] vni_row_oh(input logic [VNI_ENTRIES-1:0] oh,
+                                                 input logic [VNI_ENTRIES*VROW-1:0] rows);
+    logic [VROW-1:0] r;
+    r = '0;
+    for (int i = 0; i < VNI_ENTRIES; i++) if (oh[i]) r = r | rows[i*VROW +: VROW];
     return r;
   endfunction
 
@@ -174,9 +182,13 @@ module fabnic_vswitch_table #(
     return a;
   endfunction
 
-  logic [VNI_ENTRIES*24-1:0] vni_keys_flat;
+  logic [VNI_ENTRIES*24-1:0]   vni_keys_flat;
+  logic [VNI_ENTRIES*VROW-1:0] vni_rows_flat;
   always_comb begin
-    for (int i = 0; i < VNI_ENTRIES; i++) vni_keys_flat[i*24 +: 24] = vni_key_q[i];
+    for (int i = 0; i < VNI_ENTRIES; i++) begin
+      vni_keys_flat[i*24 +: 24]     = vni_key_q[i];
+      vni_rows_flat[i*VROW +: VROW] = vni_row_q[i];
+    end
   end
 
   // port B: b1 = match vector, b2 = tunnel index
@@ -190,7 +202,23 @@ module fabnic_vswitch_table #(
     b2_hit_q  <= |b1_mvec_q;
     b2_tun_q  <= b1_sel_q ? b1_tun_q : rowb_tun;
   end
-  assign rowb_tun  = vni_row_q[vni_first(b1_mvec_q)][VROW-1 -: TUN_W];
+  // the first matching slot's tunnel as kept balanced trees: the one-hot (a carry
+  // chain), groups of 3 slots (one LUT per bit), the OR of the groups
+  localparam int BG = (VNI_ENTRIES + 2) / 3;
+  (* keep *) logic [VNI_ENTRIES-1:0] b1_oh;
+  (* keep *) logic [BG*TUN_W-1:0]    b1_part;
+  always_comb begin
+    b1_oh = vni_first_oh(b1_mvec_q);
+    b1_part = '0;
+    for (int g = 0; g < BG; g++) begin
+      for (int i = 3 * g; i < 3 * g + 3 && i < VNI_ENTRIES; i++) begin
+        if (b1_oh[i]) b1_part[g*TUN_W +: TUN_W] = b1_part[g*TUN_W +: TUN_W]
+                                                  | vni_row_q[i][VROW-1 -: TUN_W];
+      end
+    end
+    rowb_tun = '0;
+    for (int g = 0; g < BG; g++) rowb_tun = rowb_tun | b1_part[g*TUN_W +: TUN_W];
+  end
   assign rb_hit    = b2_hit_q;
   assign rb_tunnel = tun_q[b2_tun_q];
   assign rb_tsum   = tsum_q[b2_tun_q];
@@ -211,27 +239,43 @@ module fabnic_vswitch_table #(
   );
 
   // ---------------------------------------------------------------- lookup pipeline
-  logic              la_fire, cmd_fire, v_q;
+  // L0 request (RAM read, VNI match vector) -> L1 (RAM word: the ways compared, the first
+  // matching VNI slot as a one-hot) -> L2 (the first hitting way and the VNI row picked)
+  // -> result FIFO (ra_*). A lookup is accepted only with a result FIFO slot reserved
+  // for it (res_cnt_q: lookups accepted and not yet popped; a pop frees its slot one
+  // cycle later), so L1 and L2 never stall and la_ready does not depend on ra_ready.
+  localparam int RQ_DEPTH = 4;   // >= the 4 cycles a lookup holds its slot at full rate
+  localparam int RQ_W     = $clog2(RQ_DEPTH) + 1;
+
+  typedef struct packed {
+    logic [USER_W-1:0] user;
+    logic [23:0]       vni;
+    logic              vni_hit;
+    logic              mac_hit;
+    logic              group;
+    logic [1:0]        action;
+    logic [IDX_W-1:0]  index;
+    logic [VROW-1:0]   row;
+  } res_t;
+
+  logic              la_fire, cmd_fire, v1_q, v2_q, res_pop, res_pop_q;
+  logic [RQ_W-1:0]   res_cnt_q;
   logic [71:0]       lkey_q;
-  logic [USER_W-1:0] luser_q;
-  logic [VNI_ENTRIES-1:0] lmvec_q;
-  logic [VROW-1:0]   lrow;
+  logic [71:0]       ckey_q;        // the MAC command's key
+  logic [23:0]       vni2_q;
+  logic              group2_q;
+  logic [USER_W-1:0] luser_q, user2_q;
+  logic [VNI_ENTRIES-1:0] lmvec_q, vsel2_q;
+  logic              vhit2_q;
+  logic [WAYS-1:0]   hit2_q;
+  logic [1:0]        act2_q [WAYS];
+  logic [IDX_W-1:0]  idx2_q [WAYS];
 
   assign init_done = st_q != S_INIT;
-  assign la_ready  = st_q == S_IDLE && !cmd_valid && (!v_q || ra_ready);
+  assign la_ready  = st_q == S_IDLE && !cmd_valid && 32'(res_cnt_q) < RQ_DEPTH;
   assign la_fire   = la_valid && la_ready;
-  assign cmd_ready = st_q == S_IDLE && !v_q;
+  assign cmd_ready = st_q == S_IDLE && !v1_q && !v2_q;
   assign cmd_fire  = cmd_valid && cmd_ready;
-
-  always_ff @(posedge clk) begin
-    if (la_fire) begin
-      lkey_q  <= {la_vni, la_mac};
-      luser_q <= la_user;
-      lmvec_q <= vni_mvec(la_vni, vni_valid_q, vni_keys_flat);
-    end
-    v_q <= la_fire || (v_q && !ra_ready);
-    if (rst) v_q <= 1'b0;
-  end
 
   mac_ent_t ent [WAYS];
   always_comb begin
@@ -240,14 +284,24 @@ module fabnic_vswitch_table #(
     end
   end
 
-  // 72-bit key compare as a balanced tree: 3-bit chunks, then groups of 6 chunks
-  function automatic logic key_eq(input logic [71:0] a, input logic [71:0] b);
-    logic [23:0] c;
-    logic [3:0]  g;
-    for (int i = 0; i < 24; i++) c[i] = a[3*i +: 3] == b[3*i +: 3];
-    for (int k = 0; k < 4; k++) g[k] = &c[6*k +: 6];
-    return &g;
-  endfunction
+  // 72-bit key compares as balanced trees with kept intermediate nets (as in
+  // fabnic_cc_match), so that synthesis cannot chain them: 3-bit chunks (one LUT each),
+  // groups of 6 chunks (one LUT), then the 4 groups and the valid bit (one LUT).
+  // lk_*: the lookup key against each way; ck_*: the command key against each way.
+  (* keep *) logic [WAYS*24-1:0] lk_ch, ck_ch;
+  (* keep *) logic [WAYS*4-1:0]  lk_grp, ck_grp;
+  always_comb begin
+    for (int w = 0; w < WAYS; w++) begin
+      for (int i = 0; i < 24; i++) begin
+        lk_ch[w*24 + i] = ent[w].key[3*i +: 3] == lkey_q[3*i +: 3];
+        ck_ch[w*24 + i] = ent[w].key[3*i +: 3] == ckey_q[3*i +: 3];
+      end
+      for (int k = 0; k < 4; k++) begin
+        lk_grp[w*4 + k] = &lk_ch[w*24 + 6*k +: 6];
+        ck_grp[w*4 + k] = &ck_ch[w*24 + 6*k +: 6];
+      end
+    end
+  end
 
   // the first (lowest) way of a set of ways
   function automatic logic [WAY_W-1:0] way_first(input logic [WAYS-1:0] m);
@@ -261,60 +315,105 @@ module fabnic_vswitch_table #(
     return r;
   endfunction
 
-  // lookup result (port A): the lookup key against the RAM word
-  logic [WAYS-1:0]  hit_w;
-  logic [WAY_W-1:0] hit_way;
-  logic [1:0]       hit_act;
-  logic [IDX_W-1:0] hit_idx;
-  logic             any_hit;
-  always_comb begin
-    for (int w = 0; w < WAYS; w++) hit_w[w] = ent[w].valid && key_eq(ent[w].key, lkey_q);
-    hit_way = way_first(hit_w);
-    any_hit = |hit_w;
-    hit_act = ent[hit_way].action;
-    hit_idx = ent[hit_way].index;
+  always_ff @(posedge clk) begin
+    // L0 -> L1
+    if (la_fire) begin
+      lkey_q  <= {la_vni, la_mac};
+      luser_q <= la_user;
+      lmvec_q <= vni_mvec(la_vni, vni_valid_q, vni_keys_flat);
+    end
+    v1_q <= la_fire;
+    // L1 -> L2: the ways holding the key, the first matching VNI slot
+    v2_q    <= v1_q;
+    vni2_q   <= lkey_q[71:48];
+    group2_q <= lkey_q[40];
+    user2_q <= luser_q;
+    vhit2_q <= |lmvec_q;
+    vsel2_q <= vni_first_oh(lmvec_q);
+    for (int w = 0; w < WAYS; w++) begin
+      hit2_q[w] <= ent[w].valid && (&lk_grp[w*4 +: 4]);
+      act2_q[w] <= ent[w].action;
+      idx2_q[w] <= ent[w].index;
+    end
+    res_pop_q <= res_pop;
+    res_cnt_q <= res_cnt_q + RQ_W'(la_fire) - RQ_W'(res_pop_q);
+    if (rst) begin
+      v1_q      <= 1'b0;
+      v2_q      <= 1'b0;
+      res_pop_q <= 1'b0;
+      res_cnt_q <= '0;
+    end
   end
 
-  // MAC command: S_CMP registers the ways holding the command key and the free ways,
-  // S_WR picks the first of them and writes (the RAM read register holds the set)
-  logic [71:0]      ckey_q;
-  logic [WAYS-1:0]  chit_w_q, cfree_w_q;
+  // L2: the result (the VNI rows cannot change while a lookup is in L1 or L2: commands
+  // wait for both to be empty)
+  res_t             r2;
+  logic [WAY_W-1:0] hit_way;
+  always_comb begin
+    hit_way    = way_first(hit2_q);
+    r2.user    = user2_q;
+    r2.vni     = vni2_q;
+    r2.vni_hit = vhit2_q;
+    r2.mac_hit = |hit2_q;
+    r2.group   = group2_q;
+    r2.action  = |hit2_q ? act2_q[hit_way] : fabnic_vxlan_pkg::ACT_NONE;
+    r2.index   = |hit2_q ? idx2_q[hit_way] : '0;
+    r2.row     = vni_row_oh(vsel2_q, vni_rows_flat);
+  end
+
+  res_t                r_out;
+  logic                rq_in_ready;
+  logic [RQ_W-1:0]     unused_rq_count;
+  fabnic_fifo #(.WIDTH($bits(res_t)), .DEPTH(RQ_DEPTH)) u_res (
+      .clk, .rst, .in_valid(v2_q), .in_ready(rq_in_ready), .in_data(r2),
+      .out_valid(ra_valid), .out_ready(ra_ready), .out_data(r_out),
+      .status_count(unused_rq_count)
+  );
+  assign res_pop = ra_valid && ra_ready;
+
+  // MAC command: S_CMP registers the first way holding the command key and the first
+  // free way (one-hot), S_WR writes one of them (the RAM read register holds the set)
+  logic [WAYS-1:0]  chit_w, cfree_w, chit_oh_q, cfree_oh_q;
   logic             c_hit, c_free;
-  logic [WAY_W-1:0] c_hit_way, c_free_way;
   logic [1:0]       c_act;
   logic [IDX_W-1:0] c_idx;
+  always_comb begin
+    for (int w = 0; w < WAYS; w++) begin
+      chit_w[w]  = ent[w].valid && (&ck_grp[w*4 +: 4]);
+      cfree_w[w] = !ent[w].valid;
+    end
+  end
   always_ff @(posedge clk) begin
     if (st_q == S_CMP) begin
-      for (int w = 0; w < WAYS; w++) begin
-        chit_w_q[w]  <= ent[w].valid && key_eq(ent[w].key, ckey_q);
-        cfree_w_q[w] <= !ent[w].valid;
-      end
+      chit_oh_q  <= chit_w & (~chit_w + 1'b1);
+      cfree_oh_q <= cfree_w & (~cfree_w + 1'b1);
     end
   end
   always_comb begin
-    c_hit      = |chit_w_q;
-    c_free     = |cfree_w_q;
-    c_hit_way  = way_first(chit_w_q);
-    c_free_way = way_first(cfree_w_q);
-    c_act      = ent[c_hit_way].action;
-    c_idx      = ent[c_hit_way].index;
+    c_hit = |chit_oh_q;
+    c_free = |cfree_oh_q;
+    c_act = '0;
+    c_idx = '0;
+    for (int w = 0; w < WAYS; w++) begin
+      if (chit_oh_q[w]) begin
+        c_act = c_act | ent[w].action;
+        c_idx = c_idx | ent[w].index;
+      end
+    end
   end
 
-  assign ra_valid      = v_q;
-  assign ra_user       = luser_q;
-  assign ra_vni        = lkey_q[71:48];
-  // the VNI rows cannot change while a result waits (commands wait for v_q = 0)
-  assign lrow          = vni_row_q[vni_first(lmvec_q)];
-  assign ra_vni_hit    = |lmvec_q;
-  assign ra_mac_hit    = any_hit;
-  assign ra_group      = lkey_q[40];
-  assign ra_action     = any_hit ? hit_act : fabnic_vxlan_pkg::ACT_NONE;
-  assign ra_index      = any_hit ? hit_idx : '0;
-  assign ra_vni_tun    = lrow[VROW-1 -: TUN_W];
-  assign ra_flood_cnt  = lrow[O_FC +: FC_W];
-  assign ra_flood_list = lrow[O_FC-1:0];
-  assign ra_rflood_cnt = lrow[O_RC +: RFC_W];
-  assign ra_rflood_list = lrow[O_RL +: RFLOOD_MAX*TUN_W];
+  assign ra_user       = r_out.user;
+  assign ra_vni        = r_out.vni;
+  assign ra_vni_hit    = r_out.vni_hit;
+  assign ra_mac_hit    = r_out.mac_hit;
+  assign ra_group      = r_out.group;
+  assign ra_action     = r_out.action;
+  assign ra_index      = r_out.index;
+  assign ra_vni_tun    = r_out.row[VROW-1 -: TUN_W];
+  assign ra_flood_cnt  = r_out.row[O_FC +: FC_W];
+  assign ra_flood_list = r_out.row[O_FC-1:0];
+  assign ra_rflood_cnt = r_out.row[O_RC +: RFC_W];
+  assign ra_rflood_list = r_out.row[O_RL +: RFLOOD_MAX*TUN_W];
 
   // ---------------------------------------------------------------- commands
   logic [1:0]       cop_q;
@@ -349,10 +448,10 @@ module fabnic_vswitch_table #(
     end else if (st_q == S_WR) begin
       if (cop_q == fabnic_vxlan_pkg::OP_ADD && (c_hit || c_free)) begin
         wr_en = 1'b1;
-        wr_be[c_hit ? c_hit_way : c_free_way] = 1'b1;
+        wr_be = c_hit ? chit_oh_q : cfree_oh_q;
       end else if (cop_q == fabnic_vxlan_pkg::OP_DEL && c_hit) begin
         wr_en = 1'b1;
-        wr_be[c_hit_way] = 1'b1;
+        wr_be = chit_oh_q;
       end
     end
   end
@@ -368,7 +467,17 @@ module fabnic_vswitch_table #(
   assign cmd_tun        = fabnic_vxlan_pkg::tunnel_t'(cmd_value[366:0]);
   assign unused_cmd_tun = ^{cmd_tun.src_mac, cmd_tun.dst_mac, cmd_tun.ttl, cmd_tun.dscp};
 
+  // a tunnel's address sum is computed from the command and written one cycle later
+  // (in S_RSP, before the response)
+  logic             ts_we_q;
+  logic [TUN_W-1:0] ts_idx_q;
+  logic [19:0]      ts_val_q;
   always_ff @(posedge clk) begin
+    if (ts_we_q) tsum_q[ts_idx_q] <= ts_val_q;
+  end
+
+  always_ff @(posedge clk) begin
+    ts_we_q <= 1'b0;
     case (st_q)
       S_INIT: begin
         init_q <= init_q + 1'b1;
@@ -421,10 +530,14 @@ module fabnic_vswitch_table #(
           end else if (cmd_table == fabnic_vxlan_pkg::TBL_TUN && slot_ok) begin
             if (cmd_op == fabnic_vxlan_pkg::OP_ADD) begin
               tun_q[TUN_W'(cmd_index)]  <= cmd_tun;
-              tsum_q[TUN_W'(cmd_index)] <= tun_sum(cmd_tun.is_ipv6, cmd_tun.src_ip, cmd_tun.dst_ip);
+              ts_we_q  <= 1'b1;
+              ts_idx_q <= TUN_W'(cmd_index);
+              ts_val_q <= tun_sum(cmd_tun.is_ipv6, cmd_tun.src_ip, cmd_tun.dst_ip);
             end else if (cmd_op == fabnic_vxlan_pkg::OP_DEL) begin
               tun_q[TUN_W'(cmd_index)]  <= '0;
-              tsum_q[TUN_W'(cmd_index)] <= '0;
+              ts_we_q  <= 1'b1;
+              ts_idx_q <= TUN_W'(cmd_index);
+              ts_val_q <= '0;
             end else begin
               rval_q[366:0] <= tun_q[TUN_W'(cmd_index)];
             end
@@ -454,6 +567,7 @@ module fabnic_vswitch_table #(
       default: st_q <= S_IDLE;
     endcase
     if (rst) begin
+      ts_we_q      <= 1'b0;
       st_q         <= S_INIT;
       init_q       <= '0;
       vni_valid_q  <= '0;
@@ -465,8 +579,8 @@ module fabnic_vswitch_table #(
   logic res_ev_q, res_hit_q;
   always_ff @(posedge clk) begin
     // a taken result is counted one cycle later
-    res_ev_q  <= ra_valid && ra_ready;
-    res_hit_q <= any_hit;
+    res_ev_q  <= res_pop;
+    res_hit_q <= r_out.mac_hit;
     if (res_ev_q) begin
       cnt_lookups  <= cnt_lookups + 1'b1;
       cnt_mac_hits <= cnt_mac_hits + CNT_W'(res_hit_q);
@@ -477,6 +591,13 @@ module fabnic_vswitch_table #(
       res_ev_q     <= 1'b0;
     end
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    // a lookup always finds its reserved result FIFO slot
+    if (!rst && v2_q) assert (rq_in_ready) else $error("fabnic_vswitch_table: result FIFO full");
+  end
+`endif
 
 endmodule
 

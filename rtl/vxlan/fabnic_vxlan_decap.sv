@@ -14,8 +14,11 @@
 //   cnt_drop_short  UDP payload < 8 + 14 bytes (VXLAN header + inner Ethernet)
 //   cnt_drop_flag   VXLAN I flag (0x08) clear; reserved bits are ignored (RFC 7348)
 // The parser's tuser[0] (e.g. truncated frame) is passed to the inner frame's last beat.
-// The metadata is queued (META_DEPTH) so the parser can release the frame's data.
-// Latency: 1 cycle (fabnic_axis_hdr_extract) + combinational output. Back-pressure only.
+// The metadata is queued (META_DEPTH, then a register holding the head) so the parser
+// can release the frame's data.
+// Latency: 1 cycle (fabnic_axis_hdr_extract) + combinational output; a frame's first
+// beat also waits for its metadata to reach the head register (1 cycle after it is
+// queued). Back-pressure only.
 `default_nettype none
 
 module fabnic_vxlan_decap #(
@@ -62,8 +65,8 @@ module fabnic_vxlan_decap #(
     logic [1:0]   ecn;
   } mq_t;
 
-  mq_t mq_in, mq;
-  logic mq_valid, mq_pop;
+  mq_t mq_in, mq_head, mq;
+  logic mq_head_valid, mq_head_ready, mq_valid, mq_pop;
   logic [$clog2(META_DEPTH):0] unused_cnt;
 
   always_comb begin
@@ -80,8 +83,20 @@ module fabnic_vxlan_decap #(
   fabnic_fifo #(.WIDTH($bits(mq_t)), .DEPTH(META_DEPTH)) u_mq (
       .clk, .rst,
       .in_valid(s_meta_valid), .in_ready(s_meta_ready), .in_data(mq_in),
-      .out_valid(mq_valid), .out_ready(mq_pop), .out_data(mq),
+      .out_valid(mq_head_valid), .out_ready(mq_head_ready), .out_data(mq_head),
       .status_count(unused_cnt)
+  );
+  // the queue's head in a register: the frame's forward/drop decision starts from
+  // flops, not from the queue pointers (one more metadata entry, one cycle of latency
+  // from the metadata to the frame's first beat)
+  logic [0:0] unused_mq_keep;
+  logic       unused_mq_last, unused_mq_user;
+  fabnic_axis_register #(.DATA_W($bits(mq_t)), .KEEP_W(1), .USER_W(1), .REG_TYPE(1)) u_mq_reg (
+      .clk, .rst,
+      .s_axis_tdata(mq_head), .s_axis_tkeep(1'b1), .s_axis_tvalid(mq_head_valid),
+      .s_axis_tready(mq_head_ready), .s_axis_tlast(1'b1), .s_axis_tuser(1'b0),
+      .m_axis_tdata(mq), .m_axis_tkeep(unused_mq_keep), .m_axis_tvalid(mq_valid),
+      .m_axis_tready(mq_pop), .m_axis_tlast(unused_mq_last), .m_axis_tuser(unused_mq_user)
   );
 
   // ---------------------------------------------------------------- strip the VXLAN header
@@ -130,7 +145,8 @@ module fabnic_vxlan_decap #(
   end
 
   logic unused_bits;
-  assign unused_bits = ^{s_meta_data, vx.rsvd0, vx.rsvd1};  // fields decap does not need
+  assign unused_bits = ^{s_meta_data, vx.rsvd0, vx.rsvd1,  // fields decap does not need
+                         unused_mq_keep, unused_mq_last, unused_mq_user};
 
   always_ff @(posedge clk) begin
     if (s_meta_valid && s_meta_ready) cnt_frames_in <= cnt_frames_in + 1'b1;

@@ -18,9 +18,13 @@
 //   cnt_drop_no_route   no copy at all (no local queue and no tunnel)
 // Sideband m_* is constant over each output frame. Back-pressure only: when the ring or
 // the frame-descriptor FIFO (DESC_DEPTH) is full, s_axis_tready is low.
-// Throughput: one beat per cycle in and out, no gap between frames or copies.
-// Latency: the whole frame (store-and-forward) + 1 cycle (RAM read); a frame of more
-// than one beat whose decision is already waiting starts one cycle later (its sum).
+// Throughput: one beat per cycle in and out, no gap between frames or copies (the next
+// frame's job waits in the job register while the current one is sent).
+// Latency: the whole frame (store-and-forward) + 1 cycle (job register: descriptor,
+// sum and decision popped together) + 1 cycle (RAM read); a frame of more than one beat
+// whose decision is already waiting starts one cycle later (its sum).
+// Handshakes: s_dec_ready and the queues' pops are a flop (the job register's ready)
+// and the queues' valid; s_axis_tready is the ring and descriptor FIFO state.
 `default_nettype none
 
 module fabnic_vxlan_tx_repl #(
@@ -107,6 +111,8 @@ module fabnic_vxlan_tx_repl #(
   logic [15:0]  flen_q;
   logic [31:0]  fsum_q;
   logic         swallow_q;
+  logic         near_q;      // fbeats_q == DEPTH - 2 (a flop: the compare is made as
+                             // fbeats_q counts)
   logic         d_in_ready, d_push, room, wr_fire, force_last;
   logic [KC_W-1:0] kcnt;
   desc_t        d_in, d;
@@ -182,7 +188,7 @@ module fabnic_vxlan_tx_repl #(
 
   assign room          = (wr_ptr_q - rel_ptr_q) != (AW + 1)'(DEPTH);
   // beat DEPTH-1 of a longer frame ends it as truncated
-  assign force_last    = !s_axis_tlast && fbeats_q == (AW + 1)'(DEPTH - 2);
+  assign force_last    = !s_axis_tlast && near_q;
   assign s_axis_tready = swallow_q || (room && (!(s_axis_tlast || force_last) || d_in_ready));
   assign wr_fire       = s_axis_tvalid && s_axis_tready && !swallow_q;
   assign d_push        = wr_fire && (s_axis_tlast || force_last);
@@ -202,9 +208,11 @@ module fabnic_vxlan_tx_repl #(
       if (s_axis_tlast || force_last) begin
         fstart_q <= wr_ptr_q + 1'b1;
         fbeats_q <= '0;
+        near_q   <= 1'b0;
         flen_q   <= '0;
       end else begin
         fbeats_q <= fbeats_q + 1'b1;
+        near_q   <= fbeats_q == (AW + 1)'(DEPTH - 3);
         flen_q   <= flen_q + 16'(KEEP_W);   // a beat before the last is full
       end
       if (force_last) swallow_q <= 1'b1;
@@ -214,6 +222,7 @@ module fabnic_vxlan_tx_repl #(
       wr_ptr_q  <= '0;
       fstart_q  <= '0;
       fbeats_q  <= '0;
+      near_q    <= 1'b0;
       flen_q    <= '0;
       swallow_q <= 1'b0;
     end
@@ -238,35 +247,96 @@ module fabnic_vxlan_tx_repl #(
       .rd_en, .rd_regce(1'b1), .rd_addr(rd_ptr[AW-1:0]), .rd_data
   );
 
+  // ---------------------------------------------------------------- job register
+  // A frame's descriptor, sum and decision are popped together into a skid register
+  // (the job), with the flags the read side needs precomputed: the read side's issue
+  // decision starts from flops, not from the queues' pointers, and the queues' pops
+  // from a flop (the skid's ready).
+  typedef struct packed {
+    logic [AW:0]                 start;
+    logic [AW:0]                 nbeats;
+    logic [AW:0]                 fin;
+    logic [15:0]                 len;
+    logic [31:0]                 sum;
+    logic                        drop;      // dropped whole (one of the reasons below)
+    logic                        trunc;
+    logic                        bad;
+    logic                        novni;
+    logic                        nb1;       // a one-beat frame
+    logic                        mr0;       // another copy after the first
+    logic [23:0]                 vni;
+    logic                        local_copy;
+    logic                        flood;
+    logic [FC_W-1:0]             qcnt;
+    logic [FLOOD_MAX*QP_W-1:0]   qlist;
+    logic [RFC_W-1:0]            rcnt;
+    logic [RFLOOD_MAX*TUN_W-1:0] rlist;
+  } job_t;
+
+  // a frame's sum is queued after its descriptor and leaves with it: sum_valid implies
+  // d_valid
+  logic both, j_in_ready, j_valid, j_done;
+  job_t j_in, j;
+  assign both = sum_valid && s_dec_valid;
+  always_comb begin
+    j_in.start      = d.start;
+    j_in.nbeats     = d.nbeats;
+    j_in.fin        = d.fin;
+    j_in.len        = d.len;
+    j_in.sum        = sum_head;
+    j_in.drop       = d.trunc || d.bad || s_dec_novni || (!s_dec_local && s_dec_rcnt == '0);
+    j_in.trunc      = d.trunc;
+    j_in.bad        = d.bad;
+    j_in.novni      = s_dec_novni;
+    j_in.nb1        = d.nbeats == (AW + 1)'(1);
+    j_in.mr0        = s_dec_local ? s_dec_rcnt != '0 : RFC_W'(1) < s_dec_rcnt;
+    j_in.vni        = s_dec_vni;
+    j_in.local_copy = s_dec_local;
+    j_in.flood      = s_dec_flood;
+    j_in.qcnt       = s_dec_qcnt;
+    j_in.qlist      = s_dec_qlist;
+    j_in.rcnt       = s_dec_rcnt;
+    j_in.rlist      = s_dec_rlist;
+  end
+  assign d_pop       = both && j_in_ready;
+  assign sum_pop     = d_pop;
+  assign s_dec_ready = d_pop;
+
+  logic [0:0] unused_j_keep;
+  logic       unused_j_last, unused_j_user;
+  fabnic_axis_register #(.DATA_W($bits(job_t)), .KEEP_W(1), .USER_W(1), .REG_TYPE(2)) u_job (
+      .clk, .rst,
+      .s_axis_tdata(j_in), .s_axis_tkeep(1'b1), .s_axis_tvalid(both),
+      .s_axis_tready(j_in_ready), .s_axis_tlast(1'b1), .s_axis_tuser(1'b0),
+      .m_axis_tdata(j), .m_axis_tkeep(unused_j_keep), .m_axis_tvalid(j_valid),
+      .m_axis_tready(j_done), .m_axis_tlast(unused_j_last), .m_axis_tuser(unused_j_user)
+  );
+
   // ---------------------------------------------------------------- read side
-  logic              act_q, cur_local_q;
+  logic              act_q, cur_local_q, rem1_q, mr_q;
   logic [AW:0]       ptr_q, rem_q;
   logic [RFC_W-1:0]  ridx_q;
-  logic              both, drop_it, start_ok, o_valid_q, can_issue, cur_local;
+  logic              drop_it, start_ok, o_valid_q, can_issue, cur_local;
   logic [AW:0]       cur_rem;
   logic [RFC_W-1:0]  cur_ridx;
   logic              last_beat, more_remote, finish;
 
-  // a frame's sum is queued after its descriptor and leaves with it: sum_valid implies
-  // d_valid
-  assign both     = sum_valid && s_dec_valid;
-  assign drop_it  = d.trunc || d.bad || s_dec_novni || (!s_dec_local && s_dec_rcnt == '0);
-  assign start_ok = !act_q && both && !drop_it;
+  assign drop_it  = j_valid && j.drop;
+  assign start_ok = !act_q && j_valid && !j.drop;
 
-  assign cur_local = act_q ? cur_local_q : s_dec_local;
-  assign cur_rem   = act_q ? rem_q : d.nbeats;
+  assign cur_local = act_q ? cur_local_q : j.local_copy;
+  assign cur_rem   = act_q ? rem_q : j.nbeats;
   assign cur_ridx  = act_q ? ridx_q : '0;
-  assign rd_ptr    = act_q ? ptr_q : d.start;
+  assign rd_ptr    = act_q ? ptr_q : j.start;
 
   assign can_issue   = (act_q || start_ok) && (!o_valid_q || m_axis_tready);
   assign rd_en       = can_issue;
-  assign last_beat   = cur_rem == (AW + 1)'(1);
-  // after this copy: another uplink copy?
-  assign more_remote = cur_local ? s_dec_rcnt != '0 : (cur_ridx + 1'b1) < s_dec_rcnt;
-  assign finish      = (can_issue && last_beat && !more_remote) || (!act_q && both && drop_it);
-  assign d_pop       = finish;
-  assign sum_pop     = finish;
-  assign s_dec_ready = finish;
+  assign last_beat   = act_q ? rem1_q : j.nb1;
+  // after this copy: another uplink copy? (a flop: the first copy's from the job, the
+  // next copies' updated as each copy starts)
+  assign more_remote = act_q ? mr_q : j.mr0;
+  assign finish      = (can_issue && last_beat && !more_remote) || (!act_q && drop_it);
+  assign j_done      = finish;
 
   always_ff @(posedge clk) begin
     if (can_issue) begin
@@ -274,30 +344,35 @@ module fabnic_vxlan_tx_repl #(
         act_q       <= more_remote;
         cur_local_q <= 1'b0;
         ridx_q      <= cur_local ? '0 : cur_ridx + 1'b1;
-        ptr_q       <= d.start;
-        rem_q       <= d.nbeats;
+        mr_q        <= (cur_local ? (RFC_W + 1)'(1) : (RFC_W + 1)'(cur_ridx) + (RFC_W + 1)'(2))
+                       < (RFC_W + 1)'(j.rcnt);
+        ptr_q       <= j.start;
+        rem_q       <= j.nbeats;
+        rem1_q      <= j.nb1;
       end else begin
         act_q       <= 1'b1;
         cur_local_q <= cur_local;
         ridx_q      <= cur_ridx;
+        mr_q        <= more_remote;
         ptr_q       <= rd_ptr + 1'b1;
         rem_q       <= cur_rem - 1'b1;
+        rem1_q      <= cur_rem == (AW + 1)'(2);
       end
       m_axis_tlast <= last_beat;
       m_local      <= cur_local;
-      m_tun        <= s_dec_rlist[cur_ridx * TUN_W +: TUN_W];
-      m_vni        <= s_dec_vni;
-      m_len        <= d.len;
-      m_csum       <= fold(sum_head);
-      m_flood      <= s_dec_flood;
-      m_qcnt       <= s_dec_qcnt;
-      m_qlist      <= s_dec_qlist;
+      m_tun        <= j.rlist[cur_ridx * TUN_W +: TUN_W];
+      m_vni        <= j.vni;
+      m_len        <= j.len;
+      m_csum       <= fold(j.sum);
+      m_flood      <= j.flood;
+      m_qcnt       <= j.qcnt;
+      m_qlist      <= j.qlist;
     end
     if (can_issue) o_valid_q <= 1'b1;
     else if (m_axis_tready) o_valid_q <= 1'b0;
     // the last copy frees each beat as it is read; a dropped frame is freed at once
     if (can_issue && !more_remote) rel_ptr_q <= rd_ptr + 1'b1;
-    else if (finish) rel_ptr_q <= d.fin;
+    else if (finish) rel_ptr_q <= j.fin;
     if (rst) begin
       act_q     <= 1'b0;
       o_valid_q <= 1'b0;
@@ -313,11 +388,11 @@ module fabnic_vxlan_tx_repl #(
   always_ff @(posedge clk) begin
     ev_copy_q  <= can_issue && last_beat;
     ev_frame_q <= can_issue && last_beat && !more_remote;
-    ev_flood_q <= s_dec_flood;
-    ev_drop_q  <= !act_q && both && drop_it;
-    ev_trunc_q <= d.trunc;
-    ev_bad_q   <= d.bad;
-    ev_novni_q <= s_dec_novni;
+    ev_flood_q <= j.flood;
+    ev_drop_q  <= !act_q && drop_it;
+    ev_trunc_q <= j.trunc;
+    ev_bad_q   <= j.bad;
+    ev_novni_q <= j.novni;
     if (ev_copy_q) cnt_copies <= cnt_copies + 1'b1;
     if (ev_frame_q) begin
       cnt_frames <= cnt_frames + 1'b1;
@@ -344,11 +419,14 @@ module fabnic_vxlan_tx_repl #(
   end
 
   logic unused_d_valid;
-  assign unused_d_valid = d_valid;   // implied by sum_valid (checked below)
+  assign unused_d_valid = ^{d_valid, unused_j_keep, unused_j_last, unused_j_user};
+  // d_valid is implied by sum_valid (checked below)
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk) begin
     if (!rst) assert (!sum_valid || d_valid) else $error("fabnic_vxlan_tx_repl: sum without descriptor");
+    if (!rst) assert (near_q == (fbeats_q == (AW + 1)'(DEPTH - 2)))
+      else $error("fabnic_vxlan_tx_repl: near_q");
   end
 `endif
 

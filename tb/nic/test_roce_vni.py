@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""fabnic_roce_vni alone at DATA_W=64 (the NIC builds it at 512): per-QP VNI binding.
+"""fabnic_roce_vni alone at DATA_W=64 and 512 (the NIC builds it at 512): per-QP VNI binding.
 
 cocotbext-axi sources/sinks with random valid/ready pauses on all five streams. Frames
 are built by scapy (fabnic_tb.roce_layers: RoCEv2 over IPv4/IPv6, 802.1Q, random
@@ -21,7 +21,7 @@ NUM_QP = 16
 try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
-    from scapy.layers.inet import IP, UDP
+    from scapy.layers.inet import IP, UDP, IPOption_NOP
     from scapy.layers.l2 import ARP, Ether
     from scapy.packet import Raw
 
@@ -60,14 +60,36 @@ if cocotb is not None:
             if vni is not None:
                 assert int(dut.cfg_rd_vni.value) == vni
 
-    def rx_frame(rng: random.Random, dqp: int, tag: int) -> bytes:
+    def win_bytes(dut) -> int:
+        """The RX header window (docs/nic.md): ceil(96 / bytes per beat) beats."""
+        keep_w = len(dut.s_plain_tkeep)
+        return -(-96 // keep_w) * keep_w
+
+    def rx_frame(rng: random.Random, dqp: int, tag: int, win: int) -> tuple[bytes, int | None]:
+        """A RoCEv2 frame for DestQP dqp and the DestQP the model sees (None: not RoCE by
+        docs/nic.md: an IPv4 fragment, or UDP + BTH not within the header window)."""
         op = rng.choice([rl.SEND_ONLY, rl.WRITE_FIRST, rl.ACK, rl.READ_REQUEST, rl.CNP])
         pl = tag.to_bytes(4, "big") + bytes(rng.randrange(256) for _ in range(rng.randint(0, 200)))
         if op in (rl.ACK, rl.READ_REQUEST, rl.CNP):
             pl = b""
         vlan = rng.choice([None, None, 5])
-        return bytes(rl.roce_frame(op, pl, ipv6=rng.random() < 0.4, vlan=vlan, dqpn=dqp,
-                                   psn=tag))
+        ipv6 = rng.random() < 0.4
+        pkt = rl.roce_frame(op, pl, ipv6=ipv6, vlan=vlan, dqpn=dqp, psn=tag)
+        ip_len = 40 if ipv6 else 20
+        seen: int | None = dqp
+        if not ipv6 and rng.random() < 0.3:          # IPv4 options: IHL 6..15
+            words = rng.randint(1, 10)
+            pkt[IP].options = [IPOption_NOP()] * (4 * words)
+            ip_len += 4 * words
+        if not ipv6 and rng.random() < 0.1:          # a fragment: MF set or an offset
+            if rng.random() < 0.5:
+                pkt[IP].flags = "MF"
+            else:
+                pkt[IP].frag = rng.randint(1, 100)
+            seen = None
+        if 14 + (4 if vlan is not None else 0) + ip_len + 8 + 12 > win:
+            seen = None
+        return bytes(pkt), seen
 
     def other_frame(rng: random.Random, tag: int) -> bytes:
         k = rng.randrange(3)
@@ -145,14 +167,14 @@ if cocotb is not None:
         expect: dict[str, int] = {}
         passed_plain: list[bytes] = []
         passed_tun: list[bytes] = []
+        win = win_bytes(dut)
 
         async def feed_plain() -> None:
             for i in range(60):
                 if rng.random() < 0.15:
                     f, dqp = other_frame(rng, 1000 + i), None
                 else:
-                    dqp = rng.randrange(NUM_QP + 4)
-                    f = rx_frame(rng, dqp, 1000 + i)
+                    f, dqp = rx_frame(rng, rng.randrange(NUM_QP + 4), 1000 + i, win)
                 d = model_rx(binding, None, dqp)
                 expect[d] = expect.get(d, 0) + 1
                 if d == "pass":
@@ -170,8 +192,7 @@ if cocotb is not None:
                     if rng.random() < 0.1:
                         f, dqp = other_frame(rng, tag), None
                     else:
-                        dqp = rng.randrange(NUM_QP + 4)
-                        f = rx_frame(rng, dqp, tag)
+                        f, dqp = rx_frame(rng, rng.randrange(NUM_QP + 4), tag, win)
                     d = model_rx(binding, vni, dqp)
                     expect[d] = expect.get(d, 0) + 1
                     if d == "pass":
@@ -203,3 +224,8 @@ if cocotb is not None:
 def test_roce_vni_64():
     run(toplevel="fabnic_roce_vni", module="test_roce_vni", test_dir=HERE,
         parameters={"DATA_W": 64, "NUM_QP": NUM_QP})
+
+
+def test_roce_vni_512():
+    run(toplevel="fabnic_roce_vni", module="test_roce_vni", test_dir=HERE,
+        parameters={"DATA_W": 512, "NUM_QP": NUM_QP})
