@@ -161,7 +161,7 @@ class WcStatus(IntEnum):
     REM_OP_ERR = 6
     RETRY_EXC_ERR = 7
     RNR_RETRY_EXC_ERR = 8
-    LOC_QP_OP_ERR = 9  # host memory answered a read with an AXI error
+    LOC_QP_OP_ERR = 9  # host memory answered a read (retries spent) or a placement write with an AXI error
 
 
 @dataclass

@@ -448,7 +448,7 @@ ROCE_CNT = Block(
         Reg('cqe_err', 0x070, 'ro', 'CQEs written with an error status.', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
-        Reg('dma_err', 0x074, 'ro', 'DMA transfers that returned an AXI error response.', fields=(
+        Reg('dma_err', 0x074, 'ro', 'Host reads that returned an AXI error response (RRESP: SQE, receive WQE, payload and atomic-target reads), and host writes whose data frame did not match their length (an engine bug). Write responses with an error (BRESP) count in wr_err_resp / wr_err_cpl / wr_err_cq / wr_err_lost.', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
         Reg('lkey_err', 0x078, 'ro', 'Local protection errors (lkey check failed on a WQE or RQE).', fields=(
@@ -524,6 +524,18 @@ ROCE_CNT = Block(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
         Reg('rx_drop_reth_len', 0x0d8, 'ro', 'Dropped: WRITE ONLY whose RETH length is not its payload length, or WRITE FIRST whose RETH length does not exceed it.', fields=(
+            Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
+        )),
+        Reg('wr_err_resp', 0x0dc, 'ro', "Responder writes (SEND/WRITE payload, atomic result) answered with a BRESP error: the QP's receive side goes to ERR with a NAK remote operational error at the failing packet's PSN, posted receives are flushed (the one a SEND in progress used completes LOC_QP_OP_ERR).", fields=(
+            Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
+        )),
+        Reg('wr_err_cpl', 0x0e0, 'ro', "Completer writes (READ response data, atomic original value) answered with a BRESP error: the QP's oldest incomplete WQE completes LOC_QP_OP_ERR, the QP goes to ERR, later WQEs are flushed.", fields=(
+            Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
+        )),
+        Reg('wr_err_cq', 0x0e4, 'ro', "CQE writes answered with a BRESP error: the CQEs of that write are lost (as on a CQ overrun; the CQ's state is not changed).", fields=(
+            Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
+        )),
+        Reg('wr_err_lost', 0x0e8, 'ro', "Responder or completer write faults not acted upon: the engine's fault queue (8 entries) was full (the QP is not moved to ERR).", fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
     ),

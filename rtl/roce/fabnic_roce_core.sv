@@ -263,6 +263,7 @@ module fabnic_roce_core #(
   logic [31:0] c_sr_rresp_ooo, c_sr_spurious;
   logic [31:0] c_sqe_shadow_hit, c_sqe_shadow_miss;
   logic [31:0] c_rx_drop_dst_mac, c_rx_drop_dst_ip, c_rx_drop_ip_frag, c_rx_drop_oversize, c_rx_drop_ip_hdr, c_rx_drop_ip_csum, c_rx_drop_udp_len, c_rx_drop_frame_len, c_rx_drop_pad, c_rx_drop_op_len, c_rx_drop_pmtu, c_rx_drop_reth_len;
+  logic [31:0] c_wr_err_resp, c_wr_err_cpl, c_wr_err_cq, c_wr_err_lost;
   logic [2:0]  cfg_roce_rx_filter;
 
   logic [24:0] fec_qp_en_data;
@@ -378,6 +379,10 @@ module fabnic_roce_core #(
       .sts_roce_cnt_rx_drop_op_len(c_rx_drop_op_len),
       .sts_roce_cnt_rx_drop_pmtu(c_rx_drop_pmtu),
       .sts_roce_cnt_rx_drop_reth_len(c_rx_drop_reth_len),
+      .sts_roce_cnt_wr_err_resp(c_wr_err_resp),
+      .sts_roce_cnt_wr_err_cpl(c_wr_err_cpl),
+      .sts_roce_cnt_wr_err_cq(c_wr_err_cq),
+      .sts_roce_cnt_wr_err_lost(c_wr_err_lost),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -702,8 +707,24 @@ module fabnic_roce_core #(
   assign m_axi_arprot  = 3'b010;
 
   localparam int NWR = 3;   // 0 responder, 1 completer, 2 CQ writer
+  // write meta (write-fault attribution, fabnic_roce_wr_arb): responder {PSN, QPN},
+  // completer QPN; the CQ writer's faults are only counted (no meta)
+  localparam int WMETA_W = 24 + QPN_W;
+  localparam int WTAG_W  = 2 + WMETA_W;
   logic [63:0]       wr_addr [NWR];
   logic [31:0]       wr_len  [NWR];
+  logic [WMETA_W-1:0] wr_meta [NWR];
+  logic [WTAG_W-1:0]  w_tag, wcpl_tag;
+  logic               wf_valid, wf_mis;
+  logic [1:0]         wcpl_status;
+  logic               wcpl_valid, unused_wmis;
+  logic [1:0]         wf_src;
+  logic [WMETA_W-1:0] wf_meta;
+  logic [QPN_W-1:0]   rs_wr_qpn, cp_wr_qpn;
+  logic [23:0]        rs_wr_psn;
+  assign wr_meta[0] = {rs_wr_psn, rs_wr_qpn};
+  assign wr_meta[1] = WMETA_W'(cp_wr_qpn);
+  assign wr_meta[2] = '0;
   logic [NWR-1:0]    wr_valid, wr_ready, wr_tvalid, wr_tready, wr_tlast;
   logic [DATA_W-1:0] wr_tdata [NWR];
   logic [KEEP_W-1:0] wr_tkeep [NWR];
@@ -712,29 +733,29 @@ module fabnic_roce_core #(
   logic              w_valid, w_ready, w_tvalid, w_tready, w_tlast;
   logic [DATA_W-1:0] w_tdata;
   logic [KEEP_W-1:0] w_tkeep;
-  fabnic_roce_wr_arb #(.N(NWR), .DATA_W(DATA_W)) u_wrarb (
+  fabnic_roce_wr_arb #(.N(NWR), .DATA_W(DATA_W), .META_W(WMETA_W)) u_wrarb (
       .clk, .rst,
-      .s_addr(wr_addr), .s_len(wr_len), .s_valid(wr_valid), .s_ready(wr_ready),
+      .s_addr(wr_addr), .s_len(wr_len), .s_meta(wr_meta), .s_valid(wr_valid),
+      .s_ready(wr_ready),
       .s_tdata(wr_tdata), .s_tkeep(wr_tkeep), .s_tvalid(wr_tvalid), .s_tready(wr_tready),
       .s_tlast(wr_tlast),
-      .m_addr(w_addr), .m_len(w_len), .m_valid(w_valid), .m_ready(w_ready),
+      .m_addr(w_addr), .m_len(w_len), .m_tag(w_tag), .m_valid(w_valid), .m_ready(w_ready),
       .m_tdata(w_tdata), .m_tkeep(w_tkeep), .m_tvalid(w_tvalid), .m_tready(w_tready),
-      .m_tlast(w_tlast)
+      .m_tlast(w_tlast),
+      .s_cpl_tag(wcpl_tag), .s_cpl_status(wcpl_status), .s_cpl_valid(wcpl_valid),
+      .m_err_valid(wf_valid), .m_err_src(wf_src), .m_err_meta(wf_meta), .m_mis_valid(wf_mis)
   );
-  logic [7:0] unused_wtag;
-  logic [1:0] wcpl_status;
-  logic       wcpl_valid, unused_wmis;
   // 32 bursts with B outstanding: every small packet placed and every CQE is one burst,
   // and with a host write response time of about 66 cycles 16 allowed one write per
   // 4 cycles, below the 100 G wire's 64 B packet rate
   localparam int WR_OS = 32;
   logic [$clog2(WR_OS+1)-1:0] unused_wout;
   fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .MAX_OUTSTANDING(WR_OS),
-                  .DESC_DEPTH(32)) u_wr (
+                  .DESC_DEPTH(32), .TAG_W(WTAG_W)) u_wr (
       .clk, .rst,
-      .s_desc_addr(w_addr), .s_desc_len(w_len), .s_desc_tag(8'd0), .s_desc_valid(w_valid),
+      .s_desc_addr(w_addr), .s_desc_len(w_len), .s_desc_tag(w_tag), .s_desc_valid(w_valid),
       .s_desc_ready(w_ready),
-      .m_cpl_tag(unused_wtag), .m_cpl_status(wcpl_status), .m_cpl_valid(wcpl_valid),
+      .m_cpl_tag(wcpl_tag), .m_cpl_status(wcpl_status), .m_cpl_valid(wcpl_valid),
       .m_cpl_ready(1'b1),
       .s_axis_tdata(w_tdata), .s_axis_tkeep(w_tkeep), .s_axis_tvalid(w_tvalid),
       .s_axis_tready(w_tready), .s_axis_tlast(w_tlast),
@@ -744,6 +765,43 @@ module fabnic_roce_core #(
       .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
       .status_outstanding(unused_wout), .status_len_mismatch(unused_wmis)
   );
+
+  // Write faults to the engine that owns the write: one queue each (WF_Q entries) in
+  // front of the responder's and the completer's fault inputs; a fault that finds its
+  // queue full is counted in wr_err_lost instead of its engine's counter. CQE write
+  // faults are only counted.
+  localparam int WF_Q = 8;
+  logic                    rwf_in_ready, rwf_valid, rwf_ready, cwf_in_ready, cwf_valid, cwf_ready;
+  logic [QPN_W+23:0]       rwf_data;
+  logic [QPN_W-1:0]        cwf_qpn;
+  logic [$clog2(WF_Q):0]   unused_rwf_cnt, unused_cwf_cnt;
+  logic                    wf_rs, wf_cp;
+  assign wf_rs = wf_valid && wf_src == 2'd0;
+  assign wf_cp = wf_valid && wf_src == 2'd1;
+  fabnic_fifo #(.WIDTH(QPN_W + 24), .DEPTH(WF_Q)) u_rwf_q (
+      .clk, .rst,
+      .in_valid(wf_rs), .in_ready(rwf_in_ready), .in_data(wf_meta[QPN_W+23:0]),
+      .out_valid(rwf_valid), .out_ready(rwf_ready), .out_data(rwf_data),
+      .status_count(unused_rwf_cnt)
+  );
+  fabnic_fifo #(.WIDTH(QPN_W), .DEPTH(WF_Q)) u_cwf_q (
+      .clk, .rst,
+      .in_valid(wf_cp), .in_ready(cwf_in_ready), .in_data(wf_meta[QPN_W-1:0]),
+      .out_valid(cwf_valid), .out_ready(cwf_ready), .out_data(cwf_qpn),
+      .status_count(unused_cwf_cnt)
+  );
+  always_ff @(posedge clk) begin
+    c_wr_err_resp <= c_wr_err_resp + 32'(wf_rs && rwf_in_ready);
+    c_wr_err_cpl  <= c_wr_err_cpl + 32'(wf_cp && cwf_in_ready);
+    c_wr_err_cq   <= c_wr_err_cq + 32'(wf_valid && wf_src == 2'd2);
+    c_wr_err_lost <= c_wr_err_lost + 32'((wf_rs && !rwf_in_ready) || (wf_cp && !cwf_in_ready));
+    if (rst) begin
+      c_wr_err_resp <= '0;
+      c_wr_err_cpl  <= '0;
+      c_wr_err_cq   <= '0;
+      c_wr_err_lost <= '0;
+    end
+  end
 
   logic             lim_req_valid, lim_req_ready, lim_rsp_valid, lim_rsp_grant;
   logic [QPN_W-1:0] lim_req_qpn;
@@ -760,6 +818,30 @@ module fabnic_roce_core #(
   logic [31:0]      unused_rp_time;
   logic [47:0]      unused_np_time;
   logic             unused_rp_cnp_ready, unused_rp_tx_ready, unused_np_s_ready;
+
+  // Request frames sent flagged bad (their payload read failed): the transmit path's
+  // sent-frame event (requester frames only) comes two cycles after the frame's last
+  // beat (fabnic_roce_tx), the bad mark is delayed to meet it; the QPN goes to the
+  // completer (queue of WF_Q; when full the mark is not kept and the QP's exhausted
+  // retries end in RETRY_EXC_ERR as before)
+  logic                    txbad1_q, txbad2_q, pfq_valid, pfq_ready, unused_pfq_in_ready;
+  logic [QPN_W-1:0]        pfq_qpn;
+  logic [$clog2(WF_Q):0]   unused_pfq_cnt;
+  always_ff @(posedge clk) begin
+    txbad1_q <= m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast && m_axis_tx_tuser;
+    txbad2_q <= txbad1_q;
+    if (rst) begin
+      txbad1_q <= 1'b0;
+      txbad2_q <= 1'b0;
+    end
+  end
+  fabnic_fifo #(.WIDTH(QPN_W), .DEPTH(WF_Q)) u_pf_q (
+      .clk, .rst,
+      .in_valid(sent_valid && txbad2_q), .in_ready(unused_pfq_in_ready),
+      .in_data(sent_qpn[QPN_W-1:0]),
+      .out_valid(pfq_valid), .out_ready(pfq_ready), .out_data(pfq_qpn),
+      .status_count(unused_pfq_cnt)
+  );
 
   // ---------------------------------------------------------------- engines
   localparam int NJ = 3;    // transmit sources: 0 requester, 1 responder ACKs, 2 READ responses
@@ -926,6 +1008,8 @@ module fabnic_roce_core #(
       .s_axis_tready(rpd_tready), .s_axis_tlast(rpd_tlast), .s_axis_tuser(rpd_tuser),
       .s_hdr_plen(rp_plen),
       .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
+      .s_wf_valid(cwf_valid), .s_wf_ready(cwf_ready), .s_wf_qpn(cwf_qpn),
+      .s_pf_valid(pfq_valid), .s_pf_ready(pfq_ready), .s_pf_qpn(pfq_qpn),
       .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev_type(ev_type), .m_ev_qpn(ev_qpn),
       .m_ev_wqe_idx(ev_wqe_idx), .m_ev_wqe_psn(ev_wqe_psn), .m_ev_psn(ev_psn),
       .m_ev_wqe_ssn(ev_wqe_ssn), .m_ev_one(ev_one),
@@ -933,7 +1017,8 @@ module fabnic_roce_core #(
       .m_rd_valid(cp_rd_valid), .m_rd_ready(cp_rd_ready), .s_rd_tdata(cp_tdata),
       .s_rd_tvalid(cp_tvalid), .s_rd_tready(cp_tready), .s_rd_tlast(cp_tlast),
       .s_rd_tuser(cp_tuser),
-      .m_wr_addr(wr_addr[1]), .m_wr_len(wr_len[1]), .m_wr_valid(wr_valid[1]),
+      .m_wr_addr(wr_addr[1]), .m_wr_len(wr_len[1]), .m_wr_qpn(cp_wr_qpn),
+      .m_wr_valid(wr_valid[1]),
       .m_wr_ready(wr_ready[1]), .m_wr_tdata(wr_tdata[1]), .m_wr_tkeep(wr_tkeep[1]),
       .m_wr_tvalid(wr_tvalid[1]), .m_wr_tready(wr_tready[1]), .m_wr_tlast(wr_tlast[1]),
       .m_cqe(cp_cqe), .m_cqe_valid(cp_cqe_valid), .m_cqe_ready(cp_cqe_ready),
@@ -959,13 +1044,16 @@ module fabnic_roce_core #(
       .s_db_valid(rqdb_valid), .s_db_ready(rqdb_ready), .s_db_qpn(rqdb_data[QPN_W+15:16]),
       .s_db_pi(rqdb_data[15:0]),
       .s_cnp_valid(np_cnp_valid), .s_cnp_ready(np_cnp_ready), .s_cnp_qpn(np_cnp_qpn),
+      .s_wf_valid(rwf_valid), .s_wf_ready(rwf_ready), .s_wf_qpn(rwf_data[QPN_W-1:0]),
+      .s_wf_psn(rwf_data[QPN_W+23:QPN_W]),
       .s_hdr(rq_hdr), .s_hdr_plen(rq_plen), .s_hdr_valid(rqh_valid), .s_hdr_ready(rqh_ready),
       .s_axis_tdata(rqd_tdata), .s_axis_tkeep(rqd_tkeep), .s_axis_tvalid(rqd_tvalid),
       .s_axis_tready(rqd_tready), .s_axis_tlast(rqd_tlast), .s_axis_tuser(rqd_tuser),
       .m_rd_addr(rd_desc_addr[2]), .m_rd_len(rd_desc_len[2]), .m_rd_valid(rd_desc_valid[2]),
       .m_rd_ready(rd_desc_ready[2]), .s_rd_tdata(rd_tdata[2]), .s_rd_tvalid(rd_tvalid[2]),
       .s_rd_tready(rd_tready[2]), .s_rd_tlast(rd_tlast[2]), .s_rd_tuser(rd_tuser[2]),
-      .m_wr_addr(wr_addr[0]), .m_wr_len(wr_len[0]), .m_wr_valid(wr_valid[0]),
+      .m_wr_addr(wr_addr[0]), .m_wr_len(wr_len[0]), .m_wr_qpn(rs_wr_qpn),
+      .m_wr_psn(rs_wr_psn), .m_wr_valid(wr_valid[0]),
       .m_wr_ready(wr_ready[0]), .m_wr_tdata(wr_tdata[0]), .m_wr_tkeep(wr_tkeep[0]),
       .m_wr_tvalid(wr_tvalid[0]), .m_wr_tready(wr_tready[0]), .m_wr_tlast(wr_tlast[0]),
       .m_job(jobs[1]), .m_job_valid(job_valid[1]), .m_job_ready(job_ready[1]),
@@ -1133,8 +1221,10 @@ module fabnic_roce_core #(
   // ---------------------------------------------------------------- remaining counters
   always_ff @(posedge clk) begin
     if (job_valid[2] && job_ready[2]) c_tx_read_resp <= c_tx_read_resp + 1'b1;
+    // reads with an AXI error, writes whose frame did not match the length (a write with
+    // a BRESP error counts in wr_err_*, by engine)
     c_dma_err <= c_dma_err + 32'(rd_cpl_err[0]) + 32'(rd_cpl_err[1]) + 32'(rd_cpl_err[2])
-                 + 32'(rd_cpl_err[3]) + 32'(wcpl_valid && wcpl_status != 2'd0);
+                 + 32'(rd_cpl_err[3]) + 32'(wf_mis);
     if (rst) begin
       c_tx_read_resp <= '0;
       c_dma_err      <= '0;
@@ -1145,7 +1235,8 @@ module fabnic_roce_core #(
 
   logic unused;
   assign unused = ^{unused_axil_timeout, unused_fc0, unused_fc1, unused_fc2, cfg_device_scratch,
-                    unused_wtag, unused_wmis, unused_wout, rx_cnp_qpn[23:QPN_W],
+                    unused_wmis, unused_rwf_cnt, unused_cwf_cnt, unused_pfq_cnt,
+                    unused_pfq_in_ready, unused_wout, rx_cnp_qpn[23:QPN_W],
                     rx_ce_qpn[23:QPN_W], unused_dcqcn, c_op_q,
                     c_flags_q, rd_cpl_valid, rq_addr[23:21],
                     cmd_word, cq_ctx, c_idx_q, sq_tlast[1]};   // cmd_word, cq_ctx: reserved bits

@@ -7,8 +7,10 @@
 // and RNR-retry budgets, the retransmission timer, and the error state.
 //
 // Inputs, one at a time: control (init/query), response packets (ACK, NAK, RNR NAK,
-// READ responses, atomic ACKs) with their payload, kicks from the requester, and a
-// timer sweep that visits QPs round-robin between packets.
+// READ responses, atomic ACKs) with their payload, kicks from the requester, local
+// faults from the core (a write of this engine answered with a BRESP error; a request
+// frame sent with its payload read failed), and a timer sweep that visits QPs
+// round-robin between packets.
 //
 // Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA, up to SQE_BATCH per
 // read, one 512-bit beat each; unused ones are discarded), compute
@@ -21,7 +23,11 @@
 // timeout then rewind (RNR budget, 7 = infinite); remote access/invalid/operational
 // NAK, exhausted budgets, and the requester's local errors -> the oldest WQE completes
 // with the error status, the QP enters ERR (the requester is told to stop) and every
-// further posted WQE completes with WR_FLUSH_ERR.
+// further posted WQE completes with WR_FLUSH_ERR. A write fault (READ data or atomic
+// value not written) is such an error with LOC_QP_OP_ERR; a payload-read fault is
+// remembered (pay_err) until the next progress, and a retry budget spent with it set
+// ends in LOC_QP_OP_ERR instead of RETRY_EXC_ERR. Both are decided in S_FLT from
+// terms registered in S_DISPATCH.
 //
 // Selective repeat (QP context bit sr, docs/roce_sr.md): a SACK (0xC0) acknowledges
 // like an ACK of its PSN; its bitmap (base = PSN + 1) asks for the missing PSNs below
@@ -86,8 +92,10 @@
 // leave as type 3 events while the FSM waits in S_SREV. docs/roce_engine.md has the
 // measured depth and the cycles each SR step takes.
 //
-// Handshakes: the event sources are picked in S_IDLE by priority, so s_ctl_ready,
-// s_hdr_ready and s_kick_ready depend on the higher sources' valids (one pick a cycle).
+// Handshakes: the event sources are picked in S_IDLE by priority (control, write
+// faults, response packets, kicks, payload-read faults, timer), so s_wf_ready,
+// s_hdr_ready, s_kick_ready and s_pf_ready depend on the higher sources' valids (one
+// pick a cycle).
 // Two combinational paths cross the module by design: in S_PLACE the READ-response
 // payload streams through (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready),
 // and S_CQE takes the next SQE beat in the cycle the CQE is accepted (m_cqe_ready ->
@@ -160,6 +168,16 @@ module fabnic_roce_cpl #(
     output logic                              s_kick_ready,
     input  wire logic [QPN_W-1:0]             s_kick_qpn,
 
+    // host write faults: a placement write (READ response, atomic result) of this QP
+    // got a BRESP error
+    input  wire logic                         s_wf_valid,
+    output logic                              s_wf_ready,
+    input  wire logic [QPN_W-1:0]             s_wf_qpn,
+    // a request frame of this QP left with its payload read failed (sent flagged bad)
+    input  wire logic                         s_pf_valid,
+    output logic                              s_pf_ready,
+    input  wire logic [QPN_W-1:0]             s_pf_qpn,
+
     // events to the requester: type 0 rewind, 1 error, 2 resend one PSN (SR timer),
     // 3 resend one PSN (SR SACK hole; the requester skips PSNs inside a READ)
     output logic                              m_ev_valid,
@@ -187,6 +205,7 @@ module fabnic_roce_cpl #(
     // placement of READ responses and atomic results
     output logic      [63:0]                  m_wr_addr,
     output logic      [31:0]                  m_wr_len,
+    output logic      [QPN_W-1:0]             m_wr_qpn,   // (write-fault attribution)
     output logic                              m_wr_valid,
     input  wire logic                         m_wr_ready,
     output logic      [DATA_W-1:0]            m_wr_tdata,
@@ -237,6 +256,7 @@ module fabnic_roce_cpl #(
     logic [63:0] w_haddr;
     logic [23:0] w_end;      // first PSN after that WQE (valid while loaded)
     logic [2:0]  retry_left;
+    logic        pay_err;    // a request frame since the last progress had its payload read fail
     logic [2:0]  rnr_left;
     logic        armed;
     logic        rnr_wait;
@@ -333,8 +353,9 @@ module fabnic_roce_cpl #(
   // ---------------------------------------------------------------- FSM
   typedef enum logic [4:0] {
     S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_CQE,
-    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV
+    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV, S_FLT
   } st_e;
+  logic flt_skip_q;   // S_FLT: the QP takes no fault (in ERR already, or not in RTS)
   st_e st_q, cqe_ret_q, load_ret_q, ev_ret_q;
   logic drop_q;
   logic more_q;   // SQE beats of the current read still to come
@@ -353,7 +374,7 @@ module fabnic_roce_cpl #(
   logic [23:0] una_n;
   logic [23:0] una0_q;   // una when the event's state was loaded
 
-  typedef enum logic [1:0] { SRC_CTL, SRC_PKT, SRC_KICK, SRC_TMR } src_e;
+  typedef enum logic [2:0] { SRC_CTL, SRC_PKT, SRC_KICK, SRC_TMR, SRC_WF, SRC_PF } src_e;
   src_e        src_q;
   logic        ctl_op_q;
   logic [23:0] ctl_psn_q;
@@ -551,16 +572,23 @@ module fabnic_roce_cpl #(
   end
 
   // picks
-  logic take_ctl, take_pkt, take_kick, take_tmr;
+  logic take_ctl, take_wf, take_pkt, take_kick, take_pf, take_tmr;
   always_comb begin
     take_ctl  = st_q == S_IDLE && s_ctl_valid;
-    take_pkt  = st_q == S_IDLE && !s_ctl_valid && s_hdr_valid;
-    take_kick = st_q == S_IDLE && !s_ctl_valid && !s_hdr_valid && s_kick_valid;
-    take_tmr  = st_q == S_IDLE && !s_ctl_valid && !s_hdr_valid && !s_kick_valid;
-    rd_en     = take_ctl || take_pkt || take_kick || take_tmr || pf_go;
-    rd_addr   = take_ctl ? s_ctl_qpn : take_pkt ? QPN_W'(s_hdr.bth.dest_qp)
-              : take_kick ? s_kick_qpn : take_tmr ? sweep_q : QPN_W'(s_hdr.bth.dest_qp);
+    take_wf   = st_q == S_IDLE && !s_ctl_valid && s_wf_valid;
+    take_pkt  = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && s_hdr_valid;
+    take_kick = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && !s_hdr_valid && s_kick_valid;
+    take_pf   = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && !s_hdr_valid
+                && !s_kick_valid && s_pf_valid;
+    take_tmr  = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && !s_hdr_valid
+                && !s_kick_valid && !s_pf_valid;
+    rd_en     = take_ctl || take_wf || take_pkt || take_kick || take_pf || take_tmr || pf_go;
+    rd_addr   = take_ctl ? s_ctl_qpn : take_wf ? s_wf_qpn : take_pkt ? QPN_W'(s_hdr.bth.dest_qp)
+              : take_kick ? s_kick_qpn : take_pf ? s_pf_qpn : take_tmr ? sweep_q
+              : QPN_W'(s_hdr.bth.dest_qp);
   end
+  assign s_wf_ready   = take_wf;
+  assign s_pf_ready   = take_pf;
   assign s_ctl_ready  = take_ctl;
   assign s_hdr_ready  = take_pkt;
   assign s_kick_ready = take_kick;
@@ -677,6 +705,7 @@ module fabnic_roce_cpl #(
   assign m_wr_valid  = st_q == S_PLACE_D || post_desc;
   assign m_wr_addr  = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
   assign m_wr_len   = placing_atomic_q ? 32'd8 : 32'(s_axis_plen_q);
+  assign m_wr_qpn   = qpn_q;
   // una after the advance: up to the target, but not past a READ/atomic still waiting.
   // S_POST is entered only from S_ADV (a_q unchanged there) and from S_WAIT / S_CHKW
   // having loaded a READ / atomic below sq_hi, so una_n is registered in those states:
@@ -856,12 +885,18 @@ module fabnic_roce_cpl #(
         if (take_ctl) begin
           src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
           st_q <= S_LOAD;
+        end else if (take_wf) begin
+          src_q <= SRC_WF; qpn_q <= s_wf_qpn;
+          st_q <= S_LOAD;
         end else if (take_pkt) begin
           src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
           s_axis_plen_q <= s_hdr_plen;
           st_q <= S_LOAD;
         end else if (take_kick) begin
           src_q <= SRC_KICK; qpn_q <= s_kick_qpn;
+          st_q <= S_LOAD;
+        end else if (take_pf) begin
+          src_q <= SRC_PF; qpn_q <= s_pf_qpn;
           st_q <= S_LOAD;
         end else if (take_tmr) begin
           src_q   <= SRC_TMR; qpn_q <= sweep_q;
@@ -1000,6 +1035,10 @@ module fabnic_roce_cpl #(
             end
           end
           SRC_KICK: st_q <= S_ADV;
+          SRC_PF, SRC_WF: begin   // decided in S_FLT from registered terms
+            flt_skip_q <= a_q.err || qc_q.state != QPS_RTS;
+            st_q <= S_FLT;
+          end
           default: begin   // timer visit
             if (a_q.err || qc_q.state != QPS_RTS || !outstanding) begin
               if (a_q.armed) begin
@@ -1125,6 +1164,7 @@ module fabnic_roce_cpl #(
         if (psn_lt(una0_q, una_n)) begin
           a_q.t_start    <= now_q;            // progress
           a_q.retry_left <= qc_q.retry_cnt;
+          a_q.pay_err    <= 1'b0;
           a_q.rnr_wait   <= 1'b0;
           a_q.probes     <= '0;
         end
@@ -1158,8 +1198,11 @@ module fabnic_roce_cpl #(
           P_SEQ, P_RNR, P_TMO: begin
             if (post_q == P_SEQ || (post_q == P_TMO && !a_q.rnr_wait)) begin
               if (a_q.retry_left == 3'd0) begin
-                cqe_status_q <= WS_RETRY_EXC;
-                inc_retry_exc <= 1'b1;
+                // budget spent: a local payload-read failure since the last progress is
+                // the cause (LOC_QP_OP_ERR, the read errors count in dma_err), else the
+                // peer did not answer (RETRY_EXC_ERR)
+                cqe_status_q  <= a_q.pay_err ? WS_LOC_QP_OP_ERR : WS_RETRY_EXC;
+                inc_retry_exc <= !a_q.pay_err;
                 st_q <= S_ERR;
               end else begin
                 a_q.retry_left <= a_q.retry_left - 3'd1;
@@ -1298,6 +1341,7 @@ module fabnic_roce_cpl #(
           a_q.t_start <= now_q;
           a_q.probes  <= '0;                       // progress re-arms the probe
           a_q.retry_left <= qc_q.retry_cnt;
+          a_q.pay_err    <= 1'b0;
           if (!rr_lt_end) begin   // rr_una at or past the READ's end
             cqe_status_q <= WS_SUCCESS;
             cqe_ret_q <= S_WB;
@@ -1320,6 +1364,26 @@ module fabnic_roce_cpl #(
           if (sk_kind_q == 2'd1) a_q.rtx_hi    <= sk_done_mark;
           if (sk_kind_q == 2'd2) a_q.rr_rtx_hi <= sk_done_mark;
           st_q <= S_WB;
+        end
+      end
+      // ------------------------------------------------ local faults
+      S_FLT: begin
+        if (src_q == SRC_PF) begin
+          // a request frame left with its payload read failed: remembered until the
+          // next progress, so retries that keep failing end in LOC_QP_OP_ERR, not
+          // RETRY_EXC_ERR
+          a_q.pay_err <= 1'b1;
+          st_q <= S_WB;
+        end else if (flt_skip_q) begin
+          st_q <= S_IDLE;
+        end else begin
+          // a READ response or atomic result could not be written (BRESP): the data
+          // is lost, so the WQE it belongs to (the oldest not complete: the advance
+          // completes the acknowledged ones before it first, as for a NAK) completes
+          // LOC_QP_OP_ERR, the QP enters ERR and the rest are flushed
+          nak_status_q <= WS_LOC_QP_OP_ERR;
+          post_q <= P_ERRNAK;
+          st_q   <= S_ADV;
         end
       end
       // ------------------------------------------------ errors
@@ -1398,10 +1462,11 @@ module fabnic_roce_cpl #(
   assign loaded_st = st_q != S_IDLE && st_q != S_LOAD;
   always_ff @(posedge clk) begin
     if (!rst) begin
-      assert (st_q <= S_SREV) else $error("fabnic_roce_cpl: illegal state %0d", st_q);
+      assert (st_q <= S_FLT) else $error("fabnic_roce_cpl: illegal state %0d", st_q);
       assert (pf_st <= P_REQ) else $error("fabnic_roce_cpl: illegal prefetch state");
       assert (!rd_en || st_q == S_IDLE || pf_go);
-      assert (!(st_q != S_IDLE && (s_ctl_ready || s_hdr_ready || s_kick_ready)));
+      assert (!(st_q != S_IDLE && (s_ctl_ready || s_hdr_ready || s_kick_ready || s_wf_ready
+                                   || s_pf_ready)));
       if (loaded_st) begin
         assert (dtw_q == tgt_q - a_q.wqe_psn) else $error("fabnic_roce_cpl: dtw_q");
         assert (dtg_q == tgt_q - a_q.w_end) else $error("fabnic_roce_cpl: dtg_q");

@@ -83,7 +83,7 @@ package fabnic_roce_layout_pkg;
     WS_REM_OP_ERR = 8'd6,
     WS_RETRY_EXC = 8'd7,
     WS_RNR_RETRY_EXC = 8'd8,
-    WS_LOC_QP_OP_ERR = 8'd9   // host memory answered a read with an AXI error
+    WS_LOC_QP_OP_ERR = 8'd9   // host memory answered a read (retries spent) or a placement write with an AXI error
   } wc_status_e;
 
   // ---------------------------------------------------------------- layouts

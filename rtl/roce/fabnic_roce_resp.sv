@@ -100,6 +100,12 @@ module fabnic_roce_resp #(
     output logic                              s_cnp_ready,
     input  wire logic [QPN_W-1:0]             s_cnp_qpn,
 
+    // host write faults: a placement write of this QP (packet PSN) got a BRESP error
+    input  wire logic                         s_wf_valid,
+    output logic                              s_wf_ready,
+    input  wire logic [QPN_W-1:0]             s_wf_qpn,
+    input  wire logic [23:0]                  s_wf_psn,
+
     input  wire fabnic_roce_pkg::roce_hdr_t   s_hdr,
     input  wire logic [15:0]                  s_hdr_plen,
     input  wire logic                         s_hdr_valid,
@@ -123,6 +129,8 @@ module fabnic_roce_resp #(
 
     output logic      [63:0]                  m_wr_addr,
     output logic      [31:0]                  m_wr_len,
+    output logic      [QPN_W-1:0]             m_wr_qpn,      // the write's QP and PSN
+    output logic      [23:0]                  m_wr_psn,      // (write-fault attribution)
     output logic                              m_wr_valid,
     input  wire logic                         m_wr_ready,
     output logic      [DATA_W-1:0]            m_wr_tdata,
@@ -264,12 +272,14 @@ module fabnic_roce_resp #(
     S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
     S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
     S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI, S_SCHK, S_CMP, S_CMPQ,
-    S_RFL, S_RFLQ
+    S_RFL, S_RFLQ, S_WFE
   } st_e;
   st_e st_q, after_rqe_q;
 
-  typedef enum logic [2:0] { SRC_CTL, SRC_DB, SRC_PKT, SRC_CNP, SRC_RQE } src_e;
+  typedef enum logic [2:0] { SRC_CTL, SRC_DB, SRC_PKT, SRC_CNP, SRC_RQE, SRC_WF } src_e;
   src_e        src_q;
+  logic [23:0] wf_psn_q;    // SRC_WF: PSN of the packet whose placement failed
+  logic        wf_first_q;  // S_RFL: the first receive flushed was in use (LOC_QP_OP_ERR)
 
   // background RQE reader (see the DMA read section)
   localparam int BGW = $clog2(RQE_BATCH + 1);
@@ -545,7 +555,7 @@ module fabnic_roce_resp #(
   end
 
   // picks
-  logic take_rqe, take_ctl, take_db, take_cnp, take_pkt, idle_like, fin_next, fwd_q;
+  logic take_rqe, take_wf, take_ctl, take_db, take_cnp, take_pkt, idle_like, fin_next, fwd_q;
   // S_FIN with nothing to do after the packet picks the next event itself
   assign fin_next  = fin_done && fp_ok_q && fin_pf_act != PF_FSM;
   assign idle_like = st_q == S_IDLE || fin_next || fast_fin;
@@ -582,15 +592,18 @@ module fabnic_roce_resp #(
   always_comb begin
     // fetched RQEs first: installing one is short and frees the background reader
     sel_rqe  = bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
+    // then write faults: a QP whose data could not be placed stops before its next packet
     take_rqe = idle_like && sel_rqe;
-    take_ctl = idle_like && !sel_rqe && s_ctl_valid;
-    take_db  = idle_like && !sel_rqe && !s_ctl_valid && s_db_valid;
-    take_cnp = idle_like && !sel_rqe && !s_ctl_valid && !s_db_valid && s_cnp_valid;
-    take_pkt = idle_like && !sel_rqe && !s_ctl_valid && !s_db_valid && !s_cnp_valid
-               && s_hdr_valid;
-    rd_en    = take_rqe || take_ctl || take_db || take_cnp || take_pkt;
-    rd_addr  = sel_rqe ? bg_qpn_q : s_ctl_valid ? s_ctl_qpn : s_db_valid ? s_db_qpn
-             : s_cnp_valid ? s_cnp_qpn : QPN_W'(s_hdr.bth.dest_qp);
+    take_wf  = idle_like && !sel_rqe && s_wf_valid;
+    take_ctl = idle_like && !sel_rqe && !s_wf_valid && s_ctl_valid;
+    take_db  = idle_like && !sel_rqe && !s_wf_valid && !s_ctl_valid && s_db_valid;
+    take_cnp = idle_like && !sel_rqe && !s_wf_valid && !s_ctl_valid && !s_db_valid
+               && s_cnp_valid;
+    take_pkt = idle_like && !sel_rqe && !s_wf_valid && !s_ctl_valid && !s_db_valid
+               && !s_cnp_valid && s_hdr_valid;
+    rd_en    = take_rqe || take_wf || take_ctl || take_db || take_cnp || take_pkt;
+    rd_addr  = sel_rqe ? bg_qpn_q : s_wf_valid ? s_wf_qpn : s_ctl_valid ? s_ctl_qpn
+             : s_db_valid ? s_db_qpn : s_cnp_valid ? s_cnp_qpn : QPN_W'(s_hdr.bth.dest_qp);
   end
   // The packet registers take the header port in every cycle in which they are dead (no
   // state after S_IDLE, S_FIN or a fast finish reads them before the next pick), so the
@@ -865,6 +878,9 @@ module fabnic_roce_resp #(
                     : (st_q == S_DISPATCH) ? h_q.reth.va + rc_off
                     : place_send ? u_haddr + 64'(send_off) : r_q.wr_haddr;
   assign m_wr_len   = (st_q == S_ATOM_WD) ? 32'd8 : 32'(plen_q);
+  assign m_wr_qpn   = qpn_q;
+  assign m_wr_psn   = h_q.bth.psn;
+  assign s_wf_ready = take_wf;
   always_comb begin
     if (st_q == S_ATOM_W) begin
       m_wr_tdata  = DATA_W'(atom_new_q);
@@ -1051,6 +1067,22 @@ module fabnic_roce_resp #(
               st_q <= S_IDLE;
             end
           end
+          SRC_WF: begin
+            // a placement write failed (BRESP): IBA remote operational error. NAK at the
+            // failing packet's PSN (acted upon by the requester while that PSN is
+            // outstanding), the receive side to ERR, posted receives flushed (the one a
+            // SEND in progress was using completes LOC_QP_OP_ERR). S_WFE lets S_FIN's
+            // registered inputs see the ERR state.
+            ack_psn_q <= wf_psn_q;
+            if (qps_ok && !r_q.err) begin
+              r_q.err    <= 1'b1;
+              wf_first_q <= r_q.in_send && !qc_q.sr;
+              ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
+              st_q  <= S_WFE;
+            end else begin
+              st_q <= S_IDLE;
+            end
+          end
           SRC_CNP: begin
             ack_psn_q <= '0;
             if (qps_ok) begin
@@ -1164,6 +1196,10 @@ module fabnic_roce_resp #(
         end else if (needs_rqe && !sr_send && !r_q.rqe_valid) begin
           rqe_pf_q <= 1'b0;
           if (r_q.rq_ci == r_q.rq_pi) begin
+            // the RNR NAK answers for the packets behind it too: they meet a gap and
+            // are dropped without a sequence NAK (which would rewind the requester out
+            // of its RNR wait and spend its retry budget) until this PSN comes back
+            r_q.nak_sent <= 1'b1;
             ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
             cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
             st_q <= S_DRAIN;
@@ -1459,14 +1495,17 @@ module fabnic_roce_resp #(
         cmp_map_q <= '0;
         for (int i = 0; i < SR_STASH; i++) if (stq[i] == qpn_q) stv[i] <= 1'b0;
         if (r_q.rq_ci == r_q.rq_pi) begin
+          wf_first_q <= 1'b0;
           st_q <= S_WB;
         end else if (!r_q.rqe_valid) begin
           rqe_pf_q    <= 1'b1;
           after_rqe_q <= S_RFL;
           st_q <= S_RQE_RD;
         end else begin
-          cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_WR_FLUSH_ERR, WC_RECV, 32'd0, 32'd0,
-                            1'b0, qpn_q);
+          wf_first_q <= 1'b0;
+          cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq,
+                            wf_first_q ? WS_LOC_QP_OP_ERR : WS_WR_FLUSH_ERR, WC_RECV, 32'd0,
+                            32'd0, 1'b0, qpn_q);
           r_q.rqe_valid <= 1'b0;
           r_q.rq_ci     <= r_q.rq_ci + 16'd1;
           if (oq_qpn == qpn_q) oq_valid <= 1'b0;
@@ -1474,6 +1513,7 @@ module fabnic_roce_resp #(
         end
       end
       S_RFLQ: if (m_cqe_ready) st_q <= S_RFL;
+      S_WFE: st_q <= S_FIN;
       S_SRQ: if (sw_req_ready) st_q <= S_SRW;
       S_SRW: begin
         if (sw_rsp_valid) begin
@@ -1587,6 +1627,9 @@ module fabnic_roce_resp #(
       if (take_rqe) begin
         src_q <= SRC_RQE; qpn_q <= bg_qpn_q;
         st_q <= S_LOAD;
+      end else if (take_wf) begin
+        src_q <= SRC_WF; qpn_q <= s_wf_qpn; wf_psn_q <= s_wf_psn;
+        st_q <= S_LOAD;
       end else if (take_ctl) begin
         src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
         st_q <= S_LOAD;
@@ -1605,6 +1648,7 @@ module fabnic_roce_resp #(
     if (rst) begin
       st_q              <= S_IDLE;
       m_ctl_done        <= 1'b0;
+      wf_first_q        <= 1'b0;
       oq_valid          <= 1'b0;
       stv               <= '0;
       cnt_drop_qp_state <= '0;

@@ -119,6 +119,10 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_rx_drop_op_len,
     input  wire logic [31:0] sts_roce_cnt_rx_drop_pmtu,
     input  wire logic [31:0] sts_roce_cnt_rx_drop_reth_len,
+    input  wire logic [31:0] sts_roce_cnt_wr_err_resp,
+    input  wire logic [31:0] sts_roce_cnt_wr_err_cpl,
+    input  wire logic [31:0] sts_roce_cnt_wr_err_cq,
+    input  wire logic [31:0] sts_roce_cnt_wr_err_lost,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -487,6 +491,14 @@ module fabnic_regs_roce #(
         ADDR_W'('h8d4): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_pmtu);
                 else ack_err <= 1'b1;
         ADDR_W'('h8d8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_rx_drop_reth_len);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8dc): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_wr_err_resp);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8e0): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_wr_err_cpl);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8e4): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_wr_err_cq);
+                else ack_err <= 1'b1;
+        ADDR_W'('h8e8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_wr_err_lost);
                 else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;

@@ -168,6 +168,10 @@ package fabnic_regs_roce_pkg;
   localparam int unsigned ROCE_CNT_RX_DROP_OP_LEN_ADDR = 32'h08d0;
   localparam int unsigned ROCE_CNT_RX_DROP_PMTU_ADDR = 32'h08d4;
   localparam int unsigned ROCE_CNT_RX_DROP_RETH_LEN_ADDR = 32'h08d8;
+  localparam int unsigned ROCE_CNT_WR_ERR_RESP_ADDR = 32'h08dc;
+  localparam int unsigned ROCE_CNT_WR_ERR_CPL_ADDR = 32'h08e0;
+  localparam int unsigned ROCE_CNT_WR_ERR_CQ_ADDR = 32'h08e4;
+  localparam int unsigned ROCE_CNT_WR_ERR_LOST_ADDR = 32'h08e8;
 
   // ---- block cc (base 0x0c00)
   localparam int unsigned CC_NUM_QP_ADDR = 32'h0c00;

@@ -90,8 +90,11 @@ def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
     assert cnt["sqe_shadow_miss"] == 0x5000 + 0x800 + 4 * 42
     # the receive front's drop reasons follow (docs/roce.md, Receive validation)
     assert cnt["rx_drop_dst_mac"] == 0x5000 + 0x800 + 4 * 43
-    assert cnt["rx_drop_reth_len"] == 0x5000 + 0x800 + 4 * 54   # the last one
-    assert len(cnt) == 55
+    assert cnt["rx_drop_reth_len"] == 0x5000 + 0x800 + 4 * 54
+    # host write faults by engine (docs/roce_engine.md, Host-memory faults)
+    assert cnt["wr_err_resp"] == 0x5000 + 0x800 + 4 * 55
+    assert cnt["wr_err_lost"] == 0x5000 + 0x800 + 4 * 58   # the last one
+    assert len(cnt) == 59
 
 
 def test_command_timeout_and_refusal(nic: FakeNic, mem: FakeMemory) -> None:
@@ -532,6 +535,38 @@ def test_model_bad_receive_lkey() -> None:
     r = m.finish()
     assert [w.status for w in r.send_wcs[("a", 5)]] == ["REM_OP_ERR"]
     assert [w.status for w in r.recv_wcs[("b", 6)]] == ["LOC_PROT_ERR"]
+
+
+def test_model_host_write_faults() -> None:
+    """fail_writes: data the NIC cannot place fails the WR (responder side: REM_OP_ERR,
+    a SEND's receive LOC_QP_OP_ERR, both QPs ERR; requester side: LOC_QP_OP_ERR, only
+    the requester ERR, an atomic still executed at the peer); the range is undefined."""
+    m = pair()
+    m.fail_writes("b", B_BASE + 16 + 4, 1)             # one byte of VA 0x7004
+    m.post_recv(("b", 6), v.RecvWR(0x61, 0x7000, 8, 0x200))
+    m.post_recv(("b", 6), v.RecvWR(0x62, 0x7010, 8, 0x200))
+    m.post_send(("a", 5), v.SendWR("SEND", 1, A_BASE, 8, 0x100))
+    m.post_send(("a", 5), v.SendWR("RDMA_WRITE", 2, A_BASE, 4, 0x100, 0x7020, 0x200))
+    r = m.finish()
+    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [
+        (1, "REM_OP_ERR"), (2, "WR_FLUSH_ERR")]
+    assert [(w.wr_id, w.status) for w in r.recv_wcs[("b", 6)]] == [
+        (0x61, "LOC_QP_OP_ERR"), (0x62, "WR_FLUSH_ERR")]
+    assert r.undefined == [("b", B_BASE + 16, 8)]
+    assert r.memory["b"] == bytes(64)                    # nothing else placed
+
+    m = pair()
+    m.fail_writes("a", A_BASE + 48, 8)
+    m.post_send(("a", 5), v.SendWR("RDMA_WRITE", 1, A_BASE + 3, 4, 0x100, 0x7002, 0x200))
+    m.post_send(("a", 5), v.SendWR("ATOMIC_FETCH_AND_ADD", 2, A_BASE + 48, 8, 0x100, 0x7008,
+                                   0x200, compare_add=5))
+    m.post_send(("a", 5), v.SendWR("RDMA_READ", 3, A_BASE + 40, 4, 0x100, 0x7000, 0x200))
+    r = m.finish()
+    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [
+        (1, "SUCCESS"), (2, "LOC_QP_OP_ERR"), (3, "WR_FLUSH_ERR")]
+    assert r.memory["b"][16 + 8:16 + 16] == (5).to_bytes(8, "little")   # executed
+    assert r.undefined == [("a", A_BASE + 48, 8)]
+    assert m.qps[("a", 5)].err and not m.qps[("b", 6)].err
 
 
 def test_compare_and_split_wcs() -> None:

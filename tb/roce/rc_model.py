@@ -37,6 +37,8 @@ Semantics (IBTA vol. 1 ch. 9/10/11, Linux verbs):
   | local lkey fails (source: key/PD/bounds; READ/atomic destination also LOCAL_WRITE) | LOC_PROT_ERR, nothing sent | untouched |
   | peer QP in ERR (drops requests) | RETRY_EXC_ERR | -- |
   | no receive posted by :meth:`RcModel.finish` and rnr_retry < 7 | RNR_RETRY_EXC_ERR | untouched |
+  | responder's host memory fails a write of the WRITE/SEND data (:meth:`RcModel.fail_writes`) | REM_OP_ERR (NAK remote operational) | ERR; a SEND's receive LOC_QP_OP_ERR; the target range undefined |
+  | requester's host memory fails the write of READ data / an atomic's original value | LOC_QP_OP_ERR | untouched (an atomic has executed); the local range undefined |
 
   With rnr_retry = 7 (infinite) a waiting WR stays pending and ``finish`` lists it.
   For error completions only wr_id, status and qpn are defined (verbs); ``compare_wcs``
@@ -91,6 +93,11 @@ class Node:
         self.base = base
         self.mem = bytearray(data)
         self.mrs: dict[int, ModelMr] = {}
+        self.bad: list[tuple[int, int]] = []     # host ranges whose writes fail
+
+    def write_fails(self, addr: int, n: int) -> bool:
+        """A write of [addr, addr+n) touches a range whose host writes fail."""
+        return any(addr < a + ln and a < addr + n for a, ln in self.bad)
 
     def read(self, addr: int, n: int) -> bytes:
         off = addr - self.base
@@ -182,6 +189,12 @@ class RcModel:
                access: Access | int, va: int | None = None) -> None:
         self.nodes[node].mrs[key] = ModelMr(key, pd, addr if va is None else va, length,
                                             Access(access), addr)
+
+    def fail_writes(self, node: str, addr: int, n: int) -> None:
+        """Host memory of ``node`` answers every write to [addr, addr+n) with an error
+        (AXI SLVERR): data the NIC places there is lost (the range becomes undefined)
+        and the WR it belongs to fails (table above)."""
+        self.nodes[node].bad.append((addr, n))
 
     def dereg_mr(self, node: str, key: int) -> None:
         del self.nodes[node].mrs[key]
@@ -313,11 +326,20 @@ class RcModel:
                 self._fail(r, wr, "REM_OP_ERR", p)
                 return True
             p.rq.popleft()
+            if n and p.node.write_fails(dst, n):
+                p.recv_wcs.append(self._wc(rqe.wr_id, "LOC_QP_OP_ERR", "RECV", p))
+                self.undefined.append((p.node.name, dst, n))
+                self._fail(r, wr, "REM_OP_ERR", p)
+                return True
             if n:
                 p.node.write(dst, data)
             p.recv_wcs.append(self._wc(rqe.wr_id, "SUCCESS", "RECV", p, n, imm))
         elif op in (WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM):
             assert remote is not None
+            if n and p.node.write_fails(remote, n):
+                self.undefined.append((p.node.name, remote, n))
+                self._fail(r, wr, "REM_OP_ERR", p)
+                return True
             if n:
                 p.node.write(remote, data)
             if op == WrOpcode.RDMA_WRITE_WITH_IMM:
@@ -325,6 +347,10 @@ class RcModel:
                 p.recv_wcs.append(self._wc(rqe.wr_id, "SUCCESS", "RECV_RDMA_WITH_IMM", p, n, imm))
         elif op == WrOpcode.RDMA_READ:
             assert remote is not None
+            if n and r.node.write_fails(local, n):
+                self.undefined.append((r.node.name, local, n))
+                self._fail(r, wr, "LOC_QP_OP_ERR", None)
+                return True
             if n:
                 r.node.write(local, p.node.read(remote, n))
         else:
@@ -335,6 +361,10 @@ class RcModel:
             else:
                 new = (orig + wr.compare_add) & U64
             p.node.write(remote, struct.pack("<Q", new))
+            if r.node.write_fails(local, 8):
+                self.undefined.append((r.node.name, local, 8))
+                self._fail(r, wr, "LOC_QP_OP_ERR", None)
+                return True
             r.node.write(local, struct.pack("<Q", orig))
         if wr.signaled:
             r.send_wcs.append(self._wc(wr.wr_id, "SUCCESS", _WC_OF[op].name, r, n))

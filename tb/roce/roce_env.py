@@ -74,6 +74,7 @@ class PairEnv:
         self.b = Nic(dut, "b", "02:00:00:00:00:0b", "10.0.0.2")
         self.pcap = SimPcap(pcap) if pcap else None
         self.frames: list[tuple[str, bytes]] = []
+        self.frame_cycles: list[int] = []  # clock cycle of each frame's last beat (frames[i])
         self.rx_b: list[bytes] = []       # frames arriving at B (after the link), when tap_rx
         self.tap_rx = False
         self.cycle = 0
@@ -112,6 +113,7 @@ class PairEnv:
                         frame = bytes(bufs[s])
                         bufs[s].clear()
                         self.frames.append((s, frame))
+                        self.frame_cycles.append(self.cycle)
                         if self.cov is not None:
                             self.cov.tx(s, frame)
                         if self.pcap:

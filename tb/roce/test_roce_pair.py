@@ -1152,7 +1152,9 @@ if cocotb is not None:
         failed leaves with its error mark (tuser), so the peer drops it as MAC-bad and
         nothing of it is placed. Transient: go-back-N resends it and the WRITE (and a
         READ whose response read failed at the responder) completes SUCCESS with exact
-        data. Persistent: the WR completes with an error status after the retries, the
+        data. Persistent: the WRITE completes LOC_QP_OP_ERR once its retries are spent (the
+        completer remembers that a request frame of the QP left flagged bad since the last
+        progress), the READ RETRY_EXC_ERR (its responses never arrive intact), the
         peer's memory where the failing word would land is never written with the
         error data, and the NIC keeps working on another QP."""
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_pfaults.pcap")))
@@ -1208,9 +1210,13 @@ if cocotb is not None:
         await run_driver(a.ctx.post_send, qa, [SendWR(
             WrOpcode.RDMA_WRITE, wr_id=3, local_addr=la + 4096, length=2048, lkey=mra.lkey,
             remote_addr=lb + 20480, rkey=mrb.rkey)])
+        a0 = await run_driver(a.ctx.counters)
         wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 200000)
-        assert len(wcs) == 1 and wcs[0].wr_id == 3 and wcs[0].status != "SUCCESS", wcs
-        dut._log.info("persistent payload read error completes with %s", wcs[0].status)
+        # the retries (retry_cnt 2) all fail to read the payload: a local error
+        assert [(w.wr_id, w.status) for w in wcs] == [(3, "LOC_QP_OP_ERR")], wcs
+        a1 = await run_driver(a.ctx.counters)
+        assert a1["retry_exc"] == a0["retry_exc"], "counted as a retry exhaustion"
+        assert a1["dma_err"] - a0["dma_err"] >= 3, "payload read errors not counted"
         assert b.mem.read(lb + 20480 + 1024, 1024) == src_b[20480 + 1024:20480 + 2048]
         got = b.mem.read(lb + 20480, 1024)      # the first packet may have landed
         assert got in (src_b[20480:20480 + 1024], src_a[4096:4096 + 1024]), "partial packet"
@@ -1225,7 +1231,8 @@ if cocotb is not None:
             WrOpcode.RDMA_READ, wr_id=4, local_addr=la + 24576, length=1024, lkey=mra.lkey,
             remote_addr=lb + 24576, rkey=mrb.rkey)])
         wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 200000)
-        assert len(wcs) == 1 and wcs[0].wr_id == 4 and wcs[0].status != "SUCCESS", wcs
+        # the responses never arrive intact: to the requester the peer does not answer
+        assert [(w.wr_id, w.status) for w in wcs] == [(4, "RETRY_EXC_ERR")], wcs
         assert a.mem.read(la + 24576, 1024) == src_a[24576:24576 + 1024], "error data placed"
         fb.spots.clear()
 
@@ -1240,6 +1247,324 @@ if cocotb is not None:
         assert b.mem.read(lb, n) == bytes(exp_b), "B memory"
         assert a.mem.read(la, n) == bytes(exp_a), "A memory"
 
+    class WriteFaults:
+        """AXI SLVERR on chosen host-memory writes of one NIC: a write beat that touches a
+        poisoned 64-byte word is not stored and its burst answers SLVERR. Counts the
+        poisoned beats refused."""
+
+        def __init__(self, ram) -> None:
+            self.spots: set[int] = set()
+            self.refused = 0
+            orig = ram.write_if._write
+
+            async def _write(address: int, data: bytes) -> None:
+                if address & ~63 in self.spots:
+                    self.refused += 1
+                    raise OSError(f"poisoned write at {address:#x}")
+                await orig(address, data)
+
+            ram.write_if._write = _write
+
+        def poison(self, addr: int) -> None:
+            self.spots.add(addr & ~63)
+
+    @cocotb.test()
+    async def host_write_faults(dut):
+        """SLVERR on host-memory writes (issue: host faults), each fault attributed to the
+        engine that issued the write and its QP (fabnic_roce_wr_arb), completions and
+        memory against rc_model (fail_writes):
+        responder placement of a WRITE and of a SEND -> NAK remote operational error at
+        the failing PSN: REM_OP_ERR at the requester, the responder's QP in ERR, its
+        posted receives flushed (the SEND's own receive LOC_QP_OP_ERR); completer
+        placement of READ data and of an atomic's original value -> LOC_QP_OP_ERR, the
+        requester's QP in ERR, the WR behind flushed; a CQE write -> counted, the CQE
+        slot untouched. Each fault counts once, in its engine's wr_err_* counter (none
+        in dma_err, none lost); other QPs keep working."""
+        from rc_model import RcModel, compare_wcs
+
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_wfaults.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        fa, fb = WriteFaults(a.ram), WriteFaults(b.ram)
+        rng = random.Random(41)
+        n = 1 << 15
+        la, lb = a.mem.alloc(n), b.mem.alloc(n)
+        a.mem.write(la, rng.randbytes(n))
+        b.mem.write(lb, rng.randbytes(n))
+        model = RcModel()
+        model.add_node("a", la, a.mem.read(la, n))
+        model.add_node("b", lb, b.mem.read(lb, n))
+        ca0, cb0 = await run_driver(a.ctx.counters), await run_driver(b.ctx.counters)
+        pairs = []
+        got: dict[tuple[str, int], list] = {}      # completions seen, per node and QP
+
+        async def pair():
+            k = len(pairs)
+            qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, mtu=1024, timeout=4,
+                                                           retry_cnt=2)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, n, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, n, ACC)
+            model.add_mr("a", mra.lkey, 10 + k, la, n, ACC)
+            model.add_mr("b", mrb.rkey, 20 + k, lb, n, ACC)
+            model.add_qp("a", qa.qpn, 10 + k, ACC)
+            model.add_qp("b", qb.qpn, 20 + k, ACC)
+            model.connect(("a", qa.qpn), ("b", qb.qpn))
+            pairs.append((qa, qb, cqa, cqb))
+            return qa, qb, cqa, cqb, mra, mrb
+
+        async def post(qa, wrs=(), qb=None, recvs=()):
+            for r in recvs:
+                model.post_recv(("b", qb.qpn), r)
+            if recvs:
+                await run_driver(b.ctx.post_recv, qb, list(recvs))
+            for w in wrs:
+                model.post_send(("a", qa.qpn), w)
+            if wrs:
+                await run_driver(a.ctx.post_send, qa, list(wrs))
+
+        def write(wr_id, src, dst, ln, mra, mrb):
+            return SendWR(WrOpcode.RDMA_WRITE, wr_id=wr_id, local_addr=la + src, length=ln,
+                          lkey=mra.lkey, remote_addr=lb + dst, rkey=mrb.rkey)
+
+        # 1. responder: a WRITE's first packet cannot be placed
+        qa, qb, cqa, cqb, mra, mrb = await pair()
+        fb.poison(lb)
+        model.fail_writes("b", lb, 64)
+        old = b.mem.read(lb, 64)
+        await post(qa, [write(1, 0, 0, 8192, mra, mrb), write(2, 0, 16384, 64, mra, mrb)], qb,
+                   [RecvWR(wr_id=0x70 + j, addr=lb + 24576 + 512 * j, length=512,
+                           lkey=mrb.lkey) for j in range(2)])
+        wa = await run_driver(a.ctx.wait_cq, cqa, 2, 200000)
+        wb = await run_driver(b.ctx.wait_cq, cqb, 2, 40000)
+        got[("a", qa.qpn)], got[("b", qb.qpn)] = wa, wb
+        assert [(w.wr_id, w.status) for w in wa] == [(1, "REM_OP_ERR"), (2, "WR_FLUSH_ERR")], wa
+        assert [(w.wr_id, w.status) for w in wb] == [(0x70, "WR_FLUSH_ERR"),
+                                                     (0x71, "WR_FLUSH_ERR")], wb
+        assert b.mem.read(lb, 64) == old, "a refused write changed memory"
+        assert (await run_driver(b.ctx.query_qp, qb)).state == verbs.QpState.ERR
+        assert (await run_driver(a.ctx.query_qp, qa)).state == verbs.QpState.ERR
+        fb.spots.clear()
+
+        # 2. responder: a SEND's first packet cannot be placed
+        qa, qb, cqa, cqb, mra, mrb = await pair()
+        fb.poison(lb + 8192)
+        model.fail_writes("b", lb + 8192, 64)
+        await post(qa, [SendWR(WrOpcode.SEND, wr_id=3, local_addr=la + 8192, length=8192,
+                               lkey=mra.lkey)], qb,
+                   [RecvWR(wr_id=0x80, addr=lb + 8192, length=8192, lkey=mrb.lkey),
+                    RecvWR(wr_id=0x81, addr=lb + 24576, length=512, lkey=mrb.lkey)])
+        wa = await run_driver(a.ctx.wait_cq, cqa, 1, 200000)
+        wb = await run_driver(b.ctx.wait_cq, cqb, 2, 40000)
+        got[("a", qa.qpn)], got[("b", qb.qpn)] = wa, wb
+        assert [(w.wr_id, w.status) for w in wa] == [(3, "REM_OP_ERR")], wa
+        assert [(w.wr_id, w.status) for w in wb] == [(0x80, "LOC_QP_OP_ERR"),
+                                                     (0x81, "WR_FLUSH_ERR")], wb
+        fb.spots.clear()
+
+        # 3. completer: READ data cannot be placed at the requester
+        qa, qb, cqa, cqb, mra, mrb = await pair()
+        fa.poison(la + 16384)
+        model.fail_writes("a", la + 16384, 64)
+        old = a.mem.read(la + 16384, 64)
+        await post(qa, [SendWR(WrOpcode.RDMA_READ, wr_id=4, local_addr=la + 16384, length=8192,
+                               lkey=mra.lkey, remote_addr=lb + 16384, rkey=mrb.rkey),
+                        write(5, 0, 20480, 64, mra, mrb)])
+        wa = await run_driver(a.ctx.wait_cq, cqa, 2, 200000)
+        got[("a", qa.qpn)], got[("b", qb.qpn)] = wa, []
+        assert (await run_driver(b.ctx.query_qp, qb)).state == verbs.QpState.RTS
+        assert [(w.wr_id, w.status) for w in wa] == [(4, "LOC_QP_OP_ERR"),
+                                                     (5, "WR_FLUSH_ERR")], wa
+        assert a.mem.read(la + 16384, 64) == old, "a refused write changed memory"
+        assert (await run_driver(a.ctx.query_qp, qa)).state == verbs.QpState.ERR
+        # WR 5 was on the wire before the READ failed: the peer may have executed it
+        # (a flushed WR's effects are undefined)
+        model.undefined.append(("b", lb + 20480, 64))
+        fa.spots.clear()
+
+        # 4. completer: an atomic's original value cannot be written back. Known gap
+        # (docs/roce_engine.md, Host-memory faults): the atomic's CQE leaves before the
+        # write response is back, so the WR itself may complete SUCCESS; the fault then
+        # moves the QP to ERR (not silent: counted, query shows ERR, the next WR is
+        # flushed). The model's LOC_QP_OP_ERR is checked when the NIC gives it.
+        qa, qb, cqa, cqb, mra, mrb = await pair()
+        fa.poison(la + 28672)
+        model.fail_writes("a", la + 28672, 64)
+        await post(qa, [SendWR(WrOpcode.ATOMIC_FETCH_AND_ADD, wr_id=6, local_addr=la + 28672,
+                               lkey=mra.lkey, remote_addr=lb + 28672, rkey=mrb.rkey,
+                               compare_add=9)])
+        wa = await run_driver(a.ctx.wait_cq, cqa, 1, 200000)
+        assert [w.wr_id for w in wa] == [6] and wa[0].status in ("LOC_QP_OP_ERR", "SUCCESS"), wa
+        dut._log.info("atomic with a failed result write completes %s", wa[0].status)
+        for _ in range(50):
+            if (await run_driver(a.ctx.query_qp, qa)).state == verbs.QpState.ERR:
+                break
+            await ClockCycles(dut.clk, 100)
+        assert (await run_driver(a.ctx.query_qp, qa)).state == verbs.QpState.ERR
+        if wa[0].status == "LOC_QP_OP_ERR":
+            got[("a", qa.qpn)] = wa
+        late = write(9, 0, 20480, 64, mra, mrb)
+        await run_driver(a.ctx.post_send, qa, [late])
+        wl = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
+        assert [(w.wr_id, w.status) for w in wl] == [(9, "WR_FLUSH_ERR")], wl
+        got[("b", qb.qpn)] = []
+        fa.spots.clear()
+
+        # every completion so far against the model (per QP, both directions), and
+        # both memories outside the ranges the model leaves undefined
+        res = model.finish()
+        assert not res.pending
+        for (node, qpn), wcs in got.items():
+            want = res.send_wcs[(node, qpn)] if node == "a" else res.recv_wcs[(node, qpn)]
+            diff = compare_wcs(want, wcs)
+            assert not diff, (node, qpn, diff)
+        mism_a = res.memory_mismatches("a", a.mem.read(la, n))
+        mism_b = res.memory_mismatches("b", b.mem.read(lb, n))
+        if mism_b:
+            bad = [ad for ad, _, _ in res.memory_mismatches("b", b.mem.read(lb, n), limit=n)]
+            lo, hi = min(bad), max(bad)
+            got_b = b.mem.read(lo, 16)
+            amem = a.mem.read(la, n)
+            dut._log.warning("B differs at [%#x, %#x] (lb %#x) %d bytes; found in A at %s",
+                             lo, hi, lb, len(bad), amem.find(got_b))
+        assert not mism_a and not mism_b, (mism_a, mism_b)
+
+        # 5. a CQE write fails: counted; the slot keeps its old contents
+        qa, qb, cqa, cqb, mra, mrb = await pair()
+        slot = cqa.ring + 32 * (cqa.ci & (cqa.depth - 1))
+        fa.poison(slot)
+        before = a.mem.read(slot & ~63, 64)
+        cq0 = (await run_driver(a.ctx.counters))["wr_err_cq"]
+        await run_driver(a.ctx.post_send, qa, [write(7, 4096, 4096, 256, mra, mrb)])
+        for _ in range(100):
+            await ClockCycles(dut.clk, 200)
+            if (await run_driver(a.ctx.counters))["wr_err_cq"] != cq0:
+                break
+        assert (await run_driver(a.ctx.counters))["wr_err_cq"] == cq0 + 1
+        assert a.mem.read(slot & ~63, 64) == before, "a refused CQE write changed memory"
+        fa.spots.clear()
+
+        # the NICs keep serving other QPs
+        qa, qb, cqa, cqb, mra, mrb = await pair()
+        await post(qa, [write(8, 12288, 12288, 3000, mra, mrb)])
+        wa = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
+        assert [(w.wr_id, w.status) for w in wa] == [(8, "SUCCESS")], wa
+        assert b.mem.read(lb + 12288, 3000) == a.mem.read(la + 12288, 3000)
+
+        # one count per refused write, in the engine's counter only
+        ca1, cb1 = await run_driver(a.ctx.counters), await run_driver(b.ctx.counters)
+        d_a = {k: ca1[k] - ca0[k] for k in ca0 if k.startswith("wr_err") or k == "dma_err"}
+        d_b = {k: cb1[k] - cb0[k] for k in cb0 if k.startswith("wr_err") or k == "dma_err"}
+        dut._log.info("A %s, B %s, refused beats A %d B %d", d_a, d_b, fa.refused, fb.refused)
+        assert d_a == {"dma_err": 0, "wr_err_resp": 0, "wr_err_cpl": 2, "wr_err_cq": 1,
+                       "wr_err_lost": 0}, d_a
+        assert d_b == {"dma_err": 0, "wr_err_resp": 2, "wr_err_cpl": 0, "wr_err_cq": 0,
+                       "wr_err_lost": 0}, d_b
+        assert fa.refused == 3 and fb.refused == 2, (fa.refused, fb.refused)
+
+    @cocotb.test()
+    async def rnr_retry_exc(dut):
+        """RNR retry exhaustion (IBTA 9.7.5.2.8 / C9-160): a SEND to a QP with no receive
+        posted is answered by RNR NAKs; with rnr_retry = N (finite) the requester sends
+        the SEND N + 1 times, sees N + 1 RNR NAKs, then completes it RNR_RETRY_EXC_ERR,
+        flushes the WR behind it and its QP is in ERR; a WR posted later is flushed too.
+        Completions against rc_model; NAKs and resends counted on the wire (scapy);
+        the wait between an RNR NAK and the resend against the QP's timeout (the engine
+        waits one retransmission timeout after an RNR NAK; it does not decode the NAK's
+        timer field, docs/roce_engine.md); the peer's memory untouched; another QP of
+        the same NICs keeps working."""
+        from rc_model import RcModel, compare_wcs
+        from scapy.layers.l2 import Ether
+
+        from fabnic_tb import roce_layers as rl
+
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_rnr.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        size = 1 << 14
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        rng = random.Random(31)
+        a.mem.write(la, rng.randbytes(size))
+        b.mem.write(lb, rng.randbytes(size))
+        rnr_retry, timeout = 2, 2
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=timeout,
+                                                       rnr_retry=rnr_retry)
+        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+        tick = await run_driver(a.ctx.dev.read, "roce", "timer_tick")
+        wait = (1 << timeout) * tick                   # cycles of one timeout
+
+        model = RcModel()
+        model.add_node("a", la, a.mem.read(la, size))
+        model.add_node("b", lb, b.mem.read(lb, size))
+        model.add_mr("a", mra.lkey, 1, la, size, ACC)
+        model.add_mr("b", mrb.rkey, 2, lb, size, ACC)
+        model.add_qp("a", qa.qpn, 1, ACC, rnr_retry=rnr_retry)
+        model.add_qp("b", qb.qpn, 2, ACC)
+        model.connect(("a", qa.qpn), ("b", qb.qpn))
+        wrs = [SendWR(WrOpcode.SEND, wr_id=50, local_addr=la, length=300, lkey=mra.lkey),
+               SendWR(WrOpcode.RDMA_WRITE, wr_id=51, local_addr=la + 1024, length=64,
+                      lkey=mra.lkey, remote_addr=lb + 4096, rkey=mrb.rkey)]
+        for wr in wrs:
+            model.post_send(("a", qa.qpn), wr)
+        ca0, cb0 = await run_driver(a.ctx.counters), await run_driver(b.ctx.counters)
+        n0 = len(env.frames)
+        await run_driver(a.ctx.post_send, qa, wrs)
+        wcs = await run_driver(a.ctx.wait_cq, cqa, 2, 200000)
+        late = SendWR(WrOpcode.SEND, wr_id=52, local_addr=la, length=100, lkey=mra.lkey)
+        model.post_send(("a", qa.qpn), late)
+        await run_driver(a.ctx.post_send, qa, [late])
+        wcs += await run_driver(a.ctx.wait_cq, cqa, 1, 20000)
+        res = model.finish()
+        diff = compare_wcs(res.send_wcs[("a", qa.qpn)], wcs)
+        assert not diff and [(w.wr_id, w.status) for w in wcs] == [
+            (50, "RNR_RETRY_EXC_ERR"), (51, "WR_FLUSH_ERR"), (52, "WR_FLUSH_ERR")], (diff, wcs)
+        assert (await run_driver(a.ctx.query_qp, qa)).state == verbs.QpState.ERR
+        assert b.mem.read(lb, size) == res.memory["b"], "peer memory changed"
+        assert not res.recv_wcs[("b", qb.qpn)]
+
+        # the wire: N + 1 SENDs of the first PSN from A, N + 1 RNR NAKs from B
+        sends, naks = [], []
+        for (side, f), cyc in zip(env.frames[n0:], env.frame_cycles[n0:], strict=True):
+            p = Ether(f)
+            bth = p[rl.BTH]
+            op = int(bth.opcode)
+            if side == "a" and op == rl.SEND_ONLY and int(bth.dqpn) == qb.qpn:
+                sends.append((cyc, int(bth.psn)))
+            if side == "b" and op == rl.ACK and int(bth.dqpn) == qa.qpn \
+                    and int(p[rl.AETH].syndrome) >> 5 == 1:
+                naks.append((cyc, int(bth.psn)))
+        dut._log.info("SENDs %s, RNR NAKs %s, timeout %d cycles", sends, naks, wait)
+        assert len(naks) == rnr_retry + 1, naks
+        assert len(sends) == rnr_retry + 1 and len({p for _, p in sends}) == 1, sends
+        assert all(p == sends[0][1] for _, p in naks), (sends, naks)
+        # each resend follows the NAK before it by one timeout: 2^t timer ticks counted
+        # from the tick in which the NAK was handled (so at least 2^t - 1 whole ticks),
+        # plus the link, the timer sweep and the rewind
+        for (c_nak, _), (c_send, _) in zip(naks, sends[1:], strict=False):
+            gap = c_send - c_nak
+            assert wait - tick <= gap <= wait + tick + 2000, (gap, wait)
+        ca1, cb1 = await run_driver(a.ctx.counters), await run_driver(b.ctx.counters)
+        assert cb1["rx_rnr_nak"] - cb0["rx_rnr_nak"] == rnr_retry + 1, (cb0, cb1)
+        assert ca1["retry_exc"] - ca0["retry_exc"] == 1
+        # each RNR wait ends in one timer expiry; each NAK is counted once on each side
+        assert ca1["timeouts"] - ca0["timeouts"] == rnr_retry + 1, (ca0, ca1)
+        assert ca1["rx_naks"] - ca0["rx_naks"] == rnr_retry + 1, (ca0, ca1)
+
+        # another QP pair of the same NICs still works
+        qa2, qb2, cqa2, cqb2, pda2, pdb2 = await env.connect(ACC, timeout=timeout)
+        mra2 = await run_driver(a.ctx.reg_mr, pda2, la, size, ACC)
+        mrb2 = await run_driver(b.ctx.reg_mr, pdb2, lb, size, ACC)
+        await run_driver(b.ctx.post_recv, qb2, [RecvWR(wr_id=60, addr=lb + 8192, length=512,
+                                                       lkey=mrb2.lkey)])
+        await run_driver(a.ctx.post_send, qa2, [SendWR(WrOpcode.SEND, wr_id=61,
+                         local_addr=la + 2048, length=400, lkey=mra2.lkey)])
+        wc = await run_driver(a.ctx.wait_cq, cqa2, 1, 20000)
+        rwc = await run_driver(b.ctx.wait_cq, cqb2, 1, 20000)
+        assert [(w.wr_id, w.status) for w in wc] == [(61, "SUCCESS")], wc
+        assert [(w.wr_id, w.status, w.byte_len) for w in rwc] == [(60, "SUCCESS", 400)], rwc
+        assert b.mem.read(lb + 8192, 400) == a.mem.read(la + 2048, 400)
+
+
 # One Verilator model of the pair serves the tests here and in test_roce_sr.py (a build
 # of it is among the largest costs of the regression). The QPN-space test has its own
 # 16,384-QP build: with that many QPs the timer sweep is slower and the timeouts of the
@@ -1250,7 +1575,8 @@ PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
 PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_under_load",
               "multi_qp_mix",
               "error_cases", "cq_overflow", "rqe_batch", "dcqcn_loop", "xlate_cache",
-              "sqe_read_faults", "responder_read_faults", "payload_read_faults")
+              "sqe_read_faults", "responder_read_faults", "payload_read_faults", "rnr_retry_exc",
+              "host_write_faults")
 
 
 # The tests of the one pair model run in two halves, one per xdist worker (make sim runs
