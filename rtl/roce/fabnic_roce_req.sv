@@ -5,36 +5,47 @@
 // Per QP it keeps, in block RAM, the SQ producer index from the doorbell, the index of
 // the next SQE to send, the byte offset inside it, the next PSN and the highest PSN
 // ever sent. A QP with work sits in the active FIFO (at most once); a visit fetches
-// the QP's next SQE by DMA (64 bytes), checks its lkey against the local copy of the
-// MR table, and emits up to QUANTUM packets (PMTU segments of SEND/WRITE, one READ
-// request, one atomic) as transmit jobs, fetching further SQEs as needed; then the QP
-// goes to the back of the FIFO if it still has work. SQEs are read up to SQE_BATCH per DMA
-// read (one 512-bit beat each); prefetched SQEs a visit does not use are discarded
-// and read again on the next visit. Small-message path (session 9): the visit reads
-// the next SQEs ahead while it walks the current ones, takes doorbells for its own QP
-// without ending, translates buffers inside the last checked MR region from a one-entry
-// lkey cache (no checker round trip), and sends one single-packet WQE per cycle when the
-// transmit path takes it.
+// the QP's next SQEs by DMA (one 512-bit beat each, up to SQE_BATCH per read), checks
+// each one's lkey against the local copy of the MR table (or translates it from a
+// one-entry cache of the last checked region), and emits up to QUANTUM packets (PMTU
+// segments of SEND/WRITE, one READ request, one atomic) as transmit jobs; then the QP
+// goes to the back of the FIFO if it still has work. A visit reads the next SQEs ahead
+// while it walks the current ones and takes doorbells for its own QP without ending.
 //
-// Cross-QP SQE prefetch (PREFETCH=1): while a visit is under way, a small prefetch stage
-// takes the next QP from the active FIFO, reads its context on the (otherwise idle) RAM
-// read port and issues the DMA read of its SQEs, so that the next visit finds them in
-// flight or arrived instead of paying a host-memory round trip per QP (with one WQE per
-// QP and many QPs that round trip was the per-message cost). SQE reads return in issue
-// order on one stream, so the stage queues its entries in issue order (PF_DEPTH of them:
-// with one WQE per QP, a visit lasts about one message's wire time while an SQE read
-// waits behind the payload reads already queued in host memory, longer than that; one
-// entry left the requester waiting for SQEs) and the visit FSM obeys two rules:
-// (1) a prefetch is only issued while the visit has already issued its own read and is
-// not walking a selective-repeat resend, and once one is out the visit ends at its
-// batch's last SQE instead of fetching more; (2) in IDLE the prefetched QPs are visited
-// before any event but a control op and doorbells (a doorbell reads no SQEs; doorbells
-// and prefetched visits take turns), and completer events wait (the stage starts
-// nothing while one is pending, so they cannot starve). A visit re-loads the QP's context and uses the
-// prefetched SQEs only if the send position is still the one they were read for;
-// otherwise (QP re-initialised in between) it discards them and visits the QP as usual.
-// The core's SQE FIFO holds two batches, so prefetched SQEs never stall the shared
-// R channel.
+// Ownership and hazards: the per-QP state (u_state) has one owner, the visit FSM. It is
+// read in S_LOAD, held in rs_q for the whole visit and written back in S_WB; the visit
+// is the only operation in flight on any QP (one visit at a time), and the prefetch
+// stage below only reads (its read of a QP is re-checked by that QP's own visit, which
+// loads the state again). So the hazard rule is: one operation per QP, the visit, from
+// S_LOAD to S_WB.
+//
+// Pipeline (decide in one stage, act in the next):
+//   - S_LOAD registers the context words and the flags S_DISPATCH decides on.
+//   - An SQE beat is taken in S_WAIT (or by S_PKT, below) into decode registers
+//     (fields, cache hit and translated address, PSN span for SR walks); S_SQE decides on
+//     it the next cycle: hit -> S_PKT, miss -> S_CHK/S_CHKW (lkey check), read error,
+//     SR resend walk.
+//   - fabnic_roce_req_pkt computes, every cycle, the job of the packet at the send
+//     position and the next values of the position, all registered; S_PKT sends job_q
+//     and applies them. A packet is valid one cycle after its inputs settled (two for a
+//     READ, whose PSN count is a division by the PMTU); pv_q counts those cycles. The SR
+//     window cap and the atomic fence (a new atomic waits until the QP's previous one is
+//     acknowledged: una past its PSN) are among the registered flags.
+//   - In the cycle S_PKT sends the last packet of a WQE and the visit goes on, it takes
+//     the next SQE beat, so single-packet WQEs leave one every two cycles.
+//   - SQE read lengths and addresses (visit, read-ahead, prefetch) are registered a
+//     cycle ahead (S_FETCH waits one cycle after sq_ci changed; P_REQ one cycle).
+//   - SR resend walk: the WQE's PSN span and its compare with the PSN to resend are three
+//     register layers computed from S_SQE on; S_WALK decides in its third cycle.
+//   - The event intake (fabnic_roce_req_ev, fabnic_roce_req_fetch) sees the FIFOs'
+//     not-empty, room and busy conditions as registers kept from each cycle's push and
+//     pop, not as pointer compares.
+//
+// Cross-QP SQE prefetch (PREFETCH=1, fabnic_roce_req_fetch): while a visit is under way
+// the next QP's context is read and its SQE read issued, so the next visit finds its SQEs
+// in flight; in IDLE prefetched QPs are visited first (doorbells take turns with them,
+// a control op goes first). A visit uses the prefetched SQEs only if the send position is
+// still the one they were read for; otherwise it drains them and visits the QP as usual.
 //
 // PSN assignment is deterministic from the SQE sequence (a WQE takes max(1,
 // ceil(len/PMTU)) PSNs; READ: as many as its response packets; atomics one), which is
@@ -43,31 +54,31 @@
 // sets the SQ index back to i and the offset to (p - f) * PMTU; a READ is re-issued
 // for its remaining part, as IBTA allows.
 //
-// Selective repeat (QP context bit sr, docs/roce_sr.md): WRITE MIDDLE/LAST carry a
-// RETH with the VA of the packet's first byte (has_reth in the job), new packets are
-// sent only while next_psn - una < cfg_sr_inflight (<= SR_W; una: the completer's oldest unacknowledged
-// PSN, mirrored here in a RAM it writes; a QP at the cap gives up its visit and is
-// polled again from the active FIFO), and completer event types 2/3 resend exactly one
-// PSN: the SQEs are re-read from the given oldest WQE, walked to the WQE holding the
-// PSN, and that one packet is rebuilt (AckReq set) and sent; the QP's send position
-// is then restored.
-// SR SENDs carry a SOFFETH (docs/roce_sr.md) in the RETH slot of the job: the packet's
-// byte offset in the message, the message's SSN (per-QP count of the messages before it
-// that consume a receive WQE: SEND and WRITE with immediate, from 0 at init) and the
-// message length. The SSN of the WQE at the send position is kept in the state; a
-// resend walk starts from the completer's SSN of the oldest uncompleted WQE (event
-// field) and counts the WQEs it walks past.
+// Selective repeat (QP context bit sr, docs/roce_sr.md): WRITE MIDDLE/LAST carry a RETH
+// with the VA of the packet's first byte, new packets are sent only while next_psn - una
+// < cfg_sr_inflight (<= SR_W; una: the completer's oldest unacknowledged PSN, mirrored
+// here in a RAM it writes; a QP at the cap gives up its visit and is polled again), and
+// completer event types 2/3 resend exactly one PSN: the SQEs are re-read from the given
+// oldest WQE, walked to the WQE holding the PSN, and that one packet is rebuilt (AckReq
+// set) and sent; the QP's send position is then restored. SR SENDs carry a SOFFETH in the
+// RETH slot of the job (packet offset, SSN, message length).
 // Events are taken one at a time in this priority: control (init/query), completer
 // (rewind/error), doorbell, active FIFO. A local protection error (lkey check) stops
 // the QP: the failing SQ index and status are published for the completer, which
 // completes the WQEs before it and then flushes. The published state (SQ producer
 // index, WQEs started, highest PSN sent) is rewritten after every packet, so a
 // response never arrives for a PSN the completer does not know was sent.
-// Atomic fence: a new atomic waits (the visit ends, the QP is polled again) until the
-// QP's previous atomic is acknowledged; the responder keeps one atomic result per QP.
 // Host-memory errors: an SQE read whose beat carries tuser (an AXI error so far in the
 // read) is not used; the QP reads it again on a later visit, and after SQE_RETRIES
 // failed reads in a row the WQE completes with LOC_QP_OP_ERR like a local error.
+//
+// Handshakes: s_rd_tready depends on the state and, in S_PKT, on m_job_ready (the
+// packet that ends a WQE leaves in the cycle the next SQE beat is taken): a documented
+// combinational m_job_ready -> s_rd_tready path, never on the beat's contents. s_ctl,
+// s_ev and s_db are taken in S_IDLE (their ready depends on the other event valids, by
+// priority); s_db_ready also for the visited QP in S_WAIT and in S_PKT cycles that offer
+// no packet. m_job, m_rd_addr/len, m_lim_len and m_sent_* are registers, m_job_valid and
+// m_rd_valid a few gates of registered flags.
 `default_nettype none
 
 module fabnic_roce_req #(
@@ -235,477 +246,210 @@ module fabnic_roce_req #(
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(rs_rd)
   );
 
-  // active FIFO: QPs with work, each at most once (in_sched)
-  logic             act_in_valid, act_in_ready, act_out_valid, act_out_ready;
-  logic [QPN_W-1:0] act_in_qpn, act_out_qpn;
-  logic [$clog2(NUM_QP):0] unused_act_count;
-  fabnic_fifo #(.WIDTH(QPN_W), .DEPTH(NUM_QP)) u_active (
-      .clk, .rst,
-      .in_valid(act_in_valid), .in_ready(act_in_ready), .in_data(act_in_qpn),
-      .out_valid(act_out_valid), .out_ready(act_out_ready), .out_data(act_out_qpn),
-      .status_count(unused_act_count)
-  );
 
-  // MR table (local copy) for lkey checks
-  logic        chk_valid, chk_ready, chk_res_valid, chk_ok;
-  logic [63:0] chk_addr;
-  mr_err_e     unused_chk_err;
-  logic [7:0]  unused_chk_id;
-  logic [CNT_W-1:0] unused_mr_cnt [7];
-  logic [31:0] chk_key, chk_len;
-  logic [63:0] chk_va;
-  logic [3:0]  chk_acc;
-  logic [23:0] chk_pd;
-  logic        unused_mr_wr_ready;
-  logic [63:0] chk_lo, chk_off;
-  logic [64:0] chk_hi;
-  logic [3:0]  chk_racc;
-  fabnic_roce_mr_table #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_mr (
-      .clk, .rst,
-      .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
-      .wr_entry(mr_wr_entry),
-      .s_chk_valid(chk_valid), .s_chk_ready(chk_ready), .s_chk_key(chk_key),
-      .s_chk_va(chk_va), .s_chk_len(chk_len), .s_chk_access(chk_acc), .s_chk_pd(chk_pd),
-      .s_chk_id(8'd0),
-      .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
-      .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
-      .m_chk_lo(chk_lo), .m_chk_hi(chk_hi), .m_chk_off(chk_off), .m_chk_acc(chk_racc),
-      .cnt_chk(unused_mr_cnt[0]), .cnt_err_invalid(unused_mr_cnt[1]),
-      .cnt_err_tag(unused_mr_cnt[2]), .cnt_err_pd(unused_mr_cnt[3]),
-      .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
-  );
-  assign unused_mr_cnt[6] = '0;
-
-  // ---------------------------------------------------------------- FSM
+  // ---------------------------------------------------------------- visit FSM registers
   typedef enum logic [3:0] {
-    S_IDLE, S_LOAD, S_DISPATCH, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_PKT, S_SKIP, S_WB, S_KICK,
-    S_RLREQ, S_RLRSP, S_RLWAIT
+    S_IDLE,      // take the next event (control, completer, prefetched QP, doorbell, FIFO)
+    S_LOAD,      // context RAM words arrive; dispatch flags computed from them
+    S_DISPATCH,  // decide what the event does (registered flags only)
+    S_FETCH,     // issue the visit's SQE read (descriptor registered a cycle ahead)
+    S_WAIT,      // take the next SQE beat into the decode registers
+    S_SQE,       // decide on the SQE taken: read error, cache hit or check, resend walk
+    S_WALK,      // SR resend walk: is the PSN in this WQE (registered compares, 2 cycles)
+    S_CHK,       // issue the lkey check of sqe_q
+    S_CHKW,      // wait for the check result
+    S_PKT,       // act: a decided packet leaves (job_q), the position advances
+    S_SKIP,      // drain SQE beats the visit does not use
+    S_WB,        // write the state back, publish it, requeue the QP
+    S_KICK,      // tell the completer (local error, doorbell in error)
+    S_RLREQ,     // ask the rate limiter
+    S_RLRSP,     // its answer
+    S_RLWAIT     // wait for the grant time (or another QP / a rate update)
   } st_e;
-  st_e st_q;
+  st_e st_q, st_d;
 
   typedef enum logic [2:0] { E_CTL, E_EV, E_DB, E_ACT, E_PF } ev_e;
-  ev_e              ev_q;
-  logic             ev_op_q;        // control op / completer event type bit 0
-  logic             resend_q;       // SR: emitting one rebuilt packet (event type 2)
-  logic [15:0]      sv_sq_ci;       // send position saved during a resend
-  logic [31:0]      sv_off;
-  logic [23:0]      sv_next_psn;
-  logic [23:0]      wpsn_q;         // first PSN of the WQE being walked in a resend
-  logic [23:0]      wssn_q;         // its SSN
-  logic [23:0]      ev_ssn_q;
-  logic             ev_one_q;
-  logic [QPN_W-1:0] qpn_q;
-  logic [23:0]      ev_psn_q, ev_wqe_psn_q;
-  logic [15:0]      ev_idx_q;
-  qpc_t             qc_q;
-  rstate_t          rs_q;
-  sqe_t             sqe_q;
-  logic [63:0]      haddr_q;        // host address of the SQE's local buffer
-  logic [$clog2(QUANTUM+1)-1:0] quantum_q;
-  logic [15:0]      pk_q;           // packets since the last AckReq in this WQE
-  logic             requeue_q, kick_q;
-  logic             more_q;         // SQE beats of the visit's reads still to come
-  logic [1:0]       vr_q;           // the visit's SQE reads whose last beat is not taken
-  logic [15:0]      ra_idx_q;       // SQ index after the last SQE the visit asked for
-  logic [$clog2(2*SQE_BATCH+1)-1:0] ob_q;   // SQE beats asked for and not yet taken
-  logic             redo_q;         // discarding stale prefetched SQEs, then visit as E_ACT
-  logic             pfv_rd_q;       // the visit's prefetch entry: a read was issued ...
-  logic [15:0]      pfv_ci_q;       // ... for the SQEs from this index
+  ev_e              ev_q, ev_d;
+  logic             ev_op_q, ev_op_d;      // control op / completer event type bit 0
+  logic             resend_q, resend_d;    // SR: emitting one rebuilt packet (event type 2)
+  logic [15:0]      sv_sq_ci, sv_sq_ci_d;  // send position saved during a resend
+  logic [31:0]      sv_off, sv_off_d;
+  logic [23:0]      sv_next_psn, sv_next_psn_d;
+  logic [23:0]      wpsn_q, wpsn_d;        // first PSN of the WQE being walked in a resend
+  logic [23:0]      wssn_q, wssn_d;        // its SSN
+  logic [23:0]      ev_ssn_q, ev_ssn_d;
+  logic             ev_one_q, ev_one_d;
+  logic [QPN_W-1:0] qpn_q, qpn_d;
+  logic [23:0]      ev_psn_q, ev_psn_d, ev_wqe_psn_q, ev_wqe_psn_d;
+  logic [15:0]      ev_idx_q, ev_idx_d;
+  qpc_t             qc_q, qc_d;
+  rstate_t          rs_q, rs_d;
+  logic [23:0]      una_d;
+  sqe_t             sqe_q, sqe_d;
+  logic [63:0]      haddr_q, haddr_d;      // host address of the SQE's local buffer
+  localparam int QW = $clog2(QUANTUM+1);
+  logic [QW-1:0]    quantum_q, quantum_d;
+  logic [15:0]      pk_q, pk_d;            // packets since the last AckReq
+  logic             requeue_q, requeue_d, kick_q, kick_d;
+  logic             redo_q, redo_d;        // discarding stale prefetched SQEs, then E_ACT
+  logic             pfv_rd_q, pfv_rd_d;    // the visit's prefetch entry: a read was issued ...
+  logic [15:0]      pfv_ci_q, pfv_ci_d;    // ... for the SQEs from this index
+  logic             granted_q, granted_d;
+  logic [47:0]      retry_at_q, retry_at_d;
+  logic [23:0]      ctl_res_d;
+  logic             ctl_done_d;
+  logic [CNT_W-1:0] cnt_req_d, cnt_retx_d, cnt_lkey_d, cnt_srr_d;
+  // decide/act bookkeeping: cycles since the packet stage's inputs last changed (0..2),
+  // and since sq_ci last changed (0..2; the fetch descriptor's two register layers)
+  logic [1:0]       pv_q, pv_d;
+  logic [1:0]       fv_q, fv_d;
+  // the SQE beat taken (S_WAIT, or S_PKT chaining the next WQE): decoded fields for S_SQE
+  logic             f_user_q, f_user_d, f_hit_q, f_hit_d;
+  logic             more_q;                // SQE beats of the visit's reads still to come
 
-  logic [3:0]  lg;
-  logic [31:0] pmtu_bytes, rem, seg;
-  logic        first, last, is_send, is_write, is_read, is_atomic, has_imm, uses_rqe;
-  logic [15:0] sq_mask;
-
-  always_comb begin
-    lg         = pmtu_log(qc_q.pmtu);
-    pmtu_bytes = 32'd1 << lg;
-    rem        = sqe_q.len - rs_q.off;
-    seg        = (rem > pmtu_bytes) ? pmtu_bytes : rem;
-    first      = rs_q.off == 0;
-    last       = rem <= pmtu_bytes;
-    is_send    = sqe_q.opcode == WR_SEND || sqe_q.opcode == WR_SEND_IMM;
-    is_write   = sqe_q.opcode == WR_WRITE || sqe_q.opcode == WR_WRITE_IMM;
-    is_read    = sqe_q.opcode == WR_READ;
-    is_atomic  = sqe_q.opcode == WR_CMP_SWAP || sqe_q.opcode == WR_FETCH_ADD;
-    has_imm    = sqe_q.opcode == WR_SEND_IMM || sqe_q.opcode == WR_WRITE_IMM;
-    uses_rqe   = is_send || sqe_q.opcode == WR_WRITE_IMM;
-    sq_mask    = 16'((32'd1 << qc_q.sq_log) - 1);
-  end
-
-  // the packet of the current position
-  tx_job_t job;
-  always_comb begin
-    job = '0;
-    job.lqpn  = 24'(qpn_q);
-    job.dmac  = qc_q.dmac;
-    job.dip   = qc_q.dip;
-    job.ipv6  = qc_q.ipv6;
-    job.sport = qc_q.sport;
-    job.dscp  = qc_q.dscp;
-    job.ecn   = 2'b10;   // ECT(0)
-    job.hdr.bth.pkey    = 16'hFFFF;
-    job.hdr.bth.dest_qp = qc_q.dqpn;
-    job.hdr.bth.psn     = rs_q.next_psn;
-    job.addr = haddr_q + 64'(rs_q.off);
-    // SR: RETH on every WRITE packet, VA of this packet's first byte
-    if (is_send || is_write) begin
-      job.plen = seg[15:0];
-      // AckReq every cfg_ack_cadence packets (across messages), on the last packet of the
-      // last posted WQE, and on the last packet of a visit, so every WQE gets acknowledged
-      job.hdr.bth.ack_req = (cfg_ack_cadence != 0 && pk_q + 16'd1 >= cfg_ack_cadence)
-                            || (last && (cfg_ack_cadence == 0 || rs_q.sq_ci + 16'd1 == rs_q.sq_pi
-                                         || quantum_q == 1))
-                            || (!last && quantum_q == 1);
-      if (is_send) begin
-        job.hdr.bth.opcode = (first && last) ? (has_imm ? OP_SEND_ONLY_IMM : OP_SEND_ONLY)
-                           : first ? OP_SEND_FIRST
-                           : last  ? (has_imm ? OP_SEND_LAST_IMM : OP_SEND_LAST)
-                           : OP_SEND_MIDDLE;
-        job.hdr.bth.se = last && sqe_q.flags[1];
-      end else begin
-        job.hdr.bth.opcode = (first && last) ? (has_imm ? OP_WRITE_ONLY_IMM : OP_WRITE_ONLY)
-                           : first ? OP_WRITE_FIRST
-                           : last  ? (has_imm ? OP_WRITE_LAST_IMM : OP_WRITE_LAST)
-                           : OP_WRITE_MIDDLE;
-      end
-      job.hdr.reth.va      = qc_q.sr ? sqe_q.raddr + 64'(rs_q.off) : sqe_q.raddr;
-      job.hdr.reth.rkey    = sqe_q.rkey;
-      job.hdr.reth.dma_len = sqe_q.len;
-      if (is_send) begin
-        // SR: SOFFETH {message offset, rsvd, SSN, message length} in the RETH slot
-        job.hdr.reth.va   = 64'(rs_q.off);
-        job.hdr.reth.rkey = {8'd0, resend_q ? wssn_q : rs_q.ssn};
-      end
-      job.hdr.has_reth     = qc_q.sr;
-      job.hdr.immdt.imm    = bswap32(sqe_q.imm);
-      if (resend_q) job.hdr.bth.ack_req = 1'b1;
-    end else if (is_read) begin
-      job.hdr.bth.opcode   = OP_READ_REQUEST;
-      job.hdr.bth.ack_req  = 1'b1;
-      job.hdr.reth.va      = sqe_q.raddr + 64'(rs_q.off);
-      job.hdr.reth.rkey    = sqe_q.rkey;
-      job.hdr.reth.dma_len = sqe_q.len - rs_q.off;
-      // SR: one missing response of an executed READ is asked for on its own
-      if (resend_q && ev_one_q && sqe_q.len - rs_q.off > pmtu_bytes)
-        job.hdr.reth.dma_len = pmtu_bytes;
-    end else begin
-      job.hdr.bth.opcode = (sqe_q.opcode == WR_CMP_SWAP) ? OP_COMPARE_SWAP : OP_FETCH_ADD;
-      job.hdr.bth.ack_req = 1'b1;
-      job.hdr.atomic_eth.va       = sqe_q.raddr;
-      job.hdr.atomic_eth.rkey     = sqe_q.rkey;
-      job.hdr.atomic_eth.swap_add = (sqe_q.opcode == WR_CMP_SWAP) ? sqe_q.swap : sqe_q.cmp_add;
-      job.hdr.atomic_eth.compare  = sqe_q.cmp_add;
-    end
-  end
-  assign m_job = job;
-
-  // PSNs this packet consumes
-  logic [23:0] psn_step;
-  always_comb begin
-    if (is_read) psn_step = npkts(sqe_q.len - rs_q.off, lg);
-    else         psn_step = 24'd1;
-  end
-  // SR resend walk: PSNs of the SQE arriving on the read stream
-  logic [23:0] rs_span;
-  logic        rs_rqe;     // that SQE's message consumes a receive WQE (SSN + 1)
-  always_comb begin
-    logic [7:0] e_op;
-    e_op    = s_rd_tdata[8*8 +: 8];                 // sqe_decode(): opcode, len
-    rs_span = (e_op == WR_CMP_SWAP || e_op == WR_FETCH_ADD) ? 24'd1
-            : npkts(s_rd_tdata[12*8 +: 32], lg);
-    rs_rqe  = e_op == WR_SEND || e_op == WR_SEND_IMM || e_op == WR_WRITE_IMM;
-  end
-  logic pkt_done_wqe;   // this packet finishes the WQE
-  assign pkt_done_wqe = is_read || is_atomic || last;
+  // ---------------------------------------------------------------- decide stage
+  tx_job_t     job_q;
+  logic        p_done_q, p_read_q, p_atomic_q, p_bad_q, p_hold_q;
+  logic        p_retx_q, p_hi1_q, p_hi2_q, p_hi_inc_q, p_q1_q;
+  logic [23:0] p_nxt1_q, p_nxt2_q, p_ssn1_q;
+  logic [31:0] p_off_seg_q;
+  logic [15:0] p_ci1_q;
+  logic        p_more_q;
+  fabnic_roce_req_pkt #(.QPN_W(QPN_W), .QW(QW), .SR_W(SR_W)) u_pkt (
+      .clk,
+      .qc(qc_q), .qpn(qpn_q), .sqe(sqe_q), .haddr(haddr_q), .off(rs_q.off),
+      .next_psn(rs_q.next_psn), .psn_hi(rs_q.psn_hi), .sq_ci(rs_q.sq_ci), .sq_pi(rs_q.sq_pi),
+      .sq_hi(rs_q.sq_hi), .ssn(rs_q.ssn), .atom_v(rs_q.atom_v), .atom_psn(rs_q.atom_psn),
+      .una(una_q), .pk(pk_q), .quantum(quantum_q), .resend(resend_q), .wssn(wssn_q),
+      .ev_one(ev_one_q), .cfg_ack_cadence, .cfg_sr_inflight,
+      .job_q, .p_done_q, .p_read_q, .p_atomic_q, .p_bad_q, .p_hold_q,
+      .p_retx_q, .p_nxt1_q, .p_hi1_q, .p_off_seg_q, .p_ci1_q, .p_more_q, .p_hi_inc_q, .p_ssn1_q,
+      .p_q1_q, .p_nxt2_q, .p_hi2_q
+  );
+  // the decided packet is valid: one cycle after its inputs settled, two for a READ
+  logic p_ok;
+  assign p_ok = pv_q[1] || (pv_q[0] && !p_read_q);
 
   // rate limiting: a packet of a paced QP needs a grant first
-  logic        paced, granted_q;
-  logic [47:0] retry_at_q;
+  logic        paced, paced_q;
   logic [15:0] wire_len;
-  assign paced    = cfg_cc_on && qc_q.cc;
-  assign wire_len = job.plen + 16'd66;   // Eth+IPv4+UDP+BTH+RETH/ICRC+FCS, approximately
+  // (qc_q is loaded in S_LOAD; a visit's first packet is at least three cycles later)
+  always_ff @(posedge clk) paced_q <= cfg_cc_on && qc_q.cc;
+  assign paced    = paced_q;
+  assign wire_len = job_q.plen + 16'd66;   // Eth+IPv4+UDP+BTH+RETH/ICRC+FCS, approximately
   assign m_lim_valid = st_q == S_RLREQ;
   assign m_lim_qpn   = qpn_q;
   assign m_lim_len   = wire_len;
 
-  // SR window cap on new packets
-  logic win_full;
-  logic [23:0] win_cap;
-  assign win_cap  = (cfg_sr_inflight == '0 || cfg_sr_inflight > 24'(SR_W)) ? 24'(SR_W)
-                                                                            : cfg_sr_inflight;
-  assign win_full = qc_q.sr && !resend_q && (rs_q.next_psn - una_q) >= win_cap;
-
-  // Atomic fence: a new atomic is sent only once the QP's previous atomic is
-  // acknowledged (una past its PSN). The responder keeps the result of one atomic per
-  // QP for duplicates (fabnic_roce_resp), so at most one may be unacknowledged: with
-  // two, a retransmitted older one would find its result overwritten. Re-sending the
-  // outstanding atomic itself (a go-back-N rewind) is not held. A held QP ends its
-  // visit and is polled again, as at the SR window cap.
-  logic atom_wait;
-  assign atom_wait = is_atomic && rs_q.atom_v && rs_q.atom_psn != rs_q.next_psn
-                     && !psn_lt(rs_q.atom_psn, una_q);
-
   logic job_fire;
-  assign m_job_valid = st_q == S_PKT && (!paced || granted_q) && !win_full && !atom_wait;
+  assign m_job       = job_q;
+  assign m_job_valid = st_q == S_PKT && p_ok && (!paced || granted_q) && !p_hold_q;
   assign job_fire    = m_job_valid && m_job_ready;
-  assign m_sent_valid = job_fire;
-  assign m_sent_qpn   = qpn_q;
-  assign m_sent_bytes = wire_len;
+  // bytes-sent event of the DCQCN reaction point, registered (one cycle after the packet)
+  always_ff @(posedge clk) begin
+    m_sent_valid <= job_fire;
+    m_sent_qpn   <= qpn_q;
+    m_sent_bytes <= wire_len;
+    if (rst) m_sent_valid <= 1'b0;
+  end
 
-  // ---------------------------------------------------------------- SQE prefetch stage
-  // P_IDLE -> (pf_go: pop the active FIFO, read the context RAMs) P_LOAD -> P_REQ (issue
-  // the SQE read) -> entry queued for the visit FSM (pq); P_LOAD queues it without a
-  // read when the QP has nothing to send (the visit then sorts it out as E_ACT would).
-  typedef enum logic [1:0] { P_IDLE, P_LOAD, P_REQ } pf_e;
-  pf_e              pf_st;
-  logic [QPN_W-1:0] pf_qpn;
-  logic [15:0]      pf_ci;          // SQ index of its first SQE
-  logic [63:0]      pf_addr;
-  logic [15:0]      pf_n;
-  // queued entries: QP, a read was issued, SQ index of its first SQE, index after its last
-  typedef struct packed {
-    logic [QPN_W-1:0] qpn;
-    logic             rd;
-    logic [15:0]      ci;
-    logic [15:0]      ie;
-  } pfe_t;
-  pfe_t             pq_in, pq_out;
-  logic             pq_push, pq_valid, pq_in_ready;
-  // Order rule for the queue: a visit that issues its own SQE read must find no later
-  // entry's read out (its beats would come first). Entries without a read (an SR QP,
-  // or a QP the stage found nothing to read for) fetch at their visit, so nothing is
-  // queued behind one (pq_nr_q); a visit whose prefetched SQEs turned out stale (a
-  // control op in between) puts its QP back in the active FIFO instead of fetching
-  // while later entries are queued.
-  logic             pq_nr_q;
+  // ---------------------------------------------------------------- SQE reads
+  logic             pf_go, pf_busy, pf_active, visit_read, others, pq_valid;
+  logic             fetch_go, pop, last_read;
   logic [$clog2(PF_DEPTH):0] pq_cnt;
-  logic [15:0]      room, ra_pend, ra_end, ra_n, pf_neff;   // read-ahead (below)
-  logic             ra_go, rd_fire, pop;
-  logic [15:0]      pend, to_end, nfetch;   // the visit's own SQE read (below)
-  sqe_t             sqe_in, sqe_c;          // lkey check, translation cache (below)
-  logic             c_rdat, wait_chk, pkt_chain, chain_ok, hit_in;
-  logic             pf_go, pf_busy, pf_out, visit_read, others;
-
-  // SQEs to read from index ci: up to SQE_BATCH, not past the posted ones nor the ring's end
-  function automatic logic [15:0] sqe_count(input logic [15:0] pi, input logic [15:0] ci,
-                                            input logic [4:0] sq_log);
-    logic [15:0] f_mask, f_pend, f_end, n;
-    f_mask = 16'((32'd1 << sq_log) - 1);
-    f_pend = pi - ci;
-    f_end  = (f_mask + 16'd1) - (ci & f_mask);
-    n      = (f_pend < f_end) ? f_pend : f_end;
-    if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
-    return n;
-  endfunction
-  function automatic logic [63:0] sqe_addr(input logic [63:0] base, input logic [15:0] ci,
-                                           input logic [4:0] sq_log);
-    return base + {42'd0, ci & 16'((32'd1 << sq_log) - 1), 6'd0};
-  endfunction
+  logic [QPN_W-1:0] pq_qpn;
+  logic             pq_rd;
+  logic [15:0]      pq_ci;
+  logic             take_ctl, take_pf, take_ev, take_db, take_act;
+  logic             act_in_valid, act_out_valid;
+  logic [QPN_W-1:0] act_in_qpn, act_out_qpn;
 
   // a visit whose own SQE read is out (not an SR resend walk, which fetches again)
-  assign visit_read = (st_q == S_WAIT || st_q == S_CHK || st_q == S_CHKW || st_q == S_PKT
-                       || st_q == S_RLREQ || st_q == S_RLRSP || st_q == S_RLWAIT)
-                      && !resend_q;
-  assign pf_go   = PREFETCH && pf_st == P_IDLE && visit_read && act_out_valid
-                   && pq_cnt < ($clog2(PF_DEPTH)+1)'(PF_DEPTH) && !pq_nr_q
-                   && !s_ctl_valid && !s_ev_valid;
-  assign pf_busy = pf_st != P_IDLE || pq_valid;   // the stage or its queue holds a QP
-  assign pf_out  = pf_busy || pf_go;           // no further fetch in this visit
-  assign others  = act_out_valid || pf_busy;   // other QPs are waiting for a visit
+  assign visit_read = (st_q == S_WAIT || st_q == S_SQE || st_q == S_CHK || st_q == S_CHKW
+                       || st_q == S_PKT || st_q == S_RLREQ || st_q == S_RLRSP
+                       || st_q == S_RLWAIT) && !resend_q;
+  // other QPs are waiting for a visit (registered: it only steers turn-taking)
+  logic others_q;
+  always_ff @(posedge clk) others_q <= !rst && (act_out_valid || pf_busy);
+  assign others  = others_q;
 
-  // event acceptance in IDLE: control first, then prefetched QPs and doorbells taking
-  // turns (a doorbell reads no SQEs, so it may come between prefetched visits; with many
-  // QPs posting at once, holding doorbells until the prefetch queue ran dry left the
-  // active FIFO, and so the prefetch, empty); completer events and plain visits (their
-  // SQE reads would come after the queued ones) only while the prefetch holds no QP
-  // pq_old_q: prefetch entries (queued or in the stage) older than the last QP init. A
-  // QP re-initialised while queued has in_sched 0 and its visit drops it; a doorbell
-  // taken before that visit would schedule the QP again, and the old entry would then
-  // pass as current (same SQ index 0) and send the old SQEs. So doorbells wait until
-  // those entries are visited (inits are rare: QP set-up).
-  logic [7:0] pq_old_q;
-  logic take_ctl, take_pf, take_ev, take_db, take_act, db_last_q;
-  always_comb begin
-    take_ctl = st_q == S_IDLE && s_ctl_valid;
-    take_ev  = st_q == S_IDLE && !s_ctl_valid && !pf_busy && s_ev_valid;
-    take_pf  = st_q == S_IDLE && !s_ctl_valid && pq_valid && !(s_db_valid && !db_last_q);
-    take_db  = st_q == S_IDLE && !s_ctl_valid && !take_ev && !take_pf && s_db_valid
-               && pq_old_q == '0;
-    take_act = st_q == S_IDLE && !s_ctl_valid && !pf_busy && !s_ev_valid && !s_db_valid
-               && act_out_valid;
-  end
-  always_ff @(posedge clk) begin
-    if (take_db)      db_last_q <= 1'b1;
-    else if (take_pf) db_last_q <= 1'b0;
-    if (take_ctl && !s_ctl_op)         pq_old_q <= 8'(pq_cnt) + 8'(pf_st != P_IDLE);
-    else if (take_pf && pq_old_q != '0) pq_old_q <= pq_old_q - 8'd1;
-    if (rst) begin
-      db_last_q <= 1'b0;
-      pq_old_q  <= '0;
-    end
-  end
-  fabnic_fifo #(.WIDTH($bits(pfe_t)), .DEPTH(PF_DEPTH)) u_pq (
+  fabnic_roce_req_fetch #(.QPN_W(QPN_W), .QW(QW), .SQE_BATCH(SQE_BATCH),
+                          .PF_DEPTH(PF_DEPTH), .PREFETCH(PREFETCH)) u_fetch (
       .clk, .rst,
-      .in_valid(pq_push), .in_ready(pq_in_ready), .in_data(pq_in),
-      .out_valid(pq_valid), .out_ready(take_pf), .out_data(pq_out), .status_count(pq_cnt)
+      .fetch_st(st_q == S_FETCH), .fetch_ok(fv_q[1]), .ra_st(st_q == S_CHKW || st_q == S_PKT),
+      .visit_read, .resend(resend_q), .sr(qc_q.sr), .err(rs_q.err), .sq_base(qc_q.sq_base),
+      .sq_log(qc_q.sq_log), .sq_ci(rs_q.sq_ci), .sq_pi(rs_q.sq_pi),
+      .ld(st_q == S_LOAD || st_q == S_DISPATCH), .ld_ci(rs_rd.sq_ci),
+      .ld_pi(ev_q == E_DB ? ev_idx_q : rs_rd.sq_pi),
+      .ld_log(st_rd.sq_log), .quantum(quantum_q),
+      .others_wait(others), .ev_pending(s_ctl_valid || s_ev_valid), .fetch_go,
+      .more(more_q), .one_read(last_read),
+      .act_valid(act_out_valid), .act_qpn(act_out_qpn), .st_rd, .rd_sq_ci(rs_rd.sq_ci),
+      .rd_sq_pi(rs_rd.sq_pi), .rd_in_sched(rs_rd.in_sched), .rd_err(rs_rd.err),
+      .pf_go, .pf_busy, .pf_active, .pq_cnt, .pq_valid, .take_pf, .pq_qpn, .pq_rd, .pq_ci,
+      .pop, .pop_last(s_rd_tlast),
+      .m_rd_addr, .m_rd_len, .m_rd_valid, .m_rd_ready
   );
+
+  // event intake, active FIFO, context RAM read port
+  fabnic_roce_req_ev #(.NUM_QP(NUM_QP), .PF_DEPTH(PF_DEPTH), .QPN_W(QPN_W)) u_ev (
+      .clk, .rst, .idle(st_q == S_IDLE), .ctl_valid(s_ctl_valid), .ctl_init(!s_ctl_op),
+      .ctl_qpn(s_ctl_qpn), .ev_valid(s_ev_valid), .ev_qpn(s_ev_qpn), .db_valid(s_db_valid),
+      .db_qpn(s_db_qpn), .pq_valid, .pq_qpn, .pq_cnt, .pf_active, .pf_busy, .pf_go,
+      .take_ctl, .take_ev, .take_pf, .take_db, .take_act,
+      .act_in_valid, .act_in_qpn, .act_valid(act_out_valid), .act_qpn(act_out_qpn),
+      .rd_en, .rd_addr
+  );
+  // the event taken in S_IDLE (an AND-OR of the exclusive takes; E_CTL is 0)
+  logic take_any;
+  ev_e  ev_take;
+  assign take_any = take_ctl || take_ev || take_db || take_act || take_pf;
+  assign ev_take  = ev_e'(({3{take_ev}} & 3'(E_EV)) | ({3{take_db}} & 3'(E_DB))
+                         | ({3{take_act}} & 3'(E_ACT)) | ({3{take_pf}} & 3'(E_PF)));
   assign s_ctl_ready   = take_ctl;
   assign s_ev_ready    = take_ev;
   // A doorbell for the QP being visited is taken by the visit itself (its SQ producer
   // index goes into rs_q, written back at the end of the visit) in S_WAIT and in S_PKT
-  // cycles that send nothing (no decision on the producer index is made then): the
+  // cycles that offer no packet (no decision on the producer index is made then): the
   // visit, and its SQE read-ahead, go on with the newly posted WQEs instead of ending,
   // taking the doorbell in S_IDLE and starting a new visit with a fresh SQE read.
   logic db_absorb;
   assign db_absorb = s_db_valid && s_db_qpn == qpn_q && !resend_q
                      && (ev_q == E_ACT || ev_q == E_PF)
-                     && (st_q == S_WAIT || (st_q == S_PKT && !job_fire));
+                     && (st_q == S_WAIT || (st_q == S_PKT && !m_job_valid));
   assign s_db_ready    = take_db || db_absorb;
-  assign act_out_ready = take_act || pf_go;
-
-  // one read port on the context RAMs: the visit FSM reads in IDLE, the prefetch stage
-  // only while a visit is under way
-  always_comb begin
-    rd_en   = take_ctl || take_pf || take_ev || take_db || take_act || pf_go;
-    rd_addr = take_ctl ? s_ctl_qpn : take_pf ? pq_out.qpn : take_ev ? s_ev_qpn
-            : take_db ? s_db_qpn : act_out_qpn;
-  end
-
-  // SR QPs (window cap, resends) are not prefetched
-  logic pf_ld_rd, pf_req_fire;
-  assign pf_ld_rd    = rs_rd.in_sched && !rs_rd.err && st_rd.state == QPS_RTS && !st_rd.sr
-                       && rs_rd.sq_ci != rs_rd.sq_pi;
-  assign pf_req_fire = pf_st == P_REQ && st_q != S_FETCH && pf_neff != 16'd0 && m_rd_ready;
-  // queued from P_LOAD (no read) or when P_REQ's read is issued; pf_go checked the room
-  assign pq_push = (pf_st == P_LOAD && !pf_ld_rd) || pf_req_fire;
-  always_comb begin
-    pq_in.qpn = pf_qpn;
-    pq_in.rd  = pf_st == P_REQ;
-    pq_in.ci  = (pf_st == P_REQ) ? pf_ci : rs_rd.sq_ci;
-    pq_in.ie  = pf_ci + pf_neff;
-  end
-  always_ff @(posedge clk) begin
-    if (pf_st == P_LOAD && !pf_ld_rd) pq_nr_q <= 1'b1;
-    else if (take_pf && !pq_out.rd)   pq_nr_q <= 1'b0;   // (nothing was queued after it)
-    if (rst) pq_nr_q <= 1'b0;
-    case (pf_st)
-      P_IDLE: if (pf_go) begin
-        pf_qpn <= act_out_qpn;
-        pf_st  <= P_LOAD;
-      end
-      P_LOAD: begin
-        pf_ci   <= rs_rd.sq_ci;
-        pf_n    <= sqe_count(rs_rd.sq_pi, rs_rd.sq_ci, st_rd.sq_log);
-        pf_addr <= sqe_addr(st_rd.sq_base, rs_rd.sq_ci, st_rd.sq_log);
-        pf_st   <= pf_ld_rd ? P_REQ : P_IDLE;
-      end
-      default: if (pf_req_fire) pf_st <= P_IDLE;   // P_REQ
-    endcase
-    if (rst) pf_st <= P_IDLE;
-  end
-
-  // Read-ahead for the QP being visited: while the visit's read is being used and more
-  // SQEs are posted after it, the next ones are read (as many as the core's
-  // 2 * SQE_BATCH-beat FIFO has room for: the whole FIFO is then two batches of this
-  // QP), so a stream of small WQEs does not wait a host round trip per batch. One read-ahead at a time, never while the prefetch stage holds
-  // a QP (its SQEs must come after the visit's), not for SR QPs and resend walks, and not
-  // when the quantum ends the visit before the current read is used up.
-  localparam int FIFO_BEATS = 2 * SQE_BATCH;
-  always_comb begin
-    room    = 16'(FIFO_BEATS) - 16'(ob_q);
-    ra_pend = rs_q.sq_pi - ra_idx_q;
-    ra_end  = (sq_mask + 16'd1) - (ra_idx_q & sq_mask);
-    ra_n    = 16'(SQE_BATCH);
-    if (ra_pend < ra_n) ra_n = ra_pend;
-    if (ra_end < ra_n)  ra_n = ra_end;
-    if (room < ra_n)    ra_n = room;
-    pf_neff = (room < pf_n) ? room : pf_n;
-  end
-  assign ra_go = (st_q == S_CHKW || st_q == S_PKT) && !resend_q && !qc_q.sr && !rs_q.err
-                 && vr_q == 2'd1 && !pf_busy && !pf_go && ra_n != 16'd0
-                 && (!others || 16'(quantum_q) > ra_idx_q - rs_q.sq_ci);
-  assign m_rd_valid  = st_q == S_FETCH || (pf_st == P_REQ && pf_neff != 16'd0) || ra_go;
-  assign rd_fire     = m_rd_valid && m_rd_ready;
+  // SQE beats are taken in S_WAIT, in S_SKIP (not used), and by S_PKT in the cycle its
+  // packet ends a WQE and the visit goes on (chain_take): the next WQE's SQE is then
+  // decided in S_SQE while that packet leaves. The take never depends on the beat's
+  // contents; only on the state, on m_job_ready (the chaining packet leaves) and on
+  // registered flags.
+  logic chain_ok, chain_take;
+  // (a fetch decided in the cycle the prefetch stage starts still goes first: the stage's
+  // read waits while the visit is in S_FETCH)
+  // (p_more_q lags a doorbell the visit took by a cycle: the visit then ends and is
+  // requeued, by the exact compare below)
+  assign chain_ok   = (!p_q1_q || !others) && p_more_q && (more_q || !pf_busy);
+  assign chain_take = st_q == S_PKT && !resend_q && job_fire && p_done_q && chain_ok && more_q
+                      && s_rd_tvalid;
+  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || chain_take;
   assign pop         = s_rd_tvalid && s_rd_tready;
-  assign more_q      = vr_q != 2'd0;
-  always_ff @(posedge clk) begin
-    ob_q <= ob_q + (rd_fire ? ($bits(ob_q))'(m_rd_len[21:6]) : '0) - ($bits(ob_q))'(pop);
-    vr_q <= vr_q + 2'((st_q == S_FETCH || ra_go) && m_rd_ready) - 2'(pop && s_rd_tlast);
-    if (take_pf) vr_q <= 2'(pq_out.rd);
-    if (st_q == S_FETCH && m_rd_ready) ra_idx_q <= rs_q.sq_ci + nfetch;
-    else if (ra_go && m_rd_ready)      ra_idx_q <= ra_idx_q + ra_n;
-    if (take_pf) ra_idx_q <= pq_out.ie;
-    if (rst) begin
-      ob_q <= '0;
-      vr_q <= '0;
-    end
-  end
-  // up to SQE_BATCH SQEs per read, not past the posted ones nor the ring's end
-  always_comb begin
-    pend   = rs_q.sq_pi - rs_q.sq_ci;
-    to_end = (sq_mask + 16'd1) - (rs_q.sq_ci & sq_mask);
-    nfetch = (pend < to_end) ? pend : to_end;
-    if (nfetch > 16'(SQE_BATCH)) nfetch = 16'(SQE_BATCH);
-  end
-  assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (rs_q.sq_ci & sq_mask), 6'd0}
-                     : ra_go ? qc_q.sq_base + {42'd0, (ra_idx_q & sq_mask), 6'd0}
-                     : pf_addr;
-  assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : ra_go ? ra_n : pf_neff, 6'd0};
-  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || pkt_chain;
 
-  // The lkey check of a WQE is issued in the cycle its SQE beat is taken (S_WAIT, or
-  // S_PKT chaining the next WQE after a packet), straight from the beat; S_CHK issues
-  // it from sqe_q (resend walks, or the checker was busy).
-  assign sqe_in   = sqe_decode(s_rd_tdata);
-  assign sqe_c    = (st_q == S_CHK) ? sqe_q : sqe_in;
-  assign c_rdat   = sqe_c.opcode == WR_READ || sqe_c.opcode == WR_CMP_SWAP
-                    || sqe_c.opcode == WR_FETCH_ADD;
-  logic nxt_ok;
-  assign wait_chk = st_q == S_WAIT && s_rd_tvalid && !resend_q && !s_rd_tuser
-                    && !hit_in;
-  // the packet just sent finished its WQE, the visit goes on and the next SQE is here
-  assign chain_ok  = (quantum_q > 1 || !others) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi && more_q;
-  assign nxt_ok    = st_q == S_PKT && !resend_q && job_fire && pkt_done_wqe && chain_ok
-                     && s_rd_tvalid && !s_rd_tuser;
-  assign pkt_chain = nxt_ok && (hit_in || chk_ready);
-  assign chk_valid = st_q == S_CHK || wait_chk || (nxt_ok && !hit_in);
-  assign chk_key   = sqe_c.lkey;
-  assign chk_va    = sqe_c.laddr;
-  assign chk_len   = (sqe_c.opcode == WR_CMP_SWAP || sqe_c.opcode == WR_FETCH_ADD) ? 32'd8
-                                                                                  : sqe_c.len;
-  assign chk_acc   = c_rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0;
-  assign chk_pd    = qc_q.pd;
-
-  // lkey translation cache (fabnic_roce_xlate_cache, one entry): the region of the last passed check (key, PD,
-  // VA range, access bits, host offset). An SQE whose buffer lies inside it, with the
-  // same key and the QP's PD, needing no other access, is translated here (va + off)
-  // and skips the checker: S_WAIT -> S_PKT, and S_PKT goes on to the next WQE in one
-  // cycle. Any MR-table write empties the cache, and a check whose table read may
-  // predate a write (one in its issue cycle or the cycle after) does not fill it, so a
-  // hit is always what the table would answer now.
-  logic [63:0] mc_off;
-  logic        mc_hit, in_atom, in_rdat;
-  assign in_atom = sqe_in.opcode == WR_CMP_SWAP || sqe_in.opcode == WR_FETCH_ADD;
-  assign in_rdat = in_atom || sqe_in.opcode == WR_READ;
-  // the result of a check issued two cycles ago, for the SQE now in sqe_q
-  fabnic_roce_xlate_cache u_lkc (
-      .clk, .rst, .mr_wr_valid,
-      .fill(st_q == S_CHKW && chk_res_valid && chk_ok && sqe_q.len != 32'd0),
-      .fill_key(sqe_q.lkey), .fill_pd(qc_q.pd), .fill_acc(chk_racc), .fill_lo(chk_lo),
-      .fill_hi(chk_hi), .fill_off(chk_off),
-      .key(sqe_in.lkey), .pd(qc_q.pd), .va(sqe_in.laddr),
-      .len(in_atom ? 32'd8 : sqe_in.len), .need(in_rdat ? 4'(1 << MR_ACC_LOCAL_WRITE) : 4'd0),
-      .hit(mc_hit), .off(mc_off)
+  // SQE decode, translation cache and lkey checks (S_CHK issues the check of sqe_q)
+  sqe_t        sqe_in;
+  logic        hit_in, chk_ready, chk_res_valid, chk_ok;
+  logic [63:0] mc_off, chk_addr;
+  fabnic_roce_req_sqe #(.NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_sqe (
+      .clk, .rst, .mr_wr_valid, .mr_wr_index, .mr_wr_entry, .pd(qc_q.pd),
+      .beat(s_rd_tdata), .sqe(sqe_in), .hit(hit_in), .off(mc_off),
+      .chk_valid(st_q == S_CHK), .chk_ready, .chk_sqe(sqe_q), .chk_atomic(p_atomic_q),
+      .chk_res_valid, .chk_ok, .chk_addr, .fill(st_q == S_CHKW && chk_res_valid && chk_ok)
   );
-  assign hit_in = mc_hit && !sqe_in.len[31] && sqe_in.opcode <= WR_FETCH_ADD
-                  && !(in_atom && sqe_in.len != 32'd8);
 
   assign m_kick_valid = st_q == S_KICK;
   assign m_kick_qpn   = qpn_q;
 
   // writeback and publication (the same cycle)
-  logic push_act, pub_now_q;
+  logic pub_now_q;
   always_ff @(posedge clk) pub_now_q <= !rst && job_fire;
   always_comb begin
     rs_wr_en   = st_q == S_WB;
@@ -719,306 +463,443 @@ module fabnic_roce_req #(
     pub_lerr        = rs_q.lerr;
     pub_lerr_idx    = rs_q.lerr_idx;
     pub_lerr_status = rs_q.lerr_status;
-    push_act        = st_q == S_WB && requeue_q;
-    act_in_valid    = push_act;
+    act_in_valid    = st_q == S_WB && requeue_q;
     act_in_qpn      = qpn_q;
   end
 
-  logic        unused_act_in_ready;
-  assign unused_act_in_ready = act_in_ready;   // depth NUM_QP and one entry per QP: never full
-
+  // dispatch flags, computed in S_LOAD from the RAM words (S_DISPATCH sees flops only)
+  logic        d_sched, d_err, d_rts, d_qerr, d_empty, d_pfci, d_win_full, d_db_fast;
+  logic [31:0] d_rw_off;
+  logic [23:0] d_win_cap;
+  assign d_win_cap = (cfg_sr_inflight == '0 || cfg_sr_inflight > 24'(SR_W)) ? 24'(SR_W)
+                                                                            : cfg_sr_inflight;
   always_ff @(posedge clk) begin
-    m_ctl_done <= 1'b0;
-    case (st_q)
+    if (st_q == S_LOAD) begin
+      d_sched    <= rs_rd.in_sched;
+      d_err      <= rs_rd.err;
+      d_rts      <= st_rd.state == QPS_RTS;
+      d_qerr     <= st_rd.state == QPS_ERR;
+      d_empty    <= rs_rd.sq_ci == rs_rd.sq_pi;
+      d_pfci     <= rs_rd.sq_ci == pfv_ci_q;
+      // a doorbell that may start the visit at once: the QP is idle, RTS, not SR, and
+      // the doorbell posts new SQEs
+      d_db_fast  <= !rs_rd.in_sched && !rs_rd.err && st_rd.state == QPS_RTS && !st_rd.sr
+                    && rs_rd.sq_ci != ev_idx_q;
+      d_win_full <= st_rd.sr && (rs_rd.next_psn - una_rd) >= d_win_cap;
+      d_rw_off   <= 32'(ev_psn_q - ev_wqe_psn_q) << pmtu_log(st_rd.pmtu);
+    end
+  end
+
+  // SR resend walk: computed every cycle from sqe_q and the walk registers in three
+  // layers (the path MTU of qc_q as a mask and one-hot; len + mask and the PSN distance;
+  // the span max(1, ceil(len / PMTU)) and the offset; the compare with the PSN to resend).
+  // sqe_q is taken on the S_WAIT -> S_SQE edge, so layer 1 is computed in S_SQE and the
+  // compare is valid in the third cycle of S_WALK, when S_WALK decides (pv_q == 2).
+  logic [31:0] w_m1_q, w_n_q, w_dp_q;
+  logic [4:0]  w_1h_q;       // one-hot: PMTU 256 .. 4096
+  logic        w_one_q;      // span 1: atomic, or length 0
+  logic [23:0] w_span, w_span_q;
+  logic [31:0] w_off, w_off_q;
+  logic        w_beyond_q, w_rdh_q, w_rqe_q, w_last_q;
+  logic [23:0] w_x;
+  assign w_x = w_span_q - w_dp_q[23:0];
+  always_comb begin
+    w_span = '0;
+    w_off  = '0;
+    for (int i = 0; i < 5; i++) begin
+      if (w_1h_q[i]) begin
+        w_span = w_span | 24'(w_n_q >> (8 + i));
+        w_off  = w_off | (w_dp_q << (8 + i));
+      end
+    end
+  end
+  always_ff @(posedge clk) begin
+    w_m1_q     <= (32'd1 << pmtu_log(qc_q.pmtu)) - 32'd1;
+    for (int i = 0; i < 5; i++) w_1h_q[i] <= pmtu_log(qc_q.pmtu) == 4'(8 + i);
+    w_n_q      <= sqe_q.len + w_m1_q;
+    w_one_q    <= sqe_q.opcode == WR_CMP_SWAP || sqe_q.opcode == WR_FETCH_ADD
+                  || sqe_q.len == 32'd0;
+    w_dp_q     <= 32'(ev_psn_q - wpsn_q);
+    w_span_q   <= w_one_q ? 24'd1 : w_span;
+    w_off_q    <= w_off;
+    // psn_le(wpsn_q + w_span_q, ev_psn_q), from the registered distance ev_psn_q - wpsn_q
+    w_beyond_q <= w_x[23] || w_x == 24'd0;
+    w_rdh_q    <= ev_op_q && !ev_one_q && ev_psn_q != wpsn_q && sqe_q.opcode == WR_READ;
+    w_rqe_q    <= sqe_q.opcode == WR_SEND || sqe_q.opcode == WR_SEND_IMM
+                  || sqe_q.opcode == WR_WRITE_IMM;
+    w_last_q   <= rs_q.sq_ci + 16'd1 == rs_q.sq_hi;
+  end
+
+  // ---------------------------------------------------------------- visit FSM
+  // One process computes the next state and the next value of every visit register
+  // (defaults: hold); the flops below take them. Each state decides from registers only:
+  // the SQE beat is decoded into registers before S_SQE decides on it, the packet is
+  // decided by fabnic_roce_req_pkt before S_PKT sends it.
+  logic [1:0] pv_inc, fv_inc;
+  assign pv_inc = pv_q[1] ? 2'd2 : pv_q + 2'd1;
+  assign fv_inc = fv_q[1] ? 2'd2 : fv_q + 2'd1;
+  always_comb begin
+    st_d = st_q;
+    ev_d = ev_q; ev_op_d = ev_op_q; resend_d = resend_q; qpn_d = qpn_q;
+    ev_psn_d = ev_psn_q; ev_wqe_psn_d = ev_wqe_psn_q; ev_idx_d = ev_idx_q;
+    ev_ssn_d = ev_ssn_q; ev_one_d = ev_one_q; pfv_rd_d = pfv_rd_q; pfv_ci_d = pfv_ci_q;
+    sv_sq_ci_d = sv_sq_ci; sv_off_d = sv_off; sv_next_psn_d = sv_next_psn;
+    wpsn_d = wpsn_q; wssn_d = wssn_q;
+    qc_d = qc_q; rs_d = rs_q; una_d = una_q; sqe_d = sqe_q; haddr_d = haddr_q;
+    quantum_d = quantum_q; pk_d = pk_q; requeue_d = requeue_q; kick_d = kick_q;
+    redo_d = redo_q; granted_d = granted_q; retry_at_d = retry_at_q;
+    ctl_res_d = m_ctl_result; ctl_done_d = 1'b0;
+    cnt_req_d = cnt_req_pkts; cnt_retx_d = cnt_retx_pkts; cnt_lkey_d = cnt_lkey_err;
+    cnt_srr_d = cnt_sr_retx;
+    f_user_d = f_user_q; f_hit_d = f_hit_q;
+    pv_d = 2'd0;        // the packet stage's inputs change unless a state says otherwise
+    fv_d = fv_inc;      // sq_ci holds unless a state says otherwise
+
+    unique case (st_q)
       S_IDLE: begin
-        requeue_q <= 1'b0;
-        kick_q    <= 1'b0;
-        resend_q  <= 1'b0;
-        if (take_ctl) begin
-          ev_q <= E_CTL; ev_op_q <= s_ctl_op; qpn_q <= s_ctl_qpn; ev_psn_q <= s_ctl_psn;
-          st_q <= S_LOAD;
-        end else if (take_ev) begin
-          ev_q <= E_EV; ev_op_q <= s_ev_type[0]; qpn_q <= s_ev_qpn; ev_psn_q <= s_ev_psn;
-          resend_q <= s_ev_type[1];
-          ev_wqe_psn_q <= s_ev_wqe_psn; ev_idx_q <= s_ev_wqe_idx; ev_ssn_q <= s_ev_wqe_ssn;
-          ev_one_q <= s_ev_one;
-          st_q <= S_LOAD;
-        end else if (take_db) begin
-          ev_q <= E_DB; qpn_q <= s_db_qpn; ev_idx_q <= s_db_pi;
-          st_q <= S_LOAD;
-        end else if (take_act) begin
-          ev_q <= E_ACT; qpn_q <= act_out_qpn;
-          st_q <= S_LOAD;
-        end else if (take_pf) begin
-          ev_q <= E_PF; qpn_q <= pq_out.qpn; pfv_rd_q <= pq_out.rd; pfv_ci_q <= pq_out.ci;
-          st_q <= S_LOAD;
+        // the takes are exclusive (fabnic_roce_req_ev): each register takes its source
+        // under its own take, the QP number is the RAM read address
+        requeue_d = 1'b0;
+        kick_d    = 1'b0;
+        resend_d  = take_ev && s_ev_type[1];
+        if (take_ctl || take_ev) begin
+          ev_op_d  = take_ctl ? s_ctl_op : s_ev_type[0];
+          ev_psn_d = take_ctl ? s_ctl_psn : s_ev_psn;
+        end
+        if (take_ev) begin
+          ev_wqe_psn_d = s_ev_wqe_psn; ev_idx_d = s_ev_wqe_idx; ev_ssn_d = s_ev_wqe_ssn;
+          ev_one_d = s_ev_one;
+        end
+        if (take_db) ev_idx_d = s_db_pi;
+        if (take_pf) begin
+          pfv_rd_d = pq_rd; pfv_ci_d = pq_ci;
+        end
+        if (take_any) begin
+          ev_d  = ev_take;
+          qpn_d = rd_addr;
+          st_d  = S_LOAD;
         end
       end
       S_LOAD: begin
-        qc_q  <= st_rd;
-        rs_q  <= rs_rd;
-        una_q <= una_rd;
-        st_q <= S_DISPATCH;
+        qc_d  = st_rd;
+        rs_d  = rs_rd;
+        una_d = una_rd;
+        fv_d  = 2'd1;       // layer A of the fetch descriptor comes from the RAM words
+        st_d  = S_DISPATCH;
       end
       S_DISPATCH: begin
-        quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
-        pk_q      <= '0;
-        case (ev_q)
+        quantum_d = QW'(QUANTUM);
+        pk_d      = '0;
+        unique case (ev_q)
           E_CTL: begin
+            ctl_done_d = 1'b1;
             if (!ev_op_q) begin
-              rs_q <= '0;
-              rs_q.next_psn <= ev_psn_q;
-              rs_q.psn_hi   <= ev_psn_q;
-              st_q <= S_WB;
+              rs_d = '0;
+              rs_d.next_psn = ev_psn_q;
+              rs_d.psn_hi   = ev_psn_q;
+              st_d = S_WB;
             end else begin
-              m_ctl_result <= rs_q.next_psn;
-              m_ctl_done   <= 1'b1;
-              st_q <= S_IDLE;
-            end
-            if (!ev_op_q) begin
-              m_ctl_done <= 1'b1;
+              ctl_res_d = rs_q.next_psn;
+              st_d = S_IDLE;
             end
           end
           E_EV: begin
             if (resend_q) begin
               // SR: walk the SQEs from the oldest uncompleted WQE to the PSN's WQE
-              if (rs_q.err || qc_q.state != QPS_RTS) begin
-                st_q <= S_IDLE;
+              if (d_err || !d_rts) begin
+                st_d = S_IDLE;
               end else begin
-                sv_sq_ci    <= rs_q.sq_ci;
-                sv_off      <= rs_q.off;
-                sv_next_psn <= rs_q.next_psn;
-                rs_q.sq_ci  <= ev_idx_q;
-                wpsn_q      <= ev_wqe_psn_q;
-                wssn_q      <= ev_ssn_q;
-                st_q <= S_FETCH;
+                sv_sq_ci_d    = rs_q.sq_ci;
+                sv_off_d      = rs_q.off;
+                sv_next_psn_d = rs_q.next_psn;
+                rs_d.sq_ci    = ev_idx_q;
+                fv_d          = 2'd0;
+                wpsn_d        = ev_wqe_psn_q;
+                wssn_d        = ev_ssn_q;
+                st_d = S_FETCH;
               end
             end else if (ev_op_q) begin
-              rs_q.err <= 1'b1;
-              st_q <= S_WB;
-            end else if (!rs_q.err) begin
-              rs_q.sq_ci    <= ev_idx_q;
-              rs_q.ssn      <= ev_ssn_q;
-              rs_q.next_psn <= ev_psn_q;
-              rs_q.off      <= 32'(ev_psn_q - ev_wqe_psn_q) << pmtu_log(qc_q.pmtu);
-              if (!rs_q.in_sched) begin
-                rs_q.in_sched <= 1'b1;
-                requeue_q     <= 1'b1;
+              rs_d.err = 1'b1;
+              st_d = S_WB;
+            end else if (!d_err) begin
+              rs_d.sq_ci    = ev_idx_q;
+              rs_d.ssn      = ev_ssn_q;
+              rs_d.next_psn = ev_psn_q;
+              rs_d.off      = d_rw_off;
+              if (!d_sched) begin
+                rs_d.in_sched = 1'b1;
+                requeue_d     = 1'b1;
               end
-              st_q <= S_WB;
+              st_d = S_WB;
             end else begin
-              st_q <= S_IDLE;
+              st_d = S_IDLE;
             end
           end
           E_DB: begin
-            rs_q.sq_pi <= ev_idx_q;
-            if (rs_q.err || qc_q.state == QPS_ERR) begin
-              kick_q <= 1'b1;   // the completer flushes what was just posted
-            end else if (!rs_q.in_sched && qc_q.state == QPS_RTS) begin
-              rs_q.in_sched <= 1'b1;
-              requeue_q     <= 1'b1;
+            rs_d.sq_pi = ev_idx_q;
+            st_d = S_WB;
+            if (d_err || d_qerr) begin
+              kick_d = 1'b1;   // the completer flushes what was just posted
+            end else if (!d_sched && d_rts) begin
+              rs_d.in_sched = 1'b1;
+              if (d_db_fast && !others && !s_ctl_valid && !s_ev_valid) begin
+                // nothing else waits: the visit starts here instead of after a turn
+                // through the active FIFO (the QP is scheduled and being visited)
+                ev_d = E_ACT;
+                st_d = S_FETCH;
+              end else begin
+                requeue_d = 1'b1;
+              end
             end
-            st_q <= S_WB;
           end
           default: begin  // E_ACT, E_PF
             if (ev_q == E_PF && pfv_rd_q
-                && !(rs_q.in_sched && !rs_q.err && qc_q.state == QPS_RTS && !win_full
-                     && rs_q.sq_ci != rs_q.sq_pi && rs_q.sq_ci == pfv_ci_q)) begin
-              redo_q <= 1'b1;        // prefetched SQEs are stale: drop them, then as E_ACT
-              st_q <= S_SKIP;
-            end else if (!rs_q.in_sched) begin
-              st_q <= S_IDLE;        // stale entry (QP re-initialised)
-            end else if (rs_q.err || qc_q.state != QPS_RTS || rs_q.sq_ci == rs_q.sq_pi) begin
-              rs_q.in_sched <= 1'b0;
-              st_q <= S_WB;
-            end else if (win_full) begin
-              requeue_q <= 1'b1;     // SR window full: poll again later
-              st_q <= S_WB;
+                && !(d_sched && !d_err && d_rts && !d_win_full && !d_empty && d_pfci)) begin
+              redo_d = 1'b1;         // prefetched SQEs are stale: drop them, then as E_ACT
+              st_d = S_SKIP;
+            end else if (!d_sched) begin
+              st_d = S_IDLE;         // stale entry (QP re-initialised)
+            end else if (d_err || !d_rts || d_empty) begin
+              rs_d.in_sched = 1'b0;
+              st_d = S_WB;
+            end else if (d_win_full) begin
+              requeue_d = 1'b1;      // SR window full: poll again later
+              st_d = S_WB;
             end else begin
-              st_q <= (ev_q == E_PF && pfv_rd_q) ? S_WAIT : S_FETCH;
+              st_d = (ev_q == E_PF && pfv_rd_q) ? S_WAIT : S_FETCH;
             end
           end
         endcase
       end
-      S_FETCH: if (m_rd_ready) st_q <= S_WAIT;
+      S_FETCH: if (fetch_go && m_rd_ready) st_d = S_WAIT;
       S_WAIT: begin
         if (s_rd_tvalid) begin
-          sqe_q  <= sqe_decode(s_rd_tdata);
-          if (!s_rd_tuser) rs_q.sqe_errs <= '0;
-          // an AXI error on a beat (tuser: an error so far in this read) means its SQE
-          // and every later one of the read are not used
-          if (resend_q && s_rd_tuser) begin
-            rs_q.sq_ci <= sv_sq_ci;        // resend abandoned (the timer covers it)
-            st_q <= (s_rd_tlast && vr_q <= 2'd1) ? S_WB : S_SKIP;
-          end else if (resend_q && psn_le(wpsn_q + rs_span, ev_psn_q)) begin
-            // the PSN is beyond this WQE: next SQE
-            rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
-            wpsn_q     <= wpsn_q + rs_span;
-            wssn_q     <= wssn_q + 24'(rs_rqe);
-            if (rs_q.sq_ci + 16'd1 == rs_q.sq_hi) begin
-              rs_q.sq_ci <= sv_sq_ci;      // not a sent PSN: nothing to do
-              st_q <= s_rd_tlast ? S_WB : S_SKIP;
-            end else begin
-              st_q <= s_rd_tlast ? S_FETCH : S_WAIT;
-            end
-          end else if (resend_q && ev_op_q && !ev_one_q && ev_psn_q != wpsn_q
-                       && s_rd_tdata[8*8 +: 8] == WR_READ) begin
-            rs_q.sq_ci <= sv_sq_ci;        // SACK hole inside a READ: the READ's first PSN
-            st_q <= s_rd_tlast ? S_WB : S_SKIP;   // is resent (or executed) on its own
-          end else if (resend_q) begin
-            rs_q.off      <= 32'(ev_psn_q - wpsn_q) << lg;
-            rs_q.next_psn <= ev_psn_q;
-            st_q <= S_CHK;
-          end else if (s_rd_tuser) begin
-            // the QP stays scheduled and reads the SQE again on its next visit, up to
-            // SQE_RETRIES times in a row; then the WQE completes with LOC_QP_OP_ERR
-            // and the QP's send side stops (the completer flushes the rest)
-            if (rs_q.sqe_errs == 2'(SQE_RETRIES)) begin
-              rs_q.err         <= 1'b1;
-              rs_q.in_sched    <= 1'b0;
-              rs_q.lerr        <= 1'b1;
-              rs_q.lerr_idx    <= rs_q.sq_ci;
-              rs_q.lerr_status <= WS_LOC_QP_OP_ERR;
-              kick_q           <= 1'b1;
-            end else begin
-              rs_q.sqe_errs <= rs_q.sqe_errs + 2'd1;
-              requeue_q     <= 1'b1;
-            end
-            // the rest of this read and a read-ahead's beats follow
-            st_q <= (s_rd_tlast && vr_q <= 2'd1) ? S_WB : S_SKIP;
-          end else if (hit_in) begin
-            haddr_q <= sqe_in.laddr + mc_off;       // translated by the cache
-            st_q <= S_PKT;
-          end else begin
-            st_q <= chk_ready ? S_CHKW : S_CHK;     // (wait_chk issued the check)
-          end
+          sqe_d    = sqe_in;
+          haddr_d  = sqe_in.laddr + mc_off;      // used when the cache hits
+          f_user_d = s_rd_tuser;
+          f_hit_d  = hit_in;
+          st_d     = S_SQE;
         end
       end
-      S_SKIP: if (s_rd_tvalid && s_rd_tlast && vr_q == 2'd1) begin   // SQEs not used
-        if (redo_q && pf_busy && rs_q.in_sched && !rs_q.err && qc_q.state == QPS_RTS
-            && rs_q.sq_ci != rs_q.sq_pi) begin
-          redo_q    <= 1'b0;      // later entries' reads are out: visit it again later
-          requeue_q <= 1'b1;
-          st_q      <= S_WB;
-        end else if (redo_q) begin
-          redo_q <= 1'b0;
-          ev_q   <= E_ACT;
-          st_q   <= S_DISPATCH;
+      S_SQE: begin
+        // an AXI error on a beat (tuser: an error so far in this read) means its SQE
+        // and every later one of the read are not used
+        if (!f_user_q) rs_d.sqe_errs = '0;
+        if (resend_q && f_user_q) begin
+          rs_d.sq_ci = sv_sq_ci;                 // resend abandoned (the timer covers it)
+          fv_d = 2'd0;
+          st_d = more_q ? S_SKIP : S_WB;
+        end else if (resend_q) begin
+          st_d = S_WALK;
+        end else if (f_user_q) begin
+          // the QP stays scheduled and reads the SQE again on its next visit, up to
+          // SQE_RETRIES times in a row; then the WQE completes with LOC_QP_OP_ERR
+          // and the QP's send side stops (the completer flushes the rest)
+          if (rs_q.sqe_errs == 2'(SQE_RETRIES)) begin
+            rs_d.err         = 1'b1;
+            rs_d.in_sched    = 1'b0;
+            rs_d.lerr        = 1'b1;
+            rs_d.lerr_idx    = rs_q.sq_ci;
+            rs_d.lerr_status = WS_LOC_QP_OP_ERR;
+            kick_d           = 1'b1;
+          end else begin
+            rs_d.sqe_errs = rs_q.sqe_errs + 2'd1;
+            requeue_d     = 1'b1;
+          end
+          // the rest of this read and a read-ahead's beats follow
+          st_d = more_q ? S_SKIP : S_WB;
+        end else if (f_hit_q && !mr_wr_valid) begin
+          pv_d = pv_inc;                         // translated by the cache (haddr_q)
+          st_d = S_PKT;
         end else begin
-          st_q <= S_WB;
+          pv_d = pv_inc;
+          st_d = S_CHK;
         end
       end
-      S_CHK: if (chk_ready) st_q <= S_CHKW;
-      S_CHKW: begin
-        if (chk_res_valid) begin
-          haddr_q <= chk_addr;
-          if (!chk_ok || sqe_q.opcode > WR_FETCH_ADD || sqe_q.len[31]
-              || (is_atomic && (sqe_q.len != 32'd8))) begin
-            rs_q.err         <= 1'b1;
-            rs_q.in_sched    <= 1'b0;
-            rs_q.lerr        <= 1'b1;
-            rs_q.lerr_idx    <= rs_q.sq_ci;
-            rs_q.lerr_status <= !chk_ok ? WS_LOC_PROT_ERR : WS_LOC_LEN_ERR;
-            cnt_lkey_err     <= cnt_lkey_err + CNT_W'(!chk_ok);
-            kick_q           <= 1'b1;
-            st_q             <= more_q ? S_SKIP : S_WB;
+      S_WALK: begin
+        if (!pv_q[1]) begin
+          pv_d = pv_inc;                         // w_* settle: span, then the compare
+        end else if (w_beyond_q) begin
+          // the PSN is beyond this WQE: next SQE
+          fv_d       = 2'd0;
+          rs_d.sq_ci = rs_q.sq_ci + 16'd1;
+          wpsn_d     = wpsn_q + w_span_q;
+          wssn_d     = wssn_q + 24'(w_rqe_q);
+          if (w_last_q) begin
+            rs_d.sq_ci = sv_sq_ci;               // not a sent PSN: nothing to do
+            st_d = more_q ? S_SKIP : S_WB;
           end else begin
-            st_q <= S_PKT;
+            st_d = more_q ? S_WAIT : S_FETCH;
+          end
+        end else if (w_rdh_q) begin
+          rs_d.sq_ci = sv_sq_ci;                 // SACK hole inside a READ: the READ's first
+          fv_d = 2'd0;                           // PSN is resent (or executed) on its own
+          st_d = more_q ? S_SKIP : S_WB;
+        end else begin
+          rs_d.off      = w_off_q;
+          rs_d.next_psn = ev_psn_q;
+          st_d = S_CHK;
+        end
+      end
+      S_SKIP: if (s_rd_tvalid && s_rd_tlast && last_read) begin   // SQEs not used
+        if (redo_q && pf_busy && d_sched && !d_err && d_rts && !d_empty) begin
+          redo_d    = 1'b0;      // later entries' reads are out: visit it again later
+          requeue_d = 1'b1;
+          st_d      = S_WB;
+        end else if (redo_q) begin
+          redo_d = 1'b0;
+          ev_d   = E_ACT;
+          st_d   = S_DISPATCH;
+        end else begin
+          st_d = S_WB;
+        end
+      end
+      S_CHK: begin
+        pv_d = pv_inc;
+        if (chk_ready) st_d = S_CHKW;
+      end
+      S_CHKW: begin
+        pv_d = pv_inc;
+        if (chk_res_valid) begin
+          pv_d    = 2'd0;
+          haddr_d = chk_addr;
+          if (!chk_ok || p_bad_q) begin
+            rs_d.err         = 1'b1;
+            rs_d.in_sched    = 1'b0;
+            rs_d.lerr        = 1'b1;
+            rs_d.lerr_idx    = rs_q.sq_ci;
+            rs_d.lerr_status = !chk_ok ? WS_LOC_PROT_ERR : WS_LOC_LEN_ERR;
+            cnt_lkey_d       = cnt_lkey_err + CNT_W'(!chk_ok);
+            kick_d           = 1'b1;
+            st_d             = more_q ? S_SKIP : S_WB;
+          end else begin
+            st_d = S_PKT;
           end
         end
       end
-      S_RLREQ: if (m_lim_ready) st_q <= S_RLRSP;
+      S_RLREQ: begin
+        pv_d = pv_inc;
+        if (m_lim_ready) st_d = S_RLRSP;
+      end
       S_RLRSP: begin
+        pv_d = pv_inc;
         if (s_lim_rsp_valid) begin
           if (s_lim_rsp_grant) begin
-            granted_q <= 1'b1;
-            st_q <= S_PKT;
+            granted_d = 1'b1;
+            st_d = S_PKT;
           end else if (others && !resend_q) begin
             // other QPs are waiting: give way, come back later
-            requeue_q <= 1'b1;
-            st_q <= more_q ? S_SKIP : S_WB;
+            requeue_d = 1'b1;
+            st_d = more_q ? S_SKIP : S_WB;
           end else begin
-            retry_at_q <= s_lim_rsp_time;
-            st_q <= S_RLWAIT;
+            retry_at_d = s_lim_rsp_time;
+            st_d = S_RLWAIT;
           end
         end
       end
-      S_RLWAIT: if (lim_time >= retry_at_q || others ||
-                    (lim_upd_valid && lim_upd_qpn == qpn_q)) st_q <= S_RLREQ;
+      S_RLWAIT: begin
+        pv_d = pv_inc;
+        if (lim_time >= retry_at_q || others || (lim_upd_valid && lim_upd_qpn == qpn_q))
+          st_d = S_RLREQ;
+      end
       S_PKT: begin
-        if (paced && !granted_q) st_q <= S_RLREQ;
+        pv_d = pv_inc;
+        if (paced && !granted_q) st_d = S_RLREQ;
         if (resend_q) begin
           if (job_fire) begin
-            granted_q     <= 1'b0;
-            cnt_req_pkts  <= cnt_req_pkts + 1'b1;
-            cnt_retx_pkts <= cnt_retx_pkts + 1'b1;
-            cnt_sr_retx   <= cnt_sr_retx + 1'b1;
-            rs_q.sq_ci    <= sv_sq_ci;
-            rs_q.off      <= sv_off;
-            rs_q.next_psn <= sv_next_psn;
-            st_q <= more_q ? S_SKIP : S_WB;
+            granted_d     = 1'b0;
+            cnt_req_d     = cnt_req_pkts + 1'b1;
+            cnt_retx_d    = cnt_retx_pkts + 1'b1;
+            cnt_srr_d     = cnt_sr_retx + 1'b1;
+            rs_d.sq_ci    = sv_sq_ci;
+            rs_d.off      = sv_off;
+            rs_d.next_psn = sv_next_psn;
+            pv_d          = 2'd0;
+            fv_d          = 2'd0;
+            st_d = more_q ? S_SKIP : S_WB;
           end
-        end else if (win_full || atom_wait) begin
+        end else if (p_ok && p_hold_q) begin
           // SR window full / atomic fence: end the visit at this position, poll later
-          requeue_q <= 1'b1;
-          st_q <= more_q ? S_SKIP : S_WB;
+          requeue_d = 1'b1;
+          st_d = more_q ? S_SKIP : S_WB;
         end else if (job_fire) begin
-          granted_q <= 1'b0;
-          cnt_req_pkts  <= cnt_req_pkts + 1'b1;
-          cnt_retx_pkts <= cnt_retx_pkts + CNT_W'(psn_lt(rs_q.next_psn, rs_q.psn_hi));
-          rs_q.next_psn <= rs_q.next_psn + psn_step;
-          if (!psn_lt(rs_q.next_psn + psn_step, rs_q.psn_hi))
-            rs_q.psn_hi <= rs_q.next_psn + psn_step;
-          if (is_atomic) begin
-            rs_q.atom_v   <= 1'b1;
-            rs_q.atom_psn <= rs_q.next_psn;
+          pv_d       = 2'd0;
+          granted_d  = 1'b0;
+          cnt_req_d  = cnt_req_pkts + 1'b1;
+          cnt_retx_d = cnt_retx_pkts + CNT_W'(p_retx_q);
+          rs_d.next_psn = p_read_q ? p_nxt2_q : p_nxt1_q;
+          if (p_read_q ? p_hi2_q : p_hi1_q) rs_d.psn_hi = p_read_q ? p_nxt2_q : p_nxt1_q;
+          if (p_atomic_q) begin
+            rs_d.atom_v   = 1'b1;
+            rs_d.atom_psn = rs_q.next_psn;
           end
-          pk_q      <= job.hdr.bth.ack_req ? 16'd0 : pk_q + 16'd1;
-          quantum_q <= quantum_q - 1'b1;
-          if (pkt_done_wqe) begin
-            rs_q.off   <= '0;
-            rs_q.sq_ci <= rs_q.sq_ci + 16'd1;
-            rs_q.ssn   <= rs_q.ssn + 24'(uses_rqe);
-            if (rs_q.sq_ci == rs_q.sq_hi) rs_q.sq_hi <= rs_q.sq_hi + 16'd1;
+          pk_d      = job_q.hdr.bth.ack_req ? 16'd0 : pk_q + 16'd1;
+          quantum_d = quantum_q - 1'b1;
+          if (p_done_q) begin
+            rs_d.off   = '0;
+            rs_d.sq_ci = p_ci1_q;
+            fv_d       = 2'd0;
+            rs_d.ssn   = p_ssn1_q;
+            if (p_hi_inc_q) rs_d.sq_hi = p_ci1_q;
             // go on with the next WQE (a new fetch only if no prefetch is out)
-            if ((quantum_q > 1 || !others) && rs_q.sq_ci + 16'd1 != rs_q.sq_pi
-                && (more_q || !pf_out)) begin
-              if (quantum_q == 1) quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
-              st_q <= more_q ? S_WAIT : S_FETCH;
-              if (pkt_chain) begin         // next SQE taken: translated, or its check issued
-                sqe_q <= sqe_in;
-                st_q  <= S_CHKW;
-                if (hit_in) begin
-                  haddr_q <= sqe_in.laddr + mc_off;
-                  st_q    <= S_PKT;
-                end
+            if (chain_ok) begin
+              if (p_q1_q) quantum_d = QW'(QUANTUM);
+              st_d = more_q ? S_WAIT : S_FETCH;
+              if (chain_take) begin            // next SQE taken: decided in S_SQE
+                sqe_d    = sqe_in;
+                haddr_d  = sqe_in.laddr + mc_off;
+                f_user_d = s_rd_tuser;
+                f_hit_d  = hit_in;
+                st_d     = S_SQE;
               end
             end else begin
-              requeue_q <= rs_q.sq_ci + 16'd1 != rs_q.sq_pi;
-              if (rs_q.sq_ci + 16'd1 == rs_q.sq_pi) rs_q.in_sched <= 1'b0;
-              st_q <= more_q ? S_SKIP : S_WB;
+              requeue_d = p_ci1_q != rs_q.sq_pi;
+              if (p_ci1_q == rs_q.sq_pi) rs_d.in_sched = 1'b0;
+              st_d = more_q ? S_SKIP : S_WB;
             end
           end else begin
-            rs_q.off <= rs_q.off + seg;
-            if (quantum_q == 1) begin
+            rs_d.off = p_off_seg_q;
+            if (p_q1_q) begin
               if (others) begin
-                requeue_q <= 1'b1;
-                st_q      <= more_q ? S_SKIP : S_WB;
+                requeue_d = 1'b1;
+                st_d      = more_q ? S_SKIP : S_WB;
               end else begin
                 // no other QP is waiting: keep going with a fresh quantum (no SQE re-read)
-                quantum_q <= ($clog2(QUANTUM+1))'(QUANTUM);
+                quantum_d = QW'(QUANTUM);
               end
             end
           end
         end
       end
-      S_WB: st_q <= kick_q ? S_KICK : S_IDLE;
-      S_KICK: if (m_kick_ready) st_q <= S_IDLE;
-      default: st_q <= S_IDLE;
+      S_WB: st_d = kick_q ? S_KICK : S_IDLE;
+      S_KICK: if (m_kick_ready) st_d = S_IDLE;
+      default: st_d = S_IDLE;
     endcase
-    if (db_absorb) rs_q.sq_pi <= s_db_pi;
+    if (db_absorb) rs_d.sq_pi = s_db_pi;
+  end
+
+  // the state flop
+  always_ff @(posedge clk) begin
+    st_q <= st_d;
+    if (rst) st_q <= S_IDLE;
+  end
+
+  // the visit registers
+  always_ff @(posedge clk) begin
+    ev_q <= ev_d; ev_op_q <= ev_op_d; resend_q <= resend_d; qpn_q <= qpn_d;
+    ev_psn_q <= ev_psn_d; ev_wqe_psn_q <= ev_wqe_psn_d; ev_idx_q <= ev_idx_d;
+    ev_ssn_q <= ev_ssn_d; ev_one_q <= ev_one_d; pfv_rd_q <= pfv_rd_d; pfv_ci_q <= pfv_ci_d;
+    sv_sq_ci <= sv_sq_ci_d; sv_off <= sv_off_d; sv_next_psn <= sv_next_psn_d;
+    wpsn_q <= wpsn_d; wssn_q <= wssn_d;
+    qc_q <= qc_d; rs_q <= rs_d; una_q <= una_d; sqe_q <= sqe_d; haddr_q <= haddr_d;
+    quantum_q <= quantum_d; pk_q <= pk_d; requeue_q <= requeue_d; kick_q <= kick_d;
+    redo_q <= redo_d; granted_q <= granted_d; retry_at_q <= retry_at_d;
+    m_ctl_result <= ctl_res_d; m_ctl_done <= ctl_done_d;
+    cnt_req_pkts <= cnt_req_d; cnt_retx_pkts <= cnt_retx_d; cnt_lkey_err <= cnt_lkey_d;
+    cnt_sr_retx <= cnt_srr_d;
+    f_user_q <= f_user_d; f_hit_q <= f_hit_d;
+    pv_q <= pv_d; fv_q <= fv_d;
     if (rst) begin
-      st_q          <= S_IDLE;
       cnt_req_pkts  <= '0;
       cnt_retx_pkts <= '0;
       cnt_lkey_err  <= '0;
@@ -1029,12 +910,39 @@ module fabnic_roce_req #(
       kick_q        <= 1'b0;
       m_ctl_done    <= 1'b0;
       granted_q     <= 1'b0;
+      pv_q          <= '0;
+      fv_q          <= '0;
     end
   end
 
   logic unused;
-  assign unused = ^{s_rd_tdata[511:0], rs_rd.lerr, qc_q, sqe_q, sqe_c,
-                  pq_in_ready};   // pf_go checks the room
+  assign unused = ^{rs_rd.lerr, qc_q, sqe_q};
+
+  // ---------------------------------------------------------------- assertions
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      assert (st_q inside {S_IDLE, S_LOAD, S_DISPATCH, S_FETCH, S_WAIT, S_SQE, S_WALK, S_CHK,
+                           S_CHKW,
+                           S_PKT, S_SKIP, S_WB, S_KICK, S_RLREQ, S_RLRSP, S_RLWAIT})
+        else $error("fabnic_roce_req: illegal visit state");
+      assert (!(job_fire && !p_ok))
+        else $error("fabnic_roce_req: packet sent before its decide stage settled");
+      // the atomic fence: at most one unacknowledged atomic per QP
+      assert (!(job_fire && p_atomic_q && !resend_q && rs_q.atom_v
+                && rs_q.atom_psn != rs_q.next_psn && !psn_lt(rs_q.atom_psn, una_q)))
+        else $error("fabnic_roce_req: atomic sent past the fence on QP %0d", qpn_q);
+      // the SR window cap on new packets
+      assert (!(job_fire && qc_q.sr && !resend_q && (rs_q.next_psn - una_q) >= d_win_cap))
+        else $error("fabnic_roce_req: SR packet sent at the window cap on QP %0d", qpn_q);
+      assert (!(pop && !(st_q inside {S_WAIT, S_SKIP, S_PKT})))
+        else $error("fabnic_roce_req: SQE beat taken outside S_WAIT/S_SKIP/S_PKT");
+      assert (!(st_q == S_WALK && pv_q[1]
+                && w_beyond_q != psn_le(wpsn_q + w_span_q, ev_psn_q)))
+        else $error("fabnic_roce_req: resend walk compare differs from psn_le");
+    end
+  end
+`endif
 
 endmodule
 
