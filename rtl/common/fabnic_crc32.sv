@@ -29,20 +29,6 @@ module fabnic_crc32 #(
   // reflected polynomial
   localparam logic [31:0] POLY = 32'hEDB8_8320;
 
-  function automatic logic [31:0] crc_bytes(input logic [31:0] c, input logic [DATA_W-1:0] d,
-                                            input int n);
-    logic [31:0] r;
-    r = c;
-    for (int b = 0; b < KEEP_W; b++) begin
-      if (b < n) begin
-        for (int i = 0; i < 8; i++) begin
-          r = (r >> 1) ^ (POLY & {32{r[0] ^ d[8*b+i]}});
-        end
-      end
-    end
-    return r;
-  endfunction
-
   logic [CNT_W-1:0] count;
 
   always_comb begin
@@ -75,8 +61,8 @@ module fabnic_crc32 #(
 
   localparam logic [256*32-1:0] TBL = gen_table();
 
-  function automatic logic [31:0] crc_bytes_t(input logic [31:0] c, input logic [DATA_W-1:0] d,
-                                              input int n);
+  function automatic logic [31:0] crc_bytes(input logic [31:0] c, input logic [DATA_W-1:0] d,
+                                            input int n);
     logic [31:0] r;
     r = c;
     for (int b = 0; b < KEEP_W; b++) begin
@@ -85,24 +71,22 @@ module fabnic_crc32 #(
     return r;
   endfunction
 
-  always_comb begin
-    logic [31:0] c;
-    logic [DATA_W-1:0] d;
-    c = crc_in;
-    d = data_in;
-    if (&keep_in) begin
-      crc_out = crc_bytes_t(crc_in, data_in, KEEP_W);
-    end else begin
-      for (int k = CNT_W - 1; k >= 0; k--) begin
-        if ((1 << k) < KEEP_W && count[k]) begin
-          c = crc_bytes_t(c, d, 1 << k);
-          d = d >> (8 * (1 << k));
+`else
+  function automatic logic [31:0] crc_bytes(input logic [31:0] c, input logic [DATA_W-1:0] d,
+                                            input int n);
+    logic [31:0] r;
+    r = c;
+    for (int b = 0; b < KEEP_W; b++) begin
+      if (b < n) begin
+        for (int i = 0; i < 8; i++) begin
+          r = (r >> 1) ^ (POLY & {32{r[0] ^ d[8*b+i]}});
         end
       end
-      crc_out = c;
     end
-  end
-`else
+    return r;
+  endfunction
+`endif
+
   always_comb begin
     logic [31:0] c;
     logic [DATA_W-1:0] d;
@@ -121,8 +105,6 @@ module fabnic_crc32 #(
       crc_out = c;
     end
   end
-
-`endif
 
 endmodule
 
