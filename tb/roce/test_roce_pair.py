@@ -1564,6 +1564,102 @@ if cocotb is not None:
         assert [(w.wr_id, w.status, w.byte_len) for w in rwc] == [(60, "SUCCESS", 400)], rwc
         assert b.mem.read(lb + 8192, 400) == a.mem.read(la + 2048, 400)
 
+    @cocotb.test()
+    async def read_fault_mix(dut):
+        """SLVERR on random beats of host reads under a random mix (issue: host faults).
+        Eight rc_model lanes (every RC opcode, both directions) run at once; before they
+        start, one random 64-byte word in the read range of about half of the WRs (the
+        requester's payload for WRITE/SEND, the responder's for READ, on both NICs) and
+        the send-ring slots of random WRs are poisoned: the first read beat of each fails
+        with SLVERR, later reads succeed. These are the retried classes (an SQE read is
+        re-read, a payload read marks its frame bad and go-back-N resends it), so the
+        outcome must be exactly rc_model's without faults: both memories and every
+        completion (RcScoreboard); every poisoned word was read and failed once, and
+        each failed burst counts once in its NIC's dma_err. Atomic targets and receive
+        WQEs (whose read errors end the WR: responder_read_faults) are not poisoned."""
+        from rc_model import _ATOMICS
+
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_read_fault_mix.pcap")))
+        await env.start()
+        seed = int(os.environ.get("ROCE_FAULT_SEED", "17"))
+        rng = random.Random(seed)
+        sb = RcScoreboard(env)
+        for i in range(8):
+            await sb.add(random_scenario(seed * 100 + i, n_wrs=6 + i % 4, max_len=3000),
+                         timeout=2, sq_psn=(0x300 + 0x2000 * i, 0xFFFFF0 - i))
+
+        nics = {"a": env.a, "b": env.b}
+        poison: dict[str, set[int]] = {"a": set(), "b": set()}
+        protect: dict[str, set[int]] = {"a": set(), "b": set()}
+        reads: list[tuple[str, int, int]] = []          # (node, address, length)
+        for lane in sb.lanes:
+            slot = {"a": 0, "b": 0}
+            for kind, q, wr in lane.scenario.bind(lane.bases, lane.keys):
+                if kind != "send":
+                    continue
+                me, peer = q, "b" if q == "a" else "a"
+                sq = lane.qps[q].handle
+                if rng.random() < 0.25:                 # this WR's send-ring slot
+                    poison[me].add(sq.sq_ring + 64 * (slot[q] & (sq.sq_depth - 1)))
+                slot[q] += 1
+                if wr.opcode in _ATOMICS:
+                    protect[peer].add(wr.remote_addr & ~63)
+                elif wr.length and rng.random() < 0.5:
+                    node, addr = (peer, wr.remote_addr) if wr.opcode == WrOpcode.RDMA_READ \
+                        else (me, wr.local_addr)
+                    reads.append((node, addr, wr.length))
+        for node, addr, n in reads:
+            w = rng.randrange(addr & ~63, addr + n, 64) & ~63
+            if w not in protect[node]:
+                poison[node].add(w)
+
+        state = {n: {"served": 0, "burst": 0, "bad_bursts": set(), "left": set(poison[n])}
+                 for n in nics}
+        for n, nic in nics.items():
+            st, rd = state[n], nic.ram.read_if
+            orig_read, orig_recv = rd._read, rd.ar_channel.recv
+
+            async def _recv(st=st, orig_recv=orig_recv):
+                ar = await orig_recv()
+                st["burst"] += 1
+                return ar
+
+            async def _read(address: int, length: int, st=st, orig_read=orig_read) -> bytes:
+                if address in st["left"]:
+                    st["left"].discard(address)
+                    st["served"] += 1
+                    st["bad_bursts"].add(st["burst"])
+                    raise OSError(f"poisoned read at {address:#x}")
+                return await orig_read(address, length)
+
+            rd.ar_channel.recv, rd._read = _recv, _read
+        n_poison = {n: len(poison[n]) for n in nics}
+        dut._log.info("mix: %s; poisoned words A %d, B %d", sb.summary(),
+                      n_poison["a"], n_poison["b"])
+        c0 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
+        await sb.post()
+        try:
+            diff = await sb.check()
+        except Exception:
+            for n, nic in nics.items():
+                dut._log.error("%s %s", n, await run_driver(nic.ctx.counters))
+            raise
+        assert not diff, "\n".join(diff)
+        c1 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
+        for n in nics:
+            st = state[n]
+            unread = sorted(hex(w) for w in st["left"])
+            assert not unread, f"NIC {n}: poisoned words never read: {unread}"
+            d = c1[n]["dma_err"] - c0[n]["dma_err"]
+            dut._log.info("NIC %s: %d poisoned beats served in %d bursts, dma_err +%d, "
+                          "retransmitted %d", n, st["served"], len(st["bad_bursts"]), d,
+                          c1[n]["tx_retx_pkts"] - c0[n]["tx_retx_pkts"])
+            assert st["served"] == n_poison[n]
+            assert d == len(st["bad_bursts"]), (n, d, len(st["bad_bursts"]))
+            for k in ("wr_err_resp", "wr_err_cpl", "wr_err_cq", "wr_err_lost"):
+                assert c1[n][k] == c0[n][k], (n, k)
+        assert sum(n_poison.values()) >= 10, "too few faults to mean anything"
+
 
 # One Verilator model of the pair serves the tests here and in test_roce_sr.py (a build
 # of it is among the largest costs of the regression). The QPN-space test has its own
@@ -1576,7 +1672,7 @@ PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_u
               "multi_qp_mix",
               "error_cases", "cq_overflow", "rqe_batch", "dcqcn_loop", "xlate_cache",
               "sqe_read_faults", "responder_read_faults", "payload_read_faults", "rnr_retry_exc",
-              "host_write_faults")
+              "host_write_faults", "read_fault_mix")
 
 
 # The tests of the one pair model run in two halves, one per xdist worker (make sim runs
