@@ -99,6 +99,9 @@ OVERRIDES: dict[str, dict[str, int]] = {
     # as fabnic_vtep instantiates it at 512 bits (a 16 KB frame buffer; the module
     # refuses 64 KiB or more)
     "fabnic_vxlan_tx_repl": {"DATA_W": 512, "DEPTH": 256},
+    # as fabnic_roce_core uses it: three clients, responder and completer under the
+    # fault-credit rule (64 credits), meta {PSN, 10-bit QPN}
+    "fabnic_roce_wr_arb": {"DATA_W": 512, "N": 3, "META_W": 34, "CRED_MASK": 3, "CRED": 64},
 }
 # Whole-design tops: only with --tops (each takes tens of minutes).
 TOPS = ("fabnic_nic", "fabnic_roce_core", "fabnic_datapath_100g", "fabnic_vnic_core",

@@ -535,7 +535,7 @@ ROCE_CNT = Block(
         Reg('wr_err_cq', 0x0e4, 'ro', "CQE writes answered with a BRESP error: the CQEs of that write are lost (as on a CQ overrun; the CQ's state is not changed).", fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
-        Reg('wr_err_lost', 0x0e8, 'ro', "Responder or completer write faults not acted upon: the engine's fault queue (8 entries) was full (the QP is not moved to ERR).", fields=(
+        Reg('wr_err_lost', 0x0e8, 'ro', "Responder or completer write faults not acted upon because the engine's fault queue was full. Stays 0: the write arbiter's fault credits keep a queue slot for every write of those engines in flight (a simulation assertion checks it); kept as a check.", fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
     ),

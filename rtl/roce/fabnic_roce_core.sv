@@ -733,7 +733,15 @@ module fabnic_roce_core #(
   logic              w_valid, w_ready, w_tvalid, w_tready, w_tlast;
   logic [DATA_W-1:0] w_tdata;
   logic [KEEP_W-1:0] w_tkeep;
-  fabnic_roce_wr_arb #(.N(NWR), .DATA_W(DATA_W), .META_W(WMETA_W)) u_wrarb (
+  // responder and completer write faults are queued (below): both under the arbiter's
+  // fault-credit rule, with as many credits as the write engine can hold descriptors
+  // (queued + bursts outstanding), so a fault always finds room in its queue
+  localparam int WR_OS = 32;
+  localparam int WR_DESC = 32;
+  localparam int WF_Q = WR_OS + WR_DESC;
+  logic [NWR-1:0] wf_ret;
+  fabnic_roce_wr_arb #(.N(NWR), .DATA_W(DATA_W), .META_W(WMETA_W), .CRED_MASK(NWR'(3)),
+                       .CRED(WF_Q)) u_wrarb (
       .clk, .rst,
       .s_addr(wr_addr), .s_len(wr_len), .s_meta(wr_meta), .s_valid(wr_valid),
       .s_ready(wr_ready),
@@ -743,15 +751,15 @@ module fabnic_roce_core #(
       .m_tdata(w_tdata), .m_tkeep(w_tkeep), .m_tvalid(w_tvalid), .m_tready(w_tready),
       .m_tlast(w_tlast),
       .s_cpl_tag(wcpl_tag), .s_cpl_status(wcpl_status), .s_cpl_valid(wcpl_valid),
-      .m_err_valid(wf_valid), .m_err_src(wf_src), .m_err_meta(wf_meta), .m_mis_valid(wf_mis)
+      .m_err_valid(wf_valid), .m_err_src(wf_src), .m_err_meta(wf_meta), .m_mis_valid(wf_mis),
+      .s_cred_ret(wf_ret)
   );
   // 32 bursts with B outstanding: every small packet placed and every CQE is one burst,
   // and with a host write response time of about 66 cycles 16 allowed one write per
-  // 4 cycles, below the 100 G wire's 64 B packet rate
-  localparam int WR_OS = 32;
+  // 4 cycles, below the 100 G wire's 64 B packet rate (WR_OS above)
   logic [$clog2(WR_OS+1)-1:0] unused_wout;
   fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .MAX_OUTSTANDING(WR_OS),
-                  .DESC_DEPTH(32), .TAG_W(WTAG_W)) u_wr (
+                  .DESC_DEPTH(WR_DESC), .TAG_W(WTAG_W)) u_wr (
       .clk, .rst,
       .s_desc_addr(w_addr), .s_desc_len(w_len), .s_desc_tag(w_tag), .s_desc_valid(w_valid),
       .s_desc_ready(w_ready),
@@ -767,10 +775,10 @@ module fabnic_roce_core #(
   );
 
   // Write faults to the engine that owns the write: one queue each (WF_Q entries) in
-  // front of the responder's and the completer's fault inputs; a fault that finds its
-  // queue full is counted in wr_err_lost instead of its engine's counter. CQE write
-  // faults are only counted.
-  localparam int WF_Q = 8;
+  // front of the responder's and the completer's fault inputs. The arbiter's credit
+  // rule keeps room for every fault (wr_err_lost stays 0: it counts a fault that found
+  // its queue full, which an assertion below also rules out). CQE write faults are
+  // only counted.
   logic                    rwf_in_ready, rwf_valid, rwf_ready, cwf_in_ready, cwf_valid, cwf_ready;
   logic [QPN_W+23:0]       rwf_data;
   logic [QPN_W-1:0]        cwf_qpn;
@@ -778,6 +786,7 @@ module fabnic_roce_core #(
   logic                    wf_rs, wf_cp;
   assign wf_rs = wf_valid && wf_src == 2'd0;
   assign wf_cp = wf_valid && wf_src == 2'd1;
+  assign wf_ret = {1'b0, cwf_valid && cwf_ready, rwf_valid && rwf_ready};
   fabnic_fifo #(.WIDTH(QPN_W + 24), .DEPTH(WF_Q)) u_rwf_q (
       .clk, .rst,
       .in_valid(wf_rs), .in_ready(rwf_in_ready), .in_data(wf_meta[QPN_W+23:0]),
@@ -795,6 +804,10 @@ module fabnic_roce_core #(
     c_wr_err_cpl  <= c_wr_err_cpl + 32'(wf_cp && cwf_in_ready);
     c_wr_err_cq   <= c_wr_err_cq + 32'(wf_valid && wf_src == 2'd2);
     c_wr_err_lost <= c_wr_err_lost + 32'((wf_rs && !rwf_in_ready) || (wf_cp && !cwf_in_ready));
+`ifndef SYNTHESIS
+    if (!rst) assert (!((wf_rs && !rwf_in_ready) || (wf_cp && !cwf_in_ready)))
+      else $error("roce_core: a write fault found its queue full (credit rule broken)");
+`endif
     if (rst) begin
       c_wr_err_resp <= '0;
       c_wr_err_cpl  <= '0;
