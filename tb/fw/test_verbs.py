@@ -569,6 +569,51 @@ def test_model_host_write_faults() -> None:
     assert m.qps[("a", 5)].err and not m.qps[("b", 6)].err
 
 
+def test_model_host_read_faults() -> None:
+    """fail_reads (persistent): the requester's WRITE/SEND data -> LOC_QP_OP_ERR, only the
+    requester ERR, the WRITE's target (and a SEND's receive buffer) undefined, the
+    receive not completed; the responder's READ data -> RETRY_EXC_ERR, the local range
+    undefined; an atomic's target -> REM_OP_ERR, both QPs ERR, nothing written."""
+    m = pair()
+    m.fail_reads("a", A_BASE + 8, 1)
+    m.post_send(("a", 5), v.SendWR("RDMA_WRITE", 1, A_BASE, 4, 0x100, 0x7000, 0x200))
+    m.post_send(("a", 5), v.SendWR("RDMA_WRITE", 2, A_BASE + 4, 8, 0x100, 0x7010, 0x200))
+    m.post_send(("a", 5), v.SendWR("RDMA_WRITE", 3, A_BASE + 20, 4, 0x100, 0x7020, 0x200))
+    r = m.finish()
+    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [
+        (1, "SUCCESS"), (2, "LOC_QP_OP_ERR"), (3, "WR_FLUSH_ERR")]
+    assert r.undefined == [("b", B_BASE + 16 + 0x10, 8)]
+    assert r.memory["b"][16:20] == bytes(range(4)) and r.memory["b"][16 + 0x20:] == bytes(16)
+    assert m.qps[("a", 5)].err and not m.qps[("b", 6)].err
+
+    m = pair()
+    m.fail_reads("a", A_BASE, 1)
+    m.post_recv(("b", 6), v.RecvWR(0x61, 0x7000, 8, 0x200))
+    m.post_send(("a", 5), v.SendWR("SEND", 1, A_BASE, 8, 0x100))
+    r = m.finish()
+    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [(1, "LOC_QP_OP_ERR")]
+    assert r.recv_wcs[("b", 6)] == [] and r.undefined == [("b", B_BASE + 16, 8)]
+
+    m = pair()
+    m.fail_reads("b", B_BASE + 40, 8)                   # VA 0x7018
+    m.post_send(("a", 5), v.SendWR("RDMA_READ", 1, A_BASE + 32, 8, 0x100, 0x7014, 0x200))
+    r = m.finish()
+    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [(1, "RETRY_EXC_ERR")]
+    assert r.undefined == [("a", A_BASE + 32, 8)]
+    assert m.qps[("a", 5)].err and not m.qps[("b", 6)].err
+
+    m = pair()
+    m.fail_reads("b", B_BASE + 16, 8)
+    m.post_send(("a", 5), v.SendWR("ATOMIC_FETCH_AND_ADD", 1, A_BASE + 48, 8, 0x100, 0x7000,
+                                   0x200, compare_add=5))
+    m.post_send(("a", 5), v.SendWR("RDMA_WRITE", 2, A_BASE, 4, 0x100, 0x7010, 0x200))
+    r = m.finish()
+    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [
+        (1, "REM_OP_ERR"), (2, "WR_FLUSH_ERR")]
+    assert r.memory["b"] == bytes(64) and r.memory["a"] == bytes(range(64))
+    assert m.qps[("a", 5)].err and m.qps[("b", 6)].err
+
+
 def test_compare_and_split_wcs() -> None:
     e = [v.WorkCompletion(1, "SUCCESS", "SEND", 4, None, 5),
          v.WorkCompletion(2, "WR_FLUSH_ERR", "SEND", 0, None, 5)]

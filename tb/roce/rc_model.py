@@ -39,6 +39,9 @@ Semantics (IBTA vol. 1 ch. 9/10/11, Linux verbs):
   | no receive posted by :meth:`RcModel.finish` and rnr_retry < 7 | RNR_RETRY_EXC_ERR | untouched |
   | responder's host memory fails a write of the WRITE/SEND data (:meth:`RcModel.fail_writes`) | REM_OP_ERR (NAK remote operational) | ERR; a SEND's receive LOC_QP_OP_ERR; the target range undefined |
   | requester's host memory fails the write of READ data / an atomic's original value | LOC_QP_OP_ERR | untouched (an atomic has executed); the local range undefined |
+  | requester's host memory fails a read of WRITE/SEND data (:meth:`RcModel.fail_reads`; persistent) | LOC_QP_OP_ERR (every resend fails) | not ERR; a WRITE's target range and a SEND's receive buffer undefined (earlier packets may land); the receive not completed |
+  | responder's host memory fails a read of READ data | RETRY_EXC_ERR (no response arrives intact); the local range undefined | not ERR |
+  | responder's host memory fails the read of an atomic's target | REM_OP_ERR (NAK remote operational) | ERR, nothing written |
 
   With rnr_retry = 7 (infinite) a waiting WR stays pending and ``finish`` lists it.
   For error completions only wr_id, status and qpn are defined (verbs); ``compare_wcs``
@@ -94,10 +97,15 @@ class Node:
         self.mem = bytearray(data)
         self.mrs: dict[int, ModelMr] = {}
         self.bad: list[tuple[int, int]] = []     # host ranges whose writes fail
+        self.bad_rd: list[tuple[int, int]] = []  # host ranges whose reads fail
 
     def write_fails(self, addr: int, n: int) -> bool:
         """A write of [addr, addr+n) touches a range whose host writes fail."""
         return any(addr < a + ln and a < addr + n for a, ln in self.bad)
+
+    def read_fails(self, addr: int, n: int) -> bool:
+        """A read of [addr, addr+n) touches a range whose host reads fail."""
+        return any(addr < a + ln and a < addr + n for a, ln in self.bad_rd)
 
     def read(self, addr: int, n: int) -> bytes:
         off = addr - self.base
@@ -195,6 +203,12 @@ class RcModel:
         (AXI SLVERR): data the NIC places there is lost (the range becomes undefined)
         and the WR it belongs to fails (table above)."""
         self.nodes[node].bad.append((addr, n))
+
+    def fail_reads(self, node: str, addr: int, n: int) -> None:
+        """Host memory of ``node`` answers every read of [addr, addr+n) with an error
+        (AXI SLVERR, persistent): the WR whose data read touches the range fails (table
+        above). Give whole 64-byte words: the NIC reads whole words."""
+        self.nodes[node].bad_rd.append((addr, n))
 
     def dereg_mr(self, node: str, key: int) -> None:
         del self.nodes[node].mrs[key]
@@ -307,6 +321,18 @@ class RcModel:
         if op in _NEEDS_RQE and not p.rq:
             return False                                  # RNR: wait for a receive
         r.sq.popleft()
+        if n and op not in _ATOMICS and op != WrOpcode.RDMA_READ \
+                and r.node.read_fails(local, n):
+            if remote is not None:                       # a WRITE's earlier packets may land
+                self.undefined.append((p.node.name, remote, n))
+            elif p.rq:                                   # so may a SEND's, in the receive
+                rqe = p.rq[0]                            # buffer (not completed)
+                dst = p.node.translate(rqe.lkey, rqe.addr, min(n, rqe.length),
+                                       Access.LOCAL_WRITE, p.pd)
+                if dst is not None and min(n, rqe.length):
+                    self.undefined.append((p.node.name, dst, min(n, rqe.length)))
+            self._fail(r, wr, "LOC_QP_OP_ERR", None)
+            return True
         data = r.node.read(local, n) if n and op not in _ATOMICS else b""
         imm = wr.imm if op in (WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE_WITH_IMM) else None
         if op in (WrOpcode.SEND, WrOpcode.SEND_WITH_IMM):
@@ -347,6 +373,10 @@ class RcModel:
                 p.recv_wcs.append(self._wc(rqe.wr_id, "SUCCESS", "RECV_RDMA_WITH_IMM", p, n, imm))
         elif op == WrOpcode.RDMA_READ:
             assert remote is not None
+            if n and p.node.read_fails(remote, n):
+                self.undefined.append((r.node.name, local, n))
+                self._fail(r, wr, "RETRY_EXC_ERR", None)
+                return True
             if n and r.node.write_fails(local, n):
                 self.undefined.append((r.node.name, local, n))
                 self._fail(r, wr, "LOC_QP_OP_ERR", None)
@@ -355,6 +385,9 @@ class RcModel:
                 r.node.write(local, p.node.read(remote, n))
         else:
             assert remote is not None
+            if p.node.read_fails(remote, 8):
+                self._fail(r, wr, "REM_OP_ERR", p)
+                return True
             (orig,) = struct.unpack("<Q", p.node.read(remote, 8))
             if op == WrOpcode.ATOMIC_CMP_AND_SWP:
                 new = wr.swap if orig == wr.compare_add else orig
@@ -448,12 +481,17 @@ class Scenario:
         return out
 
     def expected(self, bases: dict[str, int], keys: dict[str, int], qpns: dict[str, int],
-                 pdn: tuple[int, int] = (1, 2)) -> RcResult:
+                 pdn: tuple[int, int] = (1, 2),
+                 fail_reads: tuple[tuple[str, int, int], ...] = ()) -> RcResult:
         """Run the model on the bound operations. ``qpns`` maps "a"/"b" to QP numbers;
-        ``pdn`` are the PD numbers for MrSpec.pd 0 and 1 (any two distinct values)."""
+        ``pdn`` are the PD numbers for MrSpec.pd 0 and 1 (any two distinct values);
+        ``fail_reads`` are (node, offset from its base, length) ranges whose host reads
+        fail (:meth:`RcModel.fail_reads`)."""
         m = RcModel()
         for name, data in self.mem.items():
             m.add_node(name, bases[name], data)
+        for name, off, n in fail_reads:
+            m.fail_reads(name, bases[name] + off, n)
         for s in self.mrs:
             m.add_mr(s.node, keys[s.name], pdn[s.pd], bases[s.node] + s.offset, s.length,
                      s.access)
@@ -476,7 +514,7 @@ _ERROR_KINDS = ("bounds", "rights", "pd", "recv_too_small", "misaligned_atomic")
 def random_scenario(seed: int, n_wrs: int = 24, max_len: int = 3000,
                     opcodes: tuple[WrOpcode, ...] = tuple(WrOpcode),
                     loopback: bool = False, error: str | None = None,
-                    unsignaled: float = 0.25) -> Scenario:
+                    unsignaled: float = 0.25, one_way: bool = False) -> Scenario:
     """A seeded random mix of ``n_wrs`` send WRs (opcodes from ``opcodes``, lengths
     0..max_len, unaligned buffers) over both directions, with the receives they need
     posted first. Every buffer a WR writes is used by that WR only (atomics may hit
@@ -485,7 +523,8 @@ def random_scenario(seed: int, n_wrs: int = 24, max_len: int = 3000,
 
     ``error`` (one of "bounds", "rights", "pd", "recv_too_small",
     "misaligned_atomic") makes QP a's middle WR fail that way; then only QP a sends,
-    so the outcome is timing independent too.
+    so the outcome is timing independent too. ``one_way`` makes only QP a send
+    without an error.
     """
     rng = random.Random(seed)
     if error is not None and error not in _ERROR_KINDS:
@@ -517,7 +556,7 @@ def random_scenario(seed: int, n_wrs: int = 24, max_len: int = 3000,
     def node_of(qp: str) -> str:
         return "a" if loopback else qp
 
-    senders = ["a"] if error else ["a", "b"]
+    senders = ["a"] if error or one_way else ["a", "b"]
     atomic_words = {q: [alloc(node_of("b" if q == "a" else "a"), 8, 8) for _ in range(2)]
                     for q in senders}
     recvs: list[tuple[str, str, SendWR | RecvWR]] = []

@@ -1660,6 +1660,99 @@ if cocotb is not None:
                 assert c1[n][k] == c0[n][k], (n, k)
         assert sum(n_poison.values()) >= 10, "too few faults to mean anything"
 
+    @cocotb.test()
+    async def read_fault_fatal_mix(dut):
+        """Persistent SLVERR on host reads that end a WR, under a random mix (issue: host
+        faults). Eight one-way rc_model lanes (every RC opcode, QP a sends); in most
+        lanes one random WR gets a 64-byte word of its read range poisoned for good:
+        the requester's payload of a WRITE/SEND (-> LOC_QP_OP_ERR once the resends are
+        spent), the responder's READ data (-> RETRY_EXC_ERR: no response arrives
+        intact), or an atomic's target (-> REM_OP_ERR, the responder's QP in ERR).
+        Completions, flushes and both memories against rc_model with the same read
+        faults (fail_reads), every lane at once: a failing QP never disturbs the
+        others. The poisoned word is read by no other READ (whose failure would leave
+        which later WRs had executed timing dependent), and a poisoned READ is its
+        lane's last WR."""
+        import dataclasses
+
+        from rc_model import _ATOMICS
+
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_read_fatal.pcap")))
+        await env.start()
+        seed = int(os.environ.get("ROCE_FAULT_SEED", "29"))
+        rng = random.Random(seed)
+        sb = RcScoreboard(env)
+        plan: list[tuple[str, int]] = []            # (node, word offset) per faulted lane
+        kinds = {"payload": 0, "read": 0, "atomic": 0, "none": 0}
+
+        def words(addr: int, n: int) -> set[int]:
+            return set(range(addr & ~63, addr + n, 64)) if n else set()
+
+        for i in range(8):
+            sc = random_scenario(seed * 100 + i, n_wrs=5 + i % 4, max_len=3000,
+                                 one_way=True)
+            reads = [op for op in sc.ops if op[0] == "send"
+                     and op[2].opcode == WrOpcode.RDMA_READ]
+            if reads and rng.random() < 0.5:        # a READ last (no WR depends on it)
+                op = rng.choice(reads)
+                sc.ops.remove(op)
+                sc.ops.append((op[0], op[1], dataclasses.replace(op[2], signaled=True)))
+            sends = [wr for kind, q, wr in sc.ops if kind == "send"]
+            read_words: list[tuple[int, set[int]]] = [
+                (k, words(wr.remote_addr, wr.length)) for k, wr in enumerate(sends)
+                if wr.opcode == WrOpcode.RDMA_READ]
+            choices = []
+            for k, wr in enumerate(sends):
+                if wr.opcode in _ATOMICS:
+                    w = wr.remote_addr & ~63
+                    if not any(w in ws for _, ws in read_words):
+                        choices.append(("atomic", "b", w))
+                elif wr.opcode == WrOpcode.RDMA_READ:
+                    if k == len(sends) - 1:
+                        others = set().union(*(ws for j, ws in read_words if j != k))
+                        for w in sorted(words(wr.remote_addr, wr.length)):
+                            if w not in others and not any(
+                                    a.opcode in _ATOMICS and a.remote_addr & ~63 == w
+                                    for a in sends):
+                                choices.append(("read", "b", w))
+                elif wr.length:
+                    choices += [("payload", "a", w)
+                                for w in sorted(words(wr.local_addr, wr.length))]
+            fail: tuple[tuple[str, int, int], ...] = ()
+            if choices and rng.random() < 0.85:
+                kind = rng.choice(sorted({c[0] for c in choices}))
+                _, node, w = rng.choice([c for c in choices if c[0] == kind])
+                fail = ((node, w, 64),)
+                plan.append((node, w))
+                kinds[kind] += 1
+            else:
+                plan.append(("", 0))
+                kinds["none"] += 1
+            await sb.add(sc, timeout=1, retry_cnt=2, fail_reads=fail,
+                         sq_psn=(0x500 + 0x3000 * i, 0xFFFF80 + i))
+
+        nics = {"a": env.a, "b": env.b}
+        faults = {n: ReadFaults(nic.ram) for n, nic in nics.items()}
+        for lane, (node, w) in zip(sb.lanes, plan, strict=True):
+            if node:
+                faults[node].poison(lane.bases[node] + w)
+        dut._log.info("mix: %s; faults %s", sb.summary(), kinds)
+        c0 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
+        await sb.post()
+        try:
+            diff = await sb.check(max_polls=200000)
+        except Exception:
+            for n, nic in nics.items():
+                dut._log.error("%s %s", n, await run_driver(nic.ctx.counters))
+            raise
+        assert not diff, "\n".join(diff)
+        c1 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
+        for n in nics:
+            dut._log.info("NIC %s: %d poisoned beats served, dma_err +%d", n,
+                          faults[n].served, c1[n]["dma_err"] - c0[n]["dma_err"])
+            assert (c1[n]["dma_err"] > c0[n]["dma_err"]) == (faults[n].served > 0), n
+        assert sum(v for k, v in kinds.items() if k != "none") >= 4, kinds
+
 
 # One Verilator model of the pair serves the tests here and in test_roce_sr.py (a build
 # of it is among the largest costs of the regression). The QPN-space test has its own
@@ -1672,7 +1765,7 @@ PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_u
               "multi_qp_mix",
               "error_cases", "cq_overflow", "rqe_batch", "dcqcn_loop", "xlate_cache",
               "sqe_read_faults", "responder_read_faults", "payload_read_faults", "rnr_retry_exc",
-              "host_write_faults", "read_fault_mix")
+              "host_write_faults", "read_fault_mix", "read_fault_fatal_mix")
 
 
 # The tests of the one pair model run in two halves, one per xdist worker (make sim runs
