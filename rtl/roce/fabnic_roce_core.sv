@@ -607,16 +607,15 @@ module fabnic_roce_core #(
     logic       unused_lock;
     logic [3:0] unused_cache;
     logic [2:0] unused_prot;
-    localparam int RD_OS = (g == 3) ? 48 : 16;
+    localparam int RD_OS = (g == 3) ? 128 : 16;
     logic [$clog2(RD_OS+1)-1:0] unused_out;
     // the payload reader (3) queues more descriptors: packets keep flowing while an
     // SQE read waits behind up to MAX_OUTSTANDING payload bursts in host memory. It
-    // keeps 32 bursts in flight: with one read per small packet, a host round trip of
-    // about 70 cycles allows 32 / 70 packets per cycle (16 allowed 0.23, less than the
-    // 100 G wire's 0.31 for 64 B WRITEs)
+    // keeps 128 bursts in flight: with one read per small packet, the 100 G wire's 0.31
+    // 64 B packets per cycle behind a 1 us (250-cycle) host round trip need about 85
     fabnic_dma_rd #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .AXI_ID(AXI_ID_W'(g)),
                     .MAX_OUTSTANDING(RD_OS), .TUSER_EACH(g <= 1),
-                    .DESC_DEPTH(g == 3 ? 64 : 16)) u_rd (
+                    .DESC_DEPTH(g == 3 ? 128 : 16)) u_rd (
         .clk, .rst,
         .s_desc_addr(rd_desc_addr[g]), .s_desc_len(rd_desc_len[g]), .s_desc_tag(8'd0),
         .s_desc_valid(rd_desc_valid[g]), .s_desc_ready(rd_desc_ready[g]),
@@ -643,8 +642,11 @@ module fabnic_roce_core #(
   // fetch (SQE_BATCH SQEs), so a client busy with something else never stalls the shared
   // R channel (that would block the payload reads the transmit path needs). 32 SQEs per
   // read: one host-memory round trip per 32 WQEs instead of per 8 (small-message rate).
-  // Each FIFO holds two fetches: the current batch and the next QP's prefetch.
+  // The completer's FIFO holds two fetches (the shadow's RES_DEPTH); the requester's
+  // SQE_FIFO beats: the batch being walked and up to two read-aheads in flight (about 85
+  // SQEs are under way at the 100 G wire's 64 B message rate behind a 250-cycle host).
   localparam int SQE_BATCH = 32;
+  localparam int SQE_FIFO  = 4 * SQE_BATCH;
   localparam int SR_W      = 64;   // selective repeat window (PSNs), requester and completer
   // SR packets in flight at most: the register, capped by the window (0 = the window)
   logic [23:0] sr_inflight;
@@ -653,8 +655,9 @@ module fabnic_roce_core #(
   logic [511:0] sq_tdata [2];
   logic [1:0]   sq_tvalid, sq_tready, sq_tlast, sq_tuser;
   for (genvar g = 0; g < 2; g++) begin : g_sqf
-    logic [$clog2(2 * SQE_BATCH):0] unused_cnt;
-    fabnic_fifo #(.WIDTH(DATA_W + 2), .DEPTH(2 * SQE_BATCH)) u_f (
+    localparam int SQF_DEPTH = (g == 0) ? SQE_FIFO : 2 * SQE_BATCH;
+    logic [$clog2(SQF_DEPTH):0] unused_cnt;
+    fabnic_fifo #(.WIDTH(DATA_W + 2), .DEPTH(SQF_DEPTH)) u_f (
         .clk, .rst,
         .in_valid(rd_tvalid[g]), .in_ready(rd_tready[g]),
         .in_data({rd_tdata[g], rd_tlast[g], rd_tuser[g]}),
@@ -736,8 +739,8 @@ module fabnic_roce_core #(
   // responder and completer write faults are queued (below): both under the arbiter's
   // fault-credit rule, with as many credits as the write engine can hold descriptors
   // (queued + bursts outstanding), so a fault always finds room in its queue
-  localparam int WR_OS = 32;
-  localparam int WR_DESC = 32;
+  localparam int WR_OS = 128;
+  localparam int WR_DESC = 128;
   localparam int WF_Q = WR_OS + WR_DESC;
   logic [NWR-1:0] wf_ret;
   fabnic_roce_wr_arb #(.N(NWR), .DATA_W(DATA_W), .META_W(WMETA_W), .CRED_MASK(NWR'(3)),
@@ -754,9 +757,10 @@ module fabnic_roce_core #(
       .m_err_valid(wf_valid), .m_err_src(wf_src), .m_err_meta(wf_meta), .m_mis_valid(wf_mis),
       .s_cred_ret(wf_ret)
   );
-  // 32 bursts with B outstanding: every small packet placed and every CQE is one burst,
-  // and with a host write response time of about 66 cycles 16 allowed one write per
-  // 4 cycles, below the 100 G wire's 64 B packet rate (WR_OS above)
+  // 128 bursts with B outstanding (WR_OS above): every small packet placed and every
+  // CQE pair is one burst, and the 100 G wire's 0.31 64 B packets per cycle behind a
+  // 1 us (250-cycle) write response time keep about 80 in flight (32 allowed 0.125 per
+  // cycle)
   logic [$clog2(WR_OS+1)-1:0] unused_wout;
   fabnic_dma_wr #(.AXI_DATA_W(DATA_W), .ID_W(AXI_ID_W), .MAX_OUTSTANDING(WR_OS),
                   .DESC_DEPTH(WR_DESC), .TAG_W(WTAG_W)) u_wr (
@@ -880,6 +884,7 @@ module fabnic_roce_core #(
   logic [QPN_W-1:0] kick_qpn;
   logic [CNT_W-1:0] req_lkey_err;
   fabnic_roce_req #(.NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W), .SQE_BATCH(SQE_BATCH),
+                   .SQE_FIFO(SQE_FIFO),
                    .SR_W(SR_W)) u_req (
       .clk, .rst,
       .st_wr_en, .st_wr_addr, .st_wr_data(qpc_new),
@@ -1124,7 +1129,7 @@ module fabnic_roce_core #(
       .out_data({pay_tdata, pay_tkeep, pay_tlast, pay_tuser}), .status_count(unused_payq_cnt)
   );
 
-  fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .FIFO_DEPTH(64), .CNT_W(CNT_W)) u_tx (
+  fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .FIFO_DEPTH(128), .CNT_W(CNT_W)) u_tx (
       .clk, .rst, .cfg_local_mac(local_mac), .cfg_local_ip(local_ip),
       .s_job(jobs), .s_job_valid(job_valid), .s_job_ready(job_ready),
       .m_desc_addr(rd_desc_addr[3]), .m_desc_len(rd_desc_len[3]), .m_desc_valid(rd_desc_valid[3]),

@@ -10,7 +10,9 @@
 // one-entry cache of the last checked region), and emits up to QUANTUM packets (PMTU
 // segments of SEND/WRITE, one READ request, one atomic) as transmit jobs; then the QP
 // goes to the back of the FIFO if it still has work. A visit reads the next SQEs ahead
-// while it walks the current ones and takes doorbells for its own QP without ending.
+// while it walks the current ones (up to two more reads of SQE_BATCH in flight behind the
+// one being walked, as the SQE FIFO allows) and takes doorbells for its own QP without
+// ending.
 //
 // Ownership and hazards: the per-QP state (u_state) has one owner, the visit FSM. It is
 // read in S_LOAD, held in rs_q for the whole visit and written back in S_WB; the visit
@@ -88,11 +90,12 @@ module fabnic_roce_req #(
     parameter int CNT_W   = 32,
     parameter int SR_W    = 64,     // selective repeat: packets in flight (receiver window)
     parameter int SQE_BATCH = 32,   // SQEs per read at most
+    parameter int SQE_FIFO  = 128,  // beats of the core's SQE FIFO (>= 2 * SQE_BATCH): SQEs
+                                    // read ahead and not yet taken, at most
     parameter int SQE_RETRIES = 3,  // 0..3: SQE reads retried after an AXI error before
                                     // the WQE completes with LOC_QP_OP_ERR
     parameter int PF_DEPTH = 4,     // prefetched QPs queued at most (power of two >= 2)
-    parameter bit PREFETCH = 1'b1,  // cross-QP SQE prefetch (the core's SQE FIFO then holds
-                                    // 2 * SQE_BATCH beats: a visit's batch + a prefetch)
+    parameter bit PREFETCH = 1'b1,  // cross-QP SQE prefetch
     parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1
 ) (
     input  wire logic                         clk,
@@ -373,7 +376,7 @@ module fabnic_roce_req #(
   always_ff @(posedge clk) others_q <= !rst && (act_out_valid || pf_busy);
   assign others  = others_q;
 
-  fabnic_roce_req_fetch #(.QPN_W(QPN_W), .QW(QW), .SQE_BATCH(SQE_BATCH),
+  fabnic_roce_req_fetch #(.QPN_W(QPN_W), .QW(QW), .SQE_BATCH(SQE_BATCH), .SQE_FIFO(SQE_FIFO),
                           .PF_DEPTH(PF_DEPTH), .PREFETCH(PREFETCH)) u_fetch (
       .clk, .rst,
       .fetch_st(st_q == S_FETCH), .fetch_ok(fv_q[1]), .ra_st(st_q == S_CHKW || st_q == S_PKT),

@@ -3,13 +3,17 @@
 // fabnic_roce_req_fetch: SQE reads of the requester (fabnic_roce_req): the visit's own
 // read, the read-ahead for the visited QP, and the cross-QP prefetch stage with its queue.
 // All three share one read-descriptor port (m_rd_*) and the core's SQE FIFO of
-// 2 * SQE_BATCH beats, whose use this block counts (iss_q - tak_q: beats asked for and not yet
+// SQE_FIFO beats, whose use this block counts (iss_q - tak_q: beats asked for and not yet
 // taken), so no read is issued that the FIFO could not hold.
 //
 // Visit read: while the visit FSM is in S_FETCH (fetch_st) it is issued from registered
 // length and address (computed every cycle from sq_ci/sq_pi; fetch_ok says sq_ci held
 // for a cycle). Read-ahead: while the visit walks its read (ra_st) and more SQEs are
-// posted after it, the next ones are read, one read-ahead at a time, not while the
+// posted after it, the next ones are read, up to RA_READS (2) read-aheads in flight behind
+// the read being walked (vr_q: the visit's reads whose last beat is not taken), so that
+// a host round trip of 1 us is covered at the 100 G wire's small-message rate; a
+// read-ahead waits two cycles after any read (its registered length and address); not
+// while the
 // prefetch stage holds a QP (its SQEs must come after the visit's), not for SR QPs and
 // resend walks, and not when the quantum ends the visit before the current read is used
 // up. Prefetch: P_IDLE -> (pf_go: pop the active FIFO, read the context RAMs) P_LOAD (RAM
@@ -31,6 +35,8 @@
 //   QPN_W      QP number width, >= 1
 //   QW         the visit's quantum counter width, <= 16
 //   SQE_BATCH  SQEs per read at most, >= 1
+//   SQE_FIFO   beats of the core's SQE FIFO, >= 2 * SQE_BATCH
+//   RA_READS   read-aheads in flight at most, 1..2
 //   PF_DEPTH   prefetch queue entries, a power of two >= 2
 //   PREFETCH   0: no cross-QP prefetch
 `default_nettype none
@@ -39,6 +45,8 @@ module fabnic_roce_req_fetch #(
     parameter int QPN_W     = 10,
     parameter int QW        = 7,
     parameter int SQE_BATCH = 32,
+    parameter int SQE_FIFO  = 2 * SQE_BATCH,
+    parameter int RA_READS  = 2,   // read-aheads in flight behind the walked read (1..2)
     parameter int PF_DEPTH  = 4,
     parameter bit PREFETCH  = 1'b1
 ) (
@@ -101,11 +109,12 @@ module fabnic_roce_req_fetch #(
   if (PF_DEPTH < 2 || (1 << $clog2(PF_DEPTH)) != PF_DEPTH) begin : g_chk_pf
     $error("fabnic_roce_req_fetch: PF_DEPTH must be a power of two >= 2");
   end
-  if (SQE_BATCH < 1 || QW > 16) begin : g_chk_batch
-    $error("fabnic_roce_req_fetch: SQE_BATCH must be >= 1 and QW <= 16");
+  if (SQE_BATCH < 1 || QW > 16 || SQE_FIFO < 2 * SQE_BATCH || RA_READS < 1 || RA_READS > 2)
+  begin : g_chk_batch
+    $error("fabnic_roce_req_fetch: SQE_BATCH, SQE_FIFO, QW or RA_READS out of range");
   end
 
-  localparam int FIFO_BEATS = 2 * SQE_BATCH;
+  localparam int FIFO_BEATS = SQE_FIFO;
 
   function automatic logic [15:0] min3(input logic [15:0] a, input logic [15:0] b,
                                        input logic [15:0] c);
@@ -240,6 +249,7 @@ module fabnic_roce_req_fetch #(
   logic [15:0] room_q, ra_pend_q, ra_end_q, ra_n_q, fa_pend_q, fa_end_q, fd_n_q;
   logic [63:0] ra_addr_q, fd_addr_q;
   logic        ra_nz_q, ra_qok_q, rd_fire;
+  logic [1:0]  rf_q;                       // a read was issued one / two cycles ago
 
 
   assign ob = iss_q - tak_q;
@@ -273,7 +283,10 @@ module fabnic_roce_req_fetch #(
   end
 
   assign fetch_go   = fetch_st && fetch_ok;
-  assign ra_go      = ra_st && !resend && !sr && !err && vr_q == 2'd1 && !pf_busy && ra_nz_q
+  // a read-ahead waits two cycles after any read: its index (ra_idx_q), then layer A,
+  // then layer B are registered from the read before it (rf_q)
+  assign ra_go      = ra_st && !resend && !sr && !err && vr_q != 2'd0 && 32'(vr_q) <= RA_READS
+                      && rf_q == 2'd0 && !pf_busy && ra_nz_q
                       && (!others_wait || ra_qok_q);
   assign m_rd_valid = fetch_go || ra_go
                       || (pf_st == P_REQ && pf_nv_q && !fetch_st && pf_neff_q != 16'd0);
@@ -285,6 +298,7 @@ module fabnic_roce_req_fetch #(
 
   always_ff @(posedge clk) begin
     iss_q <= iss_q + (rd_fire ? OB_W'(m_rd_len[21:6]) : '0);
+    rf_q  <= {rf_q[0], rd_fire};
     tak_q <= tak_q + OB_W'(pop);
     vr_q <= vr_q + 2'((fetch_go || ra_go) && m_rd_ready) - 2'(pop && pop_last);
     if (take_pf) vr_q <= 2'(pq_out.rd);
@@ -294,6 +308,7 @@ module fabnic_roce_req_fetch #(
     if (rst) begin
       iss_q <= '0;
       tak_q <= '0;
+      rf_q  <= '0;
       vr_q  <= '0;
     end
   end

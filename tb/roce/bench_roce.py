@@ -27,6 +27,7 @@ HERE = Path(__file__).parent
 MEM_LATS = (64, 250)
 MEM_LAT = int(os.environ.get("ROCE_MEM_LAT", "64"))
 SUFFIX = "" if MEM_LAT == 64 else f".host{MEM_LAT}"
+SQ_DEPTH = int(os.environ.get("ROCE_SQ_DEPTH", "1024"))   # the main bench's send queue
 LINE_B_PER_CYCLE = 50  # 100 Gb/s at 250 MHz
 WIRE_OVH = 24          # preamble + IFG + FCS per frame
 
@@ -199,7 +200,10 @@ if cocotb is not None:
     async def bench(dut):
         bn = Bench(dut)
         await bn.start()
-        qas, qbs, cqa, cqb, pda, pdb = await bn.pairs(1, depth=256)
+        # SQ 1024 deep: a 64 B message stream at the 100 G wire rate (0.31 per cycle) behind
+        # a 250-cycle host keeps about 370 WQEs between post and polled CQE (SQE read,
+        # payload read, link both ways, ACK, CQE write, polling), more than 256
+        qas, qbs, cqa, cqb, pda, pdb = await bn.pairs(1, depth=SQ_DEPTH)
         a, b = bn.ctx["a"], bn.ctx["b"]
         span = 2 << 20
         buf_a = bn.mem["a"].alloc(span, 4096)
@@ -208,7 +212,8 @@ if cocotb is not None:
         mrb = await run_driver(b.reg_mr, pdb, buf_b, span, ACC)
         quick = os.environ.get("FABNIC_BENCH_QUICK") == "1"
         sizes = [64, 4096, 65536, 1 << 20] if not quick else [64, 65536]
-        cfg = {"data_w": 512, "mtu": 4096, "mem_latency": MEM_LAT, "link_gbps": 100}
+        cfg = {"data_w": 512, "mtu": 4096, "mem_latency": MEM_LAT, "link_gbps": 100,
+               "sq_depth": SQ_DEPTH}
         for op, name in ((WrOpcode.RDMA_WRITE, "write"), (WrOpcode.RDMA_READ, "read"),
                          (WrOpcode.SEND, "send")):
             for size in sizes:
@@ -320,7 +325,7 @@ if cocotb is not None:
         return qas, qbs, cqa, cqb, pda, pdb
 
     ENGINE_STATES = {   # probe name -> (path under the bench top, state names in enum order)
-        "req A": ("u_pair.u_a.u_req", "IDLE LOAD DISPATCH FETCH WAIT CHK CHKW PKT SKIP WB KICK "
+        "req A": ("u_pair.u_a.u_req", "IDLE LOAD DISPATCH FETCH WAIT SQE WALK CHK CHKW PKT SKIP WB KICK "
                   "RLREQ RLRSP RLWAIT"),
         "cpl A": ("u_pair.u_a.u_cpl", "IDLE LOAD DISPATCH ADV FETCH WAIT CHK CHKW CQE POST "
                   "PLACE_D PLACE DRAIN EV ERR FLUSH SKIP WB SREV"),
@@ -536,6 +541,66 @@ if cocotb is not None:
             assert got == await bn.mem["a"]._read(buf_a, written), f"{n} QPs: B's memory differs"
             await bn.mem["b"]._write(buf_b, bytes(written))
 
+    # occupancy probes of the small-message path (ROCE_MSG_PROBE=1, test bench_probe):
+    # averages over the steady state of host reads / writes in flight per engine
+    MSG_PROBES = {
+        "A SQE reads out (bursts)": "u_pair.u_a.g_rd[0].u_rd.outstanding_q",
+        "A payload reads out (bursts)": "u_pair.u_a.g_rd[3].u_rd.outstanding_q",
+        "A host AR queue (requests)": "u_mem_a.dbg_rq_size",
+        "A writes out (bursts, B due)": "u_pair.u_a.u_wr.outstanding_q",
+        "B writes out (bursts, B due)": "u_pair.u_b.u_wr.outstanding_q",
+        "B host AR queue (requests)": "u_mem_b.dbg_rq_size",
+        "A req in S_FETCH": None,
+        "A req in S_WAIT": None,
+        "A req in S_PKT": None,
+        "A req in S_IDLE": None,
+    }
+
+    async def msg_probe(dut, stop: list, acc: dict) -> None:
+        from cocotb.triggers import RisingEdge
+        hs = {k: _handle(dut, v) for k, v in MSG_PROBES.items() if v}
+        st = _handle(dut, "u_pair.u_a.u_req.st_q")
+        names = ENGINE_STATES["req A"][1].split()
+        n = 0
+        while not stop:
+            await RisingEdge(dut.clk)
+            n += 1
+            for k, h in hs.items():
+                acc[k] = acc.get(k, 0) + int(h.value)
+            nm = names[int(st.value)] if int(st.value) < len(names) else str(int(st.value))
+            acc[f"A req in S_{nm}"] = acc.get(f"A req in S_{nm}", 0) + 1
+        acc["cycles"] = n
+
+    @cocotb.test(timeout_time=2000, timeout_unit="ms")
+    async def bench_probe(dut):
+        """Where the 64 B message path waits: average host reads/writes in flight per engine
+        and the requester's states, over 600 messages of each opcode (link at 100 G)."""
+        bn = Bench(dut)
+        await bn.start()
+        qas, qbs, cqa, cqb, pda, pdb = await bn.pairs(1, depth=SQ_DEPTH)
+        a, b = bn.ctx["a"], bn.ctx["b"]
+        span = 1 << 20
+        buf_a = bn.mem["a"].alloc(span, 4096)
+        buf_b = bn.mem["b"].alloc(span, 4096)
+        mra = await run_driver(a.reg_mr, pda, buf_a, span, ACC)
+        mrb = await run_driver(b.reg_mr, pdb, buf_b, span, ACC)
+        for op, name in ((WrOpcode.RDMA_WRITE, "write"), (WrOpcode.RDMA_READ, "read"),
+                         (WrOpcode.SEND, "send")):
+            stop: list = []
+            acc: dict = {}
+            t = cocotb.start_soon(msg_probe(dut, stop, acc))
+            marks: list = []
+            n = 600
+            cyc = await run_ops(bn, qas, qbs, cqa, cqb, mra, mrb, op, 64, n, buf_a, buf_b, marks)
+            stop.append(1)
+            await t
+            (c0, f0), (c1, f1) = marks
+            c = acc.pop("cycles")
+            dut._log.info("probe %s 64 B: %d msgs in %d cycles, steady %.4f frames/cycle A->B "
+                          "(wire 0.3086)", name, n, cyc, (f1 - f0) / (c1 - c0))
+            for k, v in acc.items():
+                dut._log.info("probe %s   %-32s %.2f", name, k, v / c)
+
 def _run(testcase: str, num_qp: int, mem_aw: int = 23, env: dict | None = None) -> None:
     from fabnic_tb.runner import run
     run(toplevel="tb_roce_bench", module="bench_roce", test_dir=HERE,
@@ -554,3 +619,8 @@ def test_bench_roce_qps():
     counts = [int(x) for x in os.environ.get("ROCE_BENCH_QPS", "1,64,1024,16382").split(",")]
     num_qp = 1 << (max(counts) + 1).bit_length()
     _run("bench_qps", num_qp, mem_aw=25 if num_qp > 1024 else 23)
+
+
+def test_bench_roce_probe():
+    lat = os.environ.get("ROCE_MEM_LAT", "250")
+    _run("bench_probe", 64, env={"ROCE_MEM_LAT": lat})
