@@ -8,6 +8,9 @@
 //   DATA_W  tdata width; must be 8*KEEP_W.
 //   KEEP_W  byte lanes; must be a power of two >= 4 ($error otherwise).
 //   LEN_W   width of cmd_off/cmd_len; must be larger than log2(KEEP_W).
+//   CNT_IN  1: s_axis_tcnt carries the beat's byte count (tkeep's population, from the
+//           producer's register: the count is then not computed here, which takes
+//           the count's levels off the paths from tkeep); 0: s_axis_tcnt is unused.
 //
 // A command (off, len, trim, chk, drop, bad) is taken together with the first beat of
 // each frame (cmd_ready is that beat's handshake). The frame's bytes [off, off+len)
@@ -58,7 +61,8 @@
 module fabnic_axis_realign #(
     parameter int DATA_W = 64,
     parameter int KEEP_W = DATA_W / 8,
-    parameter int LEN_W  = 17
+    parameter int LEN_W  = 17,
+    parameter bit CNT_IN = 1'b0
 ) (
     input  wire logic              clk,
     input  wire logic              rst,
@@ -74,6 +78,7 @@ module fabnic_axis_realign #(
 
     input  wire logic [DATA_W-1:0] s_axis_tdata,
     input  wire logic [KEEP_W-1:0] s_axis_tkeep,
+    input  wire logic [$clog2(KEEP_W):0] s_axis_tcnt,   // CNT_IN = 1: bytes in the beat
     input  wire logic              s_axis_tvalid,
     output logic                   s_axis_tready,
     input  wire logic              s_axis_tlast,
@@ -189,7 +194,7 @@ module fabnic_axis_realign #(
   logic [POS_W-1:0]  f_need;
 
   always_comb begin
-    n      = count_of(s_axis_tkeep);
+    n      = CNT_IN ? N_W'(s_axis_tcnt) : count_of(s_axis_tkeep);
     f_b0   = cmd_off[LEN_W-1:S_W] == '0;
     f_s0   = cmd_off[S_W-1:0] == '0;
     f_lhi  = cmd_len[LEN_W-1:S_W] != '0;               // len >= KEEP_W
@@ -566,6 +571,11 @@ module fabnic_axis_realign #(
     end
   end
 `endif
+
+  if (!CNT_IN) begin : g_no_cnt
+    logic unused_tcnt;
+    assign unused_tcnt = ^s_axis_tcnt;
+  end
 
 endmodule
 

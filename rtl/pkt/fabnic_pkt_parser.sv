@@ -297,7 +297,7 @@ module fabnic_pkt_parser #(
       .clk, .rst,
       .cmd_valid, .cmd_ready, .cmd_off(c_q.off), .cmd_len(c_q.len), .cmd_trim(c_q.trim),
       .cmd_chk(c_q.chk), .cmd_drop(c_q.drop), .cmd_bad(c_q.bad),
-      .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
+      .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tcnt('0), .s_axis_tvalid(f_tvalid),
       .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
       .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,
       .m_axis_tuser, .status_done(st_done), .status_short(st_short)

@@ -269,14 +269,15 @@ module fabnic_roce_rx #(
   // ---------------------------------------------------------------- BTH decode
   roce_hdr_t         h;
   logic              h_valid, h_ready;
-  // per-QP selective-repeat bit, read combinationally by the decoder (LUT RAM)
+  // per-QP selective-repeat bit; the decoder's lookup is registered (its answer comes
+  // the cycle after the QPN, fabnic_roce_rx_hdr)
   logic              sr_bits [NUM_QP];
   logic [23:0]       lk_qpn;
   logic              lk_sr;
   always_ff @(posedge clk) begin
     if (st_sr_we && 32'(st_sr_qpn) < NUM_QP) sr_bits[QPN_W'(st_sr_qpn)] <= st_sr_val;
+    lk_sr <= 32'(lk_qpn) < NUM_QP && sr_bits[QPN_W'(lk_qpn)];
   end
-  assign lk_sr = 32'(lk_qpn) < NUM_QP && sr_bits[QPN_W'(lk_qpn)];
   logic [DATA_W-1:0] e_tdata, d_tdata;
   logic [KEEP_W-1:0] e_tkeep, d_tkeep;
   logic              e_tvalid, e_tready, e_tlast, e_tuser;

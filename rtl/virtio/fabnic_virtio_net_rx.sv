@@ -216,27 +216,41 @@ module fabnic_virtio_net_rx #(
     assign ne_x = EX_W'(n_elems);
     assign nc_x = CX_W'(n_chains);
     assign ri_x = CX_W'(ret_i);
-    assign gc_x = CX_W'(e_chain[gi_x]);
 
-    logic [31:0] e_cur_len;
-    logic [15:0] remain, wlen_c;
-    assign e_cur_len = e_len[gi_x];
-    assign remain    = total - goff;
-    assign wlen_c    = ({16'd0, remain} < e_cur_len) ? remain : e_cur_len[15:0];
+    // emit: the element gi is read one cycle ahead into cur_*, the bytes left
+    // (total - goff) are kept in remain_q, and a chain's length update is applied
+    // the cycle after its command (cl_*: read before ST_RET, which follows an
+    // emit_done cycle)
+    logic [15:0]      total_q;         // 12 + frame length of the slot gathered
+    logic [15:0]      remain_q;
+    logic [63:0]      cur_addr_q;
+    logic [31:0]      cur_len_q;
+    logic [CX_W-1:0]  cur_chain_q;
+    logic             cl_v_q;
+    logic [CX_W-1:0]  cl_x_q;
+    logic [15:0]      cl_add_q;
+    logic [EX_W-1:0]  gn_x;
+    assign gn_x = EX_W'(gi + 1'b1);
+    assign gc_x = cur_chain_q;
+
+    logic [15:0] wlen_c;
+    logic        c_last;               // this command ends the frame (goff + wlen = total)
+    assign wlen_c = ({16'd0, remain_q} < cur_len_q) ? remain_q : cur_len_q[15:0];
+    assign c_last = {16'd0, remain_q} <= cur_len_q;
 
     // write command: {addr, len, slot offset, num_buffers, DATA_VALID, slot, last of frame}
     localparam int CMD_W = 64 + 16 + 16 + CI_W + 1 + SL_W + 1;
     logic             cmd_in_valid, cmd_in_ready, cmd_out_valid, cmd_out_ready;
     logic [CMD_W-1:0] cmd_out;
     logic             emit_done;
-    assign emit_done    = (goff == total) || (gi == n_elems);
-    assign cmd_in_valid = (state == ST_EMIT) && !emit_done && (wlen_c != 16'd0);
+    assign emit_done    = (remain_q == 16'd0) || (gi == n_elems);
+    // (not done: remain_q != 0, so wlen_c = 0 only for an empty element)
+    assign cmd_in_valid = (state == ST_EMIT) && !emit_done && (cur_len_q != 32'd0);
 
     fabnic_fifo #(.WIDTH(CMD_W), .DEPTH(CMD_DEPTH)) u_cmdq (
         .clk, .rst,
         .in_valid(cmd_in_valid), .in_ready(cmd_in_ready),
-        .in_data({e_addr[gi_x], wlen_c, goff, n_chains, csum_ok, gs,
-                  (goff + wlen_c) == total}),
+        .in_data({cur_addr_q, wlen_c, goff, n_chains, csum_ok, gs, c_last}),
         .out_valid(cmd_out_valid), .out_ready(cmd_out_ready), .out_data(cmd_out),
         .status_count());
 
@@ -416,6 +430,9 @@ module fabnic_virtio_net_rx #(
             cap        <= '0;
             gi         <= '0;
             goff       <= '0;
+            cl_v_q     <= 1'b0;
+            remain_q   <= '0;
+            total_q    <= '0;
             g_cmds     <= '0;
             cpl_total  <= '0;
             ret_i      <= '0;
@@ -483,6 +500,8 @@ module fabnic_virtio_net_rx #(
             endcase
 
             // ---------------- gather ----------------
+            cl_v_q <= 1'b0;
+            if (cl_v_q) c_len[cl_x_q] <= c_len[cl_x_q] + {16'd0, cl_add_q};
             unique case (state)
             ST_IDLE: begin
                 n_elems  <= '0;
@@ -496,6 +515,7 @@ module fabnic_virtio_net_rx #(
                 if (slot_full[gs] && !slot_gath[gs]) state <= ST_START;
             end
             ST_START: begin
+                total_q <= total;
                 if (sl_bad[gs]) begin
                     cdrop[0] <= cdrop[0] + 1'b1;
                     state    <= ST_DROPRET;
@@ -545,7 +565,7 @@ module fabnic_virtio_net_rx #(
             ST_CHECK: begin
                 ch_elems <= n_elems;
                 ch_cap   <= cap;
-                if (cap < {17'd0, total}) begin
+                if (cap < {17'd0, total_q}) begin
                     if (mrg_rxbuf && 32'(n_chains) < MAX_CHAINS && 32'(n_elems) < MAX_ELEMS) begin
                         state <= ST_REQ;
                     end else begin
@@ -554,6 +574,10 @@ module fabnic_virtio_net_rx #(
                         state    <= ST_DROPRET;
                     end
                 end else begin
+                    remain_q    <= total_q;
+                    cur_addr_q  <= e_addr[gi_x];
+                    cur_len_q   <= e_len[gi_x];
+                    cur_chain_q <= CX_W'(e_chain[gi_x]);
                     state <= ST_EMIT;
                 end
             end
@@ -561,13 +585,22 @@ module fabnic_virtio_net_rx #(
                 if (emit_done) begin
                     ret_i <= '0;
                     state <= ST_RET;
-                end else if (wlen_c == 16'd0) begin
-                    gi <= gi + 1'b1;
+                end else if (cur_len_q == 32'd0) begin
+                    gi          <= gi + 1'b1;
+                    cur_addr_q  <= e_addr[gn_x];
+                    cur_len_q   <= e_len[gn_x];
+                    cur_chain_q <= CX_W'(e_chain[gn_x]);
                 end else if (cmd_in_ready) begin
                     g_cmds      <= g_cmds + 1;
                     goff        <= goff + wlen_c;
+                    remain_q    <= remain_q - wlen_c;
                     gi          <= gi + 1'b1;
-                    c_len[gc_x] <= c_len[gc_x] + {16'd0, wlen_c};
+                    cur_addr_q  <= e_addr[gn_x];
+                    cur_len_q   <= e_len[gn_x];
+                    cur_chain_q <= CX_W'(e_chain[gn_x]);
+                    cl_v_q      <= 1'b1;
+                    cl_x_q      <= gc_x;
+                    cl_add_q    <= wlen_c;
                 end
             end
             ST_RET: begin
@@ -620,7 +653,7 @@ module fabnic_virtio_net_rx #(
             // slot bookkeeping: filled by ingest, freed by gather (drop) or write
             for (int k = 0; k < NSLOT; k++) begin
                 if (istate == I_FLUSH && 32'(ws) == k) slot_full[k] <= 1'b1;
-                if (cmd_in_valid && cmd_in_ready && (goff + wlen_c) == total && 32'(gs) == k)
+                if (cmd_in_valid && cmd_in_ready && c_last && 32'(gs) == k)
                     slot_gath[k] <= 1'b1;
                 if (g_free && 32'(gs) == k) slot_full[k] <= 1'b0;
                 if (w_free && 32'(w_slot) == k) begin

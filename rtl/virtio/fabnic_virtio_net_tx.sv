@@ -207,6 +207,7 @@ module fabnic_virtio_net_tx #(
     logic [DATA_W-1:0] res_data;
     logic [BW-1:0]     res_cnt;
     logic [FL_W-1:0]   byte_cnt;
+    logic [FL_W-1:0]   flm1_q;         // byte_cnt - HDR - 1 (frame length - 1)
     logic [RA_W-1:0]   wptr;
     logic [BW:0]       in_n;
     logic [DATA_W-1:0] in_masked;
@@ -276,50 +277,123 @@ module fabnic_virtio_net_tx #(
     assign cs_abs    = h_cstart + FL_W'(HDR);
     assign cs_pos    = h_cstart + h_coff;
 
-    // on-the-fly checksum of bytes [csum_start + 12, end) (bytes past the end
-    // are zero in the packer): one pipeline register, then a B/2-word sum
-    logic              s1_v;
+    // on-the-fly checksum of bytes [csum_start + 12, end) (bytes past the end are zero
+    // in the packer), a pipeline behind the RAM writes:
+    //   C1  the word written, its word index, the checksum start (from the word itself
+    //       for word 0, else from the captured header); at D_COMMIT an end token
+    //       (no word) with the slot, the start's parity and whether the slot wants it
+    //   C2  the word index compared with the start's word index; bytes before the
+    //       start zeroed
+    //   C3  16-bit words summed by eights
+    //   C4  the frame accumulator; the end token moves its total to the fold
+    //   F1  hi + lo; F2 + carry, byte swap for an odd start, inverted;
+    //   F3  0 sent as 0xFFFF, into the slot's record (sl_csum, sl_csv)
+    // Only slots with NEEDS_CSUM to fill get a result; their output waits for it
+    // (sl_csv), so such a slot is never freed before its result lands.
+    localparam int NW8 = (B / 2 < 8) ? 1 : B / 16;     // groups of eight words
+    logic              drop_now, csum_now;
+    logic              s1_v, s1_end, s1_odd, s1_docs;
+    logic [SL_W-1:0]   s1_slot;
     logic [DATA_W-1:0] s1_d;
-    logic [FL_W-1:0]   s1_w, s1_cs;
-    logic [31:0]       sum_acc, word_sum;
+    logic [FL_W-1-BW:0] s1_w;         // word index (the word's first byte / B)
+    logic [FL_W-1:0]   s1_cs;
     always_ff @(posedge clk) begin
-        s1_v  <= ram_we && !rst;
-        s1_d  <= ram_wdata;
-        s1_w  <= FL_W'(wptr);
-        s1_cs <= (wptr == '0) ? ram_wdata[63:48] + FL_W'(HDR) : cs_abs;
+        s1_v    <= ram_we && !rst;
+        s1_end  <= dstate == D_COMMIT && !rst;
+        s1_slot <= ws;
+        s1_odd  <= cs_abs[0];
+        s1_docs <= csum_now;
+        s1_d    <= ram_wdata;
+        s1_w    <= (FL_W - BW)'(wptr);
+        s1_cs   <= (wptr == '0) ? ram_wdata[63:48] + FL_W'(HDR) : cs_abs;
     end
+
+    logic              s2_v, s2_end, s2_odd, s2_docs;
+    logic [SL_W-1:0]   s2_slot;
+    logic [DATA_W-1:0] s2_m;           // the word with the bytes before the start zeroed
+    logic [DATA_W-1:0] c2_m;
     always_comb begin
-        word_sum = '0;
-        for (int j = 0; j < B / 2; j++) begin
-            logic [31:0] p;
-            logic [7:0] hi, lo;
-            p  = 32'(s1_w) * B + 32'(2 * j);
-            hi = (p >= 32'(s1_cs))     ? s1_d[(2*j)*8 +: 8]   : 8'd0;
-            lo = (p + 1 >= 32'(s1_cs)) ? s1_d[(2*j+1)*8 +: 8] : 8'd0;
-            word_sum = word_sum + {16'd0, hi, lo};
+        logic gt, eq;
+        gt = s1_w > s1_cs[FL_W-1:BW];
+        eq = s1_w == s1_cs[FL_W-1:BW];
+        for (int i = 0; i < B; i++) begin
+            c2_m[i*8 +: 8] = (gt || (eq && BW'(i) >= s1_cs[BW-1:0])) ? s1_d[i*8 +: 8] : 8'd0;
+        end
+    end
+    always_ff @(posedge clk) begin
+        s2_m    <= c2_m;
+        s2_v    <= s1_v && !rst;
+        s2_end  <= s1_end && !rst;
+        s2_slot <= s1_slot;
+        s2_odd  <= s1_odd;
+        s2_docs <= s1_docs;
+    end
+
+    logic              s3_v, s3_end, s3_odd, s3_docs;
+    logic [SL_W-1:0]   s3_slot;
+    logic [18:0]       s3_t [NW8];
+    logic [18:0]       c3_t [NW8];
+    always_comb begin
+        for (int g = 0; g < NW8; g++) begin
+            logic [15:0] w [8];
+            for (int k = 0; k < 8; k++) begin
+                w[k] = '0;
+                if (8 * g + k < B / 2) begin
+                    w[k] = {s2_m[(2*(8*g+k))*8 +: 8], s2_m[(2*(8*g+k)+1)*8 +: 8]};
+                end
+            end
+            c3_t[g] = ((19'(w[0]) + 19'(w[1])) + (19'(w[2]) + 19'(w[3])))
+                    + ((19'(w[4]) + 19'(w[5])) + (19'(w[6]) + 19'(w[7])));
+        end
+    end
+    always_ff @(posedge clk) begin
+        s3_t    <= c3_t;
+        s3_v    <= s2_v && !rst;
+        s3_end  <= s2_end && !rst;
+        s3_slot <= s2_slot;
+        s3_odd  <= s2_odd;
+        s3_docs <= s2_docs;
+    end
+
+    logic [31:0]       sum_acc, word_sum;
+    always_comb begin
+        logic [31:0] t [NW8];
+        for (int g = 0; g < NW8; g++) t[g] = 32'(s3_t[g]);
+        for (int w = 1; w < NW8; w = 2 * w) begin
+            for (int g = 0; g + w < NW8; g += 2 * w) t[g] = t[g] + t[g + w];
+        end
+        word_sum = t[0];
+    end
+
+    logic              f1_v, f1_odd, f2_v;
+    logic [SL_W-1:0]   f1_slot, f2_slot;
+    logic [16:0]       f1_s;
+    logic [15:0]       f2_x, c_f2;
+    always_comb begin
+        c_f2 = f1_s[15:0] + {15'd0, f1_s[16]};
+        if (f1_odd) c_f2 = {c_f2[7:0], c_f2[15:8]};
+        c_f2 = ~c_f2;
+    end
+    always_ff @(posedge clk) begin
+        if (s3_end)    sum_acc <= '0;
+        else if (s3_v) sum_acc <= sum_acc + word_sum;
+        f1_v    <= s3_end && s3_docs;
+        f1_slot <= s3_slot;
+        f1_odd  <= s3_odd;
+        f1_s    <= {1'b0, sum_acc[15:0]} + {1'b0, sum_acc[31:16]};
+        f2_v    <= f1_v;
+        f2_slot <= f1_slot;
+        f2_x    <= c_f2;
+        if (rst) begin
+            sum_acc <= '0;
+            f1_v    <= 1'b0;
+            f2_v    <= 1'b0;
         end
     end
 
-    // folded in D_COMMIT: the flush word (written in D_FLUSH) is still in the
-    // pipeline register, its word sum is added here
-    logic [15:0] csum_fold;
-    logic [31:0] sum_tot;
-    assign sum_tot = sum_acc + (s1_v ? word_sum : 32'd0);
-    always_comb begin
-        logic [31:0] t1;
-        logic [16:0] t2;
-        logic [15:0] t3;
-        t1 = {16'd0, sum_tot[15:0]} + {16'd0, sum_tot[31:16]};
-        t2 = {1'b0, t1[15:0]} + {1'b0, t1[31:16]};
-        t3 = t2[15:0] + {15'd0, t2[16]};
-        if (cs_abs[0]) t3 = {t3[7:0], t3[15:8]};
-        t3 = ~t3;
-        csum_fold = (t3 == 16'd0) ? 16'hFFFF : t3;
-    end
-
     // drop decision (priority as counted)
-    logic       drop_now, csum_now;
-    logic [2:0] drop_why;
+    logic [2:0] drop_why, drop_why_q;
+    logic       drop_cnt_q;
     always_comb begin
         drop_now = 1'b1;
         csum_now = 1'b0;
@@ -329,7 +403,8 @@ module fabnic_virtio_net_tx #(
         else if (dma_err)                           drop_why = 3'd3;
         else if (byte_cnt < FL_W'(HDR + 14))        drop_why = 3'd2;
         else if (h_gso != 8'd0)                     drop_why = 3'd4;
-        else if (h_flags[0] && ({1'b0, cs_pos} + 17'd2 > {1'b0, frame_len})) drop_why = 3'd5;
+        // cs_pos + 2 > frame length, with the length >= 14 here
+        else if (h_flags[0] && cs_pos >= flm1_q)   drop_why = 3'd5;
         else begin
             drop_now = 1'b0;
             csum_now = h_flags[0];
@@ -344,6 +419,10 @@ module fabnic_virtio_net_tx #(
     logic [QID_W-1:0] sl_queue[SLOTS];
     logic             sl_drop [SLOTS];
     logic             sl_docs [SLOTS];
+    logic             sl_csv  [SLOTS];   // sl_csum holds this frame's result
+    logic [FL_W-1:0]  sl_nb   [SLOTS];   // beats of the frame
+    logic [FL_W-1:0]  sl_nbm1 [SLOTS];   // beats - 1
+    logic             sl_one  [SLOTS];   // one beat
 
     assign cf_out_ready = (dstate == D_COMMIT);
 
@@ -362,19 +441,23 @@ module fabnic_virtio_net_tx #(
     logic [SLOTS-1:0]  sl_rd;          // the read side has taken the slot
     logic              r_act;
     logic [FL_W-1:0]   r_nbeats;
-    assign r_nbeats = (sl_len[rr] + FL_W'(B - 1)) >> BW;
+    assign r_nbeats = sl_nb[rr];
 
-    logic [FL_W-1:0]   o_len, o_cpos, nbeats;
+    logic [FL_W-1:0]   o_len, o_cpos;
     logic [15:0]       o_csum;
     logic              o_docs;
     assign o_len   = sl_len[rs];
     assign o_cpos  = sl_cpos[rs];
     assign o_csum  = sl_csum[rs];
     assign o_docs  = sl_docs[rs];
-    assign nbeats  = (o_len + FL_W'(B - 1)) >> BW;
 
     logic [RA_W-1:0]   out_ra;
     logic [FL_W-1:0]   out_reads, out_beat;
+    // the emitting frame's last beat, decided one cycle ahead: beats left after the
+    // current one (rem_q), whether the current one is the last (o_last_q), and whether
+    // a frame is part sent (mid_q; otherwise both follow the slot at rs)
+    logic [FL_W-1:0]   rem_q;
+    logic              o_last_q, mid_q;
     logic              rd_inflight;
     logic              wf_out_valid, wf_out_ready;
     logic [DATA_W-1:0] wf_out_data;
@@ -384,7 +467,7 @@ module fabnic_virtio_net_tx #(
     logic              e_act, e_drop, ret_v, beat_out;
     logic [QID_W-1:0]  ret_q;
     logic [15:0]       ret_h;
-    assign e_act  = slot_full[rs] && sl_rd[rs] && !sl_drop[rs];
+    assign e_act  = slot_full[rs] && sl_rd[rs] && !sl_drop[rs] && (!sl_docs[rs] || sl_csv[rs]);
     assign e_drop = slot_full[rs] && sl_rd[rs] && sl_drop[rs];
 
     fabnic_fifo #(.WIDTH(DATA_W), .DEPTH(4)) u_word_fifo (
@@ -409,7 +492,7 @@ module fabnic_virtio_net_tx #(
             m_axis_tkeep[i] = (pos < 32'(o_len));
         end
         m_axis_tdata  = d;
-        m_axis_tlast  = (out_beat == nbeats - 16'd1);
+        m_axis_tlast  = o_last_q;
         // the last beat waits while the return register is still full
         m_axis_tvalid = e_act && have_prev && wf_out_valid && (!m_axis_tlast || !ret_v);
         m_axis_tid    = sl_queue[rs];
@@ -436,8 +519,10 @@ module fabnic_virtio_net_tx #(
             res_cnt    <= '0;
             res_data   <= '0;
             byte_cnt   <= '0;
+            flm1_q     <= FL_W'(-(HDR + 1));
+            drop_cnt_q <= 1'b0;
+            drop_why_q <= '0;
             wptr       <= '0;
-            sum_acc    <= '0;
             rd_inflight <= 1'b0;
             have_prev  <= 1'b0;
             sl_rd      <= '0;
@@ -449,20 +534,27 @@ module fabnic_virtio_net_tx #(
             out_ra     <= '0;
             out_reads  <= '0;
             out_beat   <= '0;
+            rem_q      <= '0;
+            o_last_q   <= 1'b0;
+            mid_q      <= 1'b0;
             cnt_frames <= '0;
             cnt_csum   <= '0;
             for (int k = 0; k < NUM_DROP; k++) cdrop[k] <= '0;
             for (int k = 0; k < SLOTS; k++) begin
                 sl_len[k] <= '0; sl_cpos[k] <= '0; sl_csum[k] <= '0; sl_head[k] <= '0;
                 sl_queue[k] <= '0; sl_drop[k] <= 1'b0; sl_docs[k] <= 1'b0;
+                sl_csv[k] <= 1'b0; sl_nb[k] <= '0; sl_nbm1[k] <= '0; sl_one[k] <= 1'b0;
             end
         end else begin
             // ---------------- pack ----------------
-            if (s1_v) sum_acc <= sum_acc + word_sum;
+            // drops are counted the cycle after their commit
+            drop_cnt_q <= 1'b0;
+            if (drop_cnt_q) cdrop[drop_why_q] <= cdrop[drop_why_q] + 1'b1;
             unique case (dstate)
             D_ING: begin
                 if (beat_in) begin
                     byte_cnt <= byte_cnt + FL_W'(in_n);
+                    flm1_q   <= flm1_q + FL_W'(in_n);
                     if (total >= (BW+2)'(B)) begin
                         wptr     <= wptr + 1'b1;
                         res_data <= comb_w[2*DATA_W-1:DATA_W];
@@ -483,7 +575,10 @@ module fabnic_virtio_net_tx #(
             D_COMMIT: begin
                 sl_len[ws]   <= frame_len;
                 sl_cpos[ws]  <= cs_pos;
-                sl_csum[ws]  <= csum_fold;
+                sl_csv[ws]   <= 1'b0;
+                sl_nb[ws]    <= (byte_cnt + FL_W'(B - HDR - 1)) >> BW;
+                sl_nbm1[ws]  <= flm1_q >> BW;
+                sl_one[ws]   <= byte_cnt <= FL_W'(HDR + B);
                 sl_head[ws]  <= c_head;
                 sl_queue[ws] <= c_queue;
                 sl_drop[ws]  <= drop_now;
@@ -491,14 +586,15 @@ module fabnic_virtio_net_tx #(
                 slot_full[ws] <= 1'b1;
                 sl_rd[ws]    <= 1'b0;
                 ws           <= slot_next(ws);
-                if (drop_now) cdrop[drop_why] <= cdrop[drop_why] + 1'b1;
+                drop_cnt_q   <= drop_now;
+                drop_why_q   <= drop_why;
                 rcount   <= '0;
                 dma_err  <= 1'b0;
                 res_cnt  <= '0;
                 res_data <= '0;
                 byte_cnt <= '0;
+                flm1_q   <= FL_W'(-(HDR + 1));
                 wptr     <= '0;
-                sum_acc  <= '0;
                 dstate   <= D_ING;
             end
             default: dstate <= D_ING;
@@ -541,6 +637,18 @@ module fabnic_virtio_net_tx #(
                 end
             end
             if ((beat_out && m_axis_tlast) || (e_drop && !ret_v)) begin
+                rem_q    <= sl_nbm1[slot_next(rs)];
+                o_last_q <= sl_one[slot_next(rs)];
+                mid_q    <= 1'b0;
+            end else if (beat_out) begin
+                rem_q    <= rem_q - 1'b1;
+                o_last_q <= rem_q == FL_W'(1);
+                mid_q    <= 1'b1;
+            end else if (!mid_q) begin
+                rem_q    <= sl_nbm1[rs];
+                o_last_q <= sl_one[rs];
+            end
+            if ((beat_out && m_axis_tlast) || (e_drop && !ret_v)) begin
                 ret_v <= 1'b1;
                 ret_q <= sl_queue[rs];
                 ret_h <= sl_head[rs];
@@ -549,6 +657,11 @@ module fabnic_virtio_net_tx #(
             end
             // commit and free never touch the same slot in one cycle
             if (dstate == D_COMMIT) slot_full[ws] <= 1'b1;
+            // checksum result (F3): its slot is full and not the one committed now
+            if (f2_v) begin
+                sl_csum[f2_slot] <= (f2_x == 16'd0) ? 16'hFFFF : f2_x;
+                sl_csv[f2_slot]  <= 1'b1;
+            end
         end
     end
 
