@@ -1866,7 +1866,8 @@ PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_u
 # lock) and reuses it. tb/conftest.py schedules the second half after the other large
 # builds, so that its worker does not sit waiting. Second half: these, and the
 # selective-repeat tests (test_roce_sr.py).
-PAIR_GROUP_2 = ("dcqcn_loop", "xlate_cache", "multi_qp_mix", "cq_overflow", "sqe_read_faults")
+PAIR_GROUP_2 = ("dcqcn_loop", "xlate_cache", "multi_qp_mix", "cq_overflow", "sqe_read_faults",
+                "sqe_readahead_persistent")
 
 
 def pair_group(case: str, second: bool = False) -> str:
