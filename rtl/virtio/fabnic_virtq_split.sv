@@ -401,12 +401,24 @@ module fabnic_virtq_split #(
     logic [15:0]      hn_pos[2];
     logic [QID_W-1:0] hn_q  [2];
     logic [127:0]     hn_buf;
-    logic [15:0]      pf_nxt;     // avail index after the group being prefetched (in ST_PF)
+    // pf_nxt (avail index after the group being prefetched) and pf_m (entries of
+    // the next group) are registers recomputed every cycle from the queue state,
+    // which is constant in ST_PF: pf_nxt holds from the second cycle of ST_PF
+    // (q_lavail already counts head 0), pf_m from the third (pf_ok); the next
+    // head read and the end of ST_PF wait for pf_ok.
+    logic [15:0]      pf_nxt;
     logic [3:0]       pf_m, pf_tot;
+    logic [1:0]       pf_age;
+    logic             pf_ok;
     logic             hn_hit;
-    assign pf_nxt = q_lavail[cq] + {12'd0, rd_n} - 16'd1;   // q_lavail already counts head 0
-    assign pf_m   = avail_n(q_shadow[cq], pf_nxt, c_size);
     assign pf_tot = rd_n + {3'd0, pf_m != 4'd0};
+    assign pf_ok  = (pf_age == 2'd2);
+    always_ff @(posedge clk) begin
+        pf_nxt <= q_lavail[cq] + {12'd0, rd_n} - 16'd1;
+        pf_m   <= avail_n(q_shadow[cq], pf_nxt, c_size);
+        if (state != ST_PF)        pf_age <= '0;
+        else if (pf_age != 2'd2)   pf_age <= pf_age + 2'd1;
+    end
     assign hn_hit = (hn_n[opx] != 4'd0) && (hn_q[opx] == cq) && (hn_pos[opx] == q_lavail[cq]);
 
     // background refill: beside the walks (and their own reads), one small FSM
@@ -437,7 +449,7 @@ module fabnic_virtq_split #(
     logic [15:0]      h2_pos[2];
     logic [QID_W-1:0] h2_q  [2];
     logic [127:0]     bg_h2;
-    logic [3:0]       bg_m2, bg_m2h, bg_gm2, bg_tot;
+    logic [3:0]       bg_m2, bg_m2h, bg_tot;
     logic             bg_go, bg_gx, bg_gdesc, bg_gh2, kill_now;
     logic [QID_W-1:0] bg_gq;
     logic [15:0]      bg_gpos;
@@ -446,7 +458,7 @@ module fabnic_virtq_split #(
     assign bg_m2h = avail_n(q_shadow[bg_q], bg_pos + {12'd0, bg_n}, q_size[bg_q]);
     always_comb begin
         bg_go = 1'b0; bg_gx = 1'b0; bg_gdesc = 1'b0; bg_gh2 = 1'b0; bg_gq = hc_q[0];
-        bg_gpos = '0; bg_gm = '0; bg_gm2 = '0;
+        bg_gpos = '0; bg_gm = '0;
         for (int k = 0; k < 2; k++) begin
             logic             x, hok, h2ok;
             logic [QID_W-1:0] q;
@@ -460,11 +472,12 @@ module fabnic_virtq_split #(
             hok = (hn_n[x] != 4'd0) && (hn_q[x] == q) && (hn_pos[x] == p);
             h2ok = !hok && (h2_n[x] != 4'd0) && (h2_q[x] == q) && (h2_pos[x] == p);
             if (!bg_go && hc_n[x] != 3'd0 && q_en[q] && !q_nr[q] && sz != 16'd0 &&
-                (hok ? !hn_dv[x] : (h2ok || m != 4'd0))) begin
+                // m != 0 exactly when the shadow is ahead of p (the ring-end room
+                // of a nonzero size is >= 1): an equality, no subtract in the decision
+                (hok ? !hn_dv[x] : (h2ok || q_shadow[q] != p))) begin
                 bg_go = 1'b1; bg_gx = x; bg_gq = q; bg_gpos = p; bg_gdesc = hok || h2ok;
                 bg_gh2 = h2ok;
                 bg_gm = hok ? hn_n[x] : h2ok ? h2_n[x] : m;
-                bg_gm2 = avail_n(q_shadow[q], p + {12'd0, bg_gm}, sz);
             end
         end
         if (state != ST_IDLE || cfg_valid || bg_st != BG_IDLE) bg_go = 1'b0;
@@ -599,7 +612,7 @@ module fabnic_virtq_split #(
     assign pf_addr          = q_desc[cq] + {44'd0, pf_heads[pf_iss[2:0]*16 +: 16] & c_mask, 4'd0};
     // the walk's reads go first; the background refill issues in the gaps
     assign main_rd_v = (state == ST_RD_REQ) || (state == ST_EV_REQ) ||
-                       (state == ST_PF && pf_iss < pf_tot);
+                       (state == ST_PF && (pf_iss < rd_n || (pf_ok && pf_iss < pf_tot)));
     assign bg_rd_v   = ((bg_st == BG_HEAD) && (bg_iss == 4'd0)) ||
                        ((bg_st == BG_DESC) && (bg_iss < bg_tot));
     logic bg_hrd;   // the current refill read is a head read
@@ -1236,7 +1249,7 @@ module fabnic_virtq_split #(
                     pf_cpl <= pf_cpl + 4'd1;
                     if (s_rd_cpl_status[0]) rd_err <= 1'b1;
                 end
-                if (pf_dat == pf_tot && pf_cpl == pf_tot) begin
+                if (pf_ok && pf_dat == pf_tot && pf_cpl == pf_tot) begin
                     // walk head 0 with its descriptor; keep the others
                     if (pf_m != 4'd0) begin
                         hn_d[opx]   <= hn_buf;
@@ -1413,7 +1426,7 @@ module fabnic_virtq_split #(
                 bg_iss  <= '0; bg_dat <= '0; bg_cpl <= '0; bg_beat <= '0;
                 bg_err  <= 1'b0;
                 bg_kill <= 1'b0;
-                bg_m2   <= bg_gm2;
+                bg_m2   <= '0;   // computed in BG_DESC before the read-ahead head read
                 if (bg_gh2) begin
                     bg_heads      <= h2_d[bg_gx];
                     h2_n[bg_gx]   <= '0;   // consumed
@@ -1447,6 +1460,10 @@ module fabnic_virtq_split #(
                     bg_cpl <= bg_cpl + 4'd1;
                     if (s_rd_cpl_status[0]) bg_err <= 1'b1;
                 end
+                // read-ahead head count (bg_m2h, from registers): refreshed while the
+                // descriptor reads go out, frozen once the head read's turn comes
+                // (bg_n >= 1, so it is computed at least once before)
+                if (bg_st == BG_DESC && bg_iss < bg_n) bg_m2 <= bg_m2h;
                 if (bg_st == BG_HEAD && bg_dat == 4'd1 && bg_cpl == 4'd1) begin
                     bg_st  <= (bg_err || bg_kill || kill_now) ? BG_IDLE : BG_DESC;
                     bg_m2  <= bg_m2h;
