@@ -46,17 +46,22 @@
 // counted when a SEND meets it.
 // Timing structure (docs/roce_engine.md, "Responder structure and logic depth"): the
 // FSM's decisions read values registered one or more cycles ahead (opcode classes,
-// context-derived sizes, the fast path's rkey lookup and length checks, S_FIN's pick and
-// prefetch flags, the SR stash lookup, the MSN advance), each under a rule checked by an
+// context-derived sizes, S_DISPATCH's PSN and RQ compares, the fast path's rkey lookup
+// and length checks, S_FIN's pick and prefetch flags, the SR window request's span, the
+// SR stash lookup, the MSN advance), each under a rule checked by an
 // assertion at the end of the module; the state RAM is read every cycle at the QP the
-// next pick would take, and written one cycle after the write-back decision from r_q.
-// Combinational handshake paths (not registered): S_FIN picks the next event in the
-// cycle its CQE/ACK handshakes complete (m_cqe_ready, m_job_ready -> s_hdr_ready,
-// s_ctl_ready, s_db_ready, s_cnp_ready); S_PLACE passes the payload stream through
-// (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready) and its last beat commits
-// and may pick (both -> the s_*_ready outputs); the input valids arbitrate the picks
-// (s_*_valid -> s_*_ready); an MR-table write cancels the fast path's write descriptor
-// (mr_wr_valid -> m_wr_valid).
+// next pick would take, and written one cycle after the write-back decision from r_q
+// (one event in flight; the state an event starts from is checked against a shadow of
+// the RAM in simulation).
+// ACK/NAK jobs and receive CQEs leave through bypass hold registers
+// (fabnic_roce_resp_out): the FSM offers one only while the register is empty (a flop)
+// and never waits for m_job_ready / m_cqe_ready, which drive only those registers.
+// Combinational handshake paths (not registered): S_PLACE passes the payload stream
+// through (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready) and its last
+// beat commits and may pick the next event in the same cycle (fast finish: both ->
+// s_hdr_ready, s_ctl_ready, s_db_ready, s_cnp_ready, s_wf_ready); the input valids
+// arbitrate the picks (s_*_valid -> s_*_ready of the same and lower priority inputs); an
+// MR-table write cancels the fast path's write descriptor (mr_wr_valid -> m_wr_valid).
 `default_nettype none
 
 module fabnic_roce_resp #(
@@ -299,8 +304,12 @@ module fabnic_roce_resp #(
   typedef enum logic [1:0] { PF_NONE, PF_FSM, PF_LAUNCH } pf_e;
   pf_e         pf_act, fin_pf_act;
   rstate_t     fr;          // r_q as S_FIN will see it
+  logic        pt_ne0, pt_ne1;   // rq_ci != rq_pi, rq_ci + 1 != rq_pi (of r_q)
+  logic        cm_cqe;      // the commit completes a receive (CQE)
+  logic        cm_err;      // the commit moves the receive side to ERR
   logic [15:0] fr_off;
   logic        fp_ok_q;     // S_FIN may pick: receive side not in ERR, no stashed CQEs
+  logic        fp_cmp_q;    // S_FIN: stashed completions passed (cmp_map_q != 0)
   logic        fp_pt_q;     // S_FIN is a prefetch point (the QP's RQE used up, more posted)
   logic        fp_qm_q, fp_lt_q, fp_ge_q;   // the batch is the QP's; its rq_ci inside it
   logic        fin_bg_pend, fin_bg_hit;
@@ -311,6 +320,8 @@ module fabnic_roce_resp #(
   logic [BGW-1:0] pf_cnt;
   logic fin_done;
   logic signed [23:0] pd_diff;
+  // S_DISPATCH's registered PSN / RQ checks (see pd0_q below)
+  logic        dq_eq, dq_pos, dq_neg, dq_w64, dq_sknz, dq_skge, dq_arep;
   logic        pd_eq, pd0_q;   // the packet is at the expected PSN
   logic        ctl_op_q;
   logic [23:0] ctl_psn_q;
@@ -471,11 +482,15 @@ module fabnic_roce_resp #(
   logic                lk_chg, lk_ok;
   always_ff @(posedge clk) begin
     logic [5:0]  low;
+    logic [63:0] low1;
     logic [23:0] d;
     logic        hit;
     logic [STI_W-1:0] idx;
-    low = '0;
-    for (int i = 63; i >= 0; i--) if (cmp_map_q[i]) low = 6'(i);
+    // lowest set bit: isolated by x & -x (one carry chain), then encoded (OR trees)
+    low1 = cmp_map_q & (~cmp_map_q + 64'd1);
+    low  = '0;
+    for (int b = 0; b < 6; b++)
+      for (int i = 0; i < 64; i++) if (((i >> b) & 1) == 1) low[b] = low[b] | low1[i];
     lk_low_q <= low;
     lk_any_q <= cmp_map_q != '0;
     for (int i = 0; i < SR_STASH; i++) begin
@@ -500,6 +515,15 @@ module fabnic_roce_resp #(
   assign lk_ok = lk_age_q == 2'd2;
 
   // ---------------------------------------------------------------- SR receive window
+  // PSN span of the request: a READ's packet count from rd_sum_q (len + PMTU - 1,
+  // registered from h_q and pmtu_m1): S_SRQ is at least one cycle after S_DISPATCH, and
+  // h_q and the context are unchanged from S_DISPATCH on (asserted at the end)
+  logic [23:0] sr_span;
+  always_comb begin
+    logic [31:0] n;
+    n       = rd_sum_q >> lg;
+    sr_span = !is_read ? 24'd1 : (n == 0) ? 24'd1 : n[23:0];
+  end
   localparam int SRW = 64;
   logic              sw_init_ready, sw_req_ready, sw_rsp_valid;
   logic [QPN_W-1:0]  unused_sw_qpn;
@@ -514,7 +538,7 @@ module fabnic_roce_resp #(
       .s_init_epsn(ctl_psn_q),
       .s_req_valid(st_q == S_SRQ), .s_req_ready(sw_req_ready), .s_req_qpn(qpn_q),
       .s_req_psn(h_q.bth.psn),
-      .s_req_span(is_read ? npkts(h_q.reth.dma_len, lg) : 24'd1),
+      .s_req_span(sr_span),
       .s_req_ordered(!(is_write && !has_imm) && !is_send), .s_req_user(1'b0),
       .m_rsp_valid(sw_rsp_valid), .m_rsp_ready(st_q == S_SRW), .m_rsp_qpn(unused_sw_qpn),
       .m_rsp_psn(unused_sw_psn), .m_rsp_user(unused_sw_user), .m_rsp_class(sw_class),
@@ -570,7 +594,7 @@ module fabnic_roce_resp #(
   // after it was read (st_dirty_q, any QP: conservative)
   // The same from S_IDLE: r_hot_q says r_q is what was last written back for qpn_q (set
   // by a write-back, cleared by every pick, after which the FSM may change r_q).
-  logic st_dirty_q, same_qp_next, r_hot_q;
+  logic st_dirty_q, r_hot_q;
   always_ff @(posedge clk) begin
     if (st_wr_en)   st_dirty_q <= 1'b1;
     else if (rd_en) st_dirty_q <= 1'b0;
@@ -581,10 +605,13 @@ module fabnic_roce_resp #(
       r_hot_q    <= 1'b0;
     end
   end
-  assign same_qp_next = take_pkt && QPN_W'(s_hdr.bth.dest_qp) == qpn_q && !st_dirty_q
-                        && !st_wr_en
-                        && (((fin_next || fast_fin) && src_q == SRC_PKT)
-                            || (st_q == S_IDLE && r_hot_q));
+  // (under idle_like, S_FIN and S_PLACE stand for fin_next and fast_fin)
+  logic pick_any, pick_same, pick_pkt;
+  src_e pick_src;
+  assign pick_same = pick_pkt && QPN_W'(s_hdr.bth.dest_qp) == qpn_q && !st_dirty_q
+                     && !st_wr_en
+                     && (((st_q == S_FIN || st_q == S_PLACE) && src_q == SRC_PKT)
+                         || (st_q == S_IDLE && r_hot_q));
   // The context RAMs read every cycle at the QP of the event that would be picked
   // (sel_rqe and the valids, not idle_like): S_LOAD, the cycle after a pick, sees the
   // picked QP's words.
@@ -593,6 +620,12 @@ module fabnic_roce_resp #(
     // fetched RQEs first: installing one is short and frees the background reader
     sel_rqe  = bg_new_q && bg_st_q == BG_HAVE && !bg_stale_q;
     // then write faults: a QP whose data could not be placed stops before its next packet
+    pick_pkt = !sel_rqe && !s_wf_valid && !s_ctl_valid && !s_db_valid && !s_cnp_valid
+               && s_hdr_valid;
+    pick_any = sel_rqe || s_wf_valid || s_ctl_valid || s_db_valid || s_cnp_valid
+               || s_hdr_valid;
+    pick_src = sel_rqe ? SRC_RQE : s_wf_valid ? SRC_WF : s_ctl_valid ? SRC_CTL
+             : s_db_valid ? SRC_DB : s_cnp_valid ? SRC_CNP : SRC_PKT;
     take_rqe = idle_like && sel_rqe;
     take_wf  = idle_like && !sel_rqe && s_wf_valid;
     take_ctl = idle_like && !sel_rqe && !s_wf_valid && s_ctl_valid;
@@ -660,13 +693,19 @@ module fabnic_roce_resp #(
   always_ff @(posedge clk) begin
     if (st_q != S_FIN) begin
       fp_ok_q <= !fr.err && cmp_map_q == '0;
-      fp_pt_q <= RQE_PREFETCH && !fr.rqe_valid && fr.rq_ci != fr.rq_pi && !fr.err && qps_ok
-                 && src_q == SRC_PKT && cmp_map_q == '0;
+      fp_cmp_q <= cmp_map_q != '0;
+      // (the same as from fr, with the commit's two outcomes computed side by side:
+      // rq_ci + 1 when it completes a receive, ERR when its NAK is an error NAK)
+      fp_pt_q <= RQE_PREFETCH && qps_ok && src_q == SRC_PKT && cmp_map_q == '0 && !r_q.err
+                 && !(commit_now && cm_err)
+                 && ((commit_now && cm_cqe) ? pt_ne1 : (!r_q.rqe_valid && pt_ne0));
       fp_qm_q <= bg_qpn_q == qpn_q;
       fp_lt_q <= fr_off < 16'(bg_n_q);
       fp_ge_q <= fr_off >= 16'(bg_lo_q);
     end
   end
+  assign pt_ne0 = r_q.rq_ci != r_q.rq_pi;
+  assign pt_ne1 = r_q.rq_pi - r_q.rq_ci != 16'd1;
   assign fin_bg_pend = bg_busy && !bg_stale_q && fp_qm_q && fp_lt_q;
   assign fin_bg_hit  = bg_st_q == BG_HAVE && !bg_stale_q && fp_qm_q && fp_ge_q && fp_lt_q;
 
@@ -753,7 +792,9 @@ module fabnic_roce_resp #(
       endcase
       if (take_rqe || bg_stale_q) bg_new_q <= 1'b0;
     end
-    if ((st_wr_en && st_wr_addr == (bg_launch ? qpn_q : bg_qpn_q))
+    // (conservative: a context write of either QP marks the batch stale, launched or not;
+    // a stale batch is only not used)
+    if ((st_wr_en && (st_wr_addr == qpn_q || st_wr_addr == bg_qpn_q))
         || (st_q == S_DISPATCH && src_q == SRC_CTL && !ctl_op_q && qpn_q == bg_qpn_q))
       bg_stale_q <= 1'b1;
     if (rst) begin
@@ -798,7 +839,7 @@ module fabnic_roce_resp #(
                                     || (is_last && 32'(plen_q) != wr_rem_now)))
                       || (qc_q.sr && 32'(plen_q) > pmtu_b)
                       || (!is_last && 32'(plen_q) != pmtu_b);
-  assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_eq
+  assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && dq_eq
                      && qps_ok && !r_q.err
                      && (is_read || is_atomic || (is_write && is_first));
   // rkey translation cache (fabnic_roce_xlate_cache, one entry): the region of the last passed remote-write check
@@ -853,7 +894,7 @@ module fabnic_roce_resp #(
                   || (!fl_last && 32'(fl_plen) != fl_pmtu))
                 && fl_plen != 0;
   end
-  assign fast_disp = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && pd_eq
+  assign fast_disp = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && dq_eq
                      && qps_ok && !r_q.err
                      && is_write && is_first && !needs_rqe && !r_q.in_write
                      && qc_q.access[MR_ACC_REMOTE_WRITE] && fd_hit_q && !mr_wr_valid
@@ -898,16 +939,15 @@ module fabnic_roce_resp #(
   assign commit_now = (st_q == S_DRAIN && (!drain_q || (s_axis_tvalid && s_axis_tlast)))
                       || (st_q == S_PLACE && s_axis_tvalid && m_wr_tready && s_axis_tlast);
   // the state after the commit (written into r_q in that cycle; S_FIN writes it back)
-  logic    cm_cqe;    // the commit completes a receive (CQE)
   always_comb begin
     r_cm   = r_q;
     cm_cqe = accept_q && is_last && needs_rqe
              && !(qc_q.sr && sr_cls_q == fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER);
     // a request NAKed invalid, access or operational error moves the receive side
     // to ERR (IBA class C/J, as rxe): later requests dropped, receives flushed
-    if (ack_q == A_NAK && (syn_q == SYN_NAK_INV || syn_q == SYN_NAK_ACCESS
-                           || syn_q == SYN_NAK_OP))
-      r_cm.err = 1'b1;
+    cm_err = ack_q == A_NAK && (syn_q == SYN_NAK_INV || syn_q == SYN_NAK_ACCESS
+                                || syn_q == SYN_NAK_OP);
+    if (cm_err) r_cm.err = 1'b1;
     if (accept_q) begin
       if (!qc_q.sr) r_cm.epsn = r_q.epsn + 24'd1;
       if (is_send && !qc_q.sr) begin
@@ -967,8 +1007,15 @@ module fabnic_roce_resp #(
       ackj.hdr.reth.dma_len = 32'd0;
     end
   end
-  assign m_job       = ackj;
-  assign m_job_valid = st_q == S_FIN && ack_q != A_NONE;
+  // ACK jobs and CQEs leave through bypass hold registers (fabnic_roce_resp_out): an
+  // offer is made only while the register is empty (job_room, cqe_room: flops) and is
+  // always taken, so the consumers' readies reach no decision of the FSM.
+  logic job_offer, job_room, cqe_offer, cqe_room;
+  assign job_offer = st_q == S_FIN && ack_q != A_NONE && job_room;
+  fabnic_roce_resp_out #(.W($bits(tx_job_t))) u_job_out (
+      .clk, .rst, .s_valid(job_offer), .s_data(ackj), .s_room(job_room),
+      .m_valid(m_job_valid), .m_data(m_job), .m_ready(m_job_ready)
+  );
 
   // READ response job
   tx_job_t rj;
@@ -985,12 +1032,16 @@ module fabnic_roce_resp #(
   assign m_rjob_lg    = lg;
   assign m_rjob_valid = st_q == S_RJOB;
 
-  assign m_cqe       = cqe_q;
-  assign m_cqe_valid = (st_q == S_FIN && cqe_pend_q) || st_q == S_CMPQ || st_q == S_RFLQ;
-  // S_FIN: the CQE and the ACK go out in parallel; the state is written back in the
-  // cycle both are done
-  assign fin_done = st_q == S_FIN && (!cqe_pend_q || m_cqe_ready)
-                    && (ack_q == A_NONE || m_job_ready);
+  assign cqe_offer = ((st_q == S_FIN && cqe_pend_q) || st_q == S_CMPQ || st_q == S_RFLQ)
+                     && cqe_room;
+  fabnic_roce_resp_out #(.W($bits(cqe_req_t))) u_cqe_out (
+      .clk, .rst, .s_valid(cqe_offer), .s_data(cqe_q), .s_room(cqe_room),
+      .m_valid(m_cqe_valid), .m_data(m_cqe), .m_ready(m_cqe_ready)
+  );
+  // S_FIN: the CQE and the ACK are offered in parallel; the state is written back in the
+  // cycle both are offered
+  assign fin_done = st_q == S_FIN && (!cqe_pend_q || cqe_room)
+                    && (ack_q == A_NONE || job_room);
 
   assign wr_en = st_q == S_WB || fin_done || fast_fin;
 
@@ -999,6 +1050,50 @@ module fabnic_roce_resp #(
   // the same, registered: S_RJOB and S_SCHK come after S_DISPATCH with h_q and the
   // expected PSN unchanged since (asserted at the end)
   always_ff @(posedge clk) pd0_q <= pd_eq;
+  // S_DISPATCH's PSN and RQ checks, registered one cycle ahead (like fd_hit_q): S_DISPATCH
+  // follows either S_LOAD (header h_q; state read from the RAM, or r_q when forwarded) or
+  // a same-QP pick (header port; state r_q, or after a fast finish the committed state,
+  // which differs from r_q only in the expected PSN, + 1, for the fields read here).
+  // Asserted equal to the expressions they replace at the end of the module.
+  // Each source's flags are computed side by side from its own registers (one carry
+  // chain each) and the state picks one: S_LOAD (RAM word, or r_q when forwarded), a
+  // pick from S_PLACE (fast finish: psn - (epsn + 1) = psn + ~epsn), any other pick.
+  typedef struct packed { logic eq, pos, neg, w64, sknz, skge, arep; } dflags_t;
+  function automatic dflags_t dflags(input logic [23:0] d, input logic [23:0] psn,
+                                     input logic [15:0] ssn, input logic [15:0] ci,
+                                     input logic [15:0] pi, input logic av,
+                                     input logic [23:0] apsn);
+    dflags_t f;
+    f.eq   = d == '0;
+    f.pos  = !d[23] && d != '0;
+    f.neg  = d[23];
+    f.w64  = d[23:6] == '0;
+    f.sknz = ssn != ci;
+    f.skge = 16'(ssn - ci) >= 16'(pi - ci);
+    f.arep = av && apsn == psn;
+    return f;
+  endfunction
+  dflags_t dk_l, dk_f, dk_p0, dk_p1, dk_sel;
+  always_comb begin
+    dk_l  = dflags(h_q.bth.psn - rs_rd.epsn, h_q.bth.psn, h_q.reth.rkey[15:0],
+                   rs_rd.rq_ci, rs_rd.rq_pi, rs_rd.atom_valid, rs_rd.atom_psn);
+    dk_f  = dflags(h_q.bth.psn - r_q.epsn, h_q.bth.psn, h_q.reth.rkey[15:0],
+                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn);
+    dk_p0 = dflags(s_hdr.bth.psn - r_q.epsn, s_hdr.bth.psn, s_hdr.reth.rkey[15:0],
+                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn);
+    dk_p1 = dflags(s_hdr.bth.psn + ~r_q.epsn, s_hdr.bth.psn, s_hdr.reth.rkey[15:0],
+                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn);
+    dk_sel = (st_q == S_LOAD) ? (fwd_q ? dk_f : dk_l) : (st_q == S_PLACE) ? dk_p1 : dk_p0;
+  end
+  always_ff @(posedge clk) begin
+    dq_eq   <= dk_sel.eq;
+    dq_pos  <= dk_sel.pos;
+    dq_neg  <= dk_sel.neg;
+    dq_w64  <= dk_sel.w64;
+    dq_sknz <= dk_sel.sknz;
+    dq_skge <= dk_sel.skge;
+    dq_arep <= dk_sel.arep;
+  end
 
   // receive CQE template from the loaded RQE
   function automatic cqe_req_t recv_cqe(input logic [63:0] wrid, input logic [15:0] rcq,
@@ -1098,26 +1193,26 @@ module fabnic_roce_resp #(
               cnt_drop_qp_state <= cnt_drop_qp_state + CNT_W'(is_req);
               cnt_inv_req       <= cnt_inv_req + CNT_W'(!is_req);
               st_q <= S_DRAIN;
-            end else if (sr_send && pd_diff >= 0 && pd_diff < 24'sd64) begin
+            end else if (sr_send && dq_w64) begin
               // SR SEND inside the window: its receive WQE first (SSN), then the window
-              if (pd_eq && sk_nz) begin
+              if (dq_eq && dq_sknz) begin
                 ack_q <= A_NAK; syn_q <= SYN_NAK_INV;   // in order but not the next RQE:
                 cnt_inv_req <= cnt_inv_req + 1'b1;      // a bad SSN
                 st_q <= S_DRAIN;
-              end else if (sk >= posted) begin
-                if (pd_eq) begin
+              end else if (dq_skge) begin
+                if (dq_eq) begin
                   ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
                   cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
                 end else begin
                   cnt_sr_drop <= cnt_sr_drop + 1'b1;   // not posted yet: comes back
                 end
                 st_q <= S_DRAIN;
-              end else if (!pd_eq && is_last && !st_free_any) begin
+              end else if (!dq_eq && is_last && !st_free_any) begin
                 cnt_sr_drop <= cnt_sr_drop + 1'b1;     // no stash entry: in order later
                 st_q <= S_DRAIN;
               end else begin
-                side_q <= sk_nz;
-                if (sk_nz ? oq_hit
+                side_q <= dq_sknz;
+                if (dq_sknz ? oq_hit
                             : (r_q.rqe_valid && !(r_q.rqe_pf && r_q.rqe_epoch != mr_epoch_q))) begin
                   st_q <= S_SCHK;
                 end else begin
@@ -1127,7 +1222,7 @@ module fabnic_roce_resp #(
                 end
               end
             end else if (qc_q.sr) begin
-              if (pd_eq && needs_rqe && !is_send && !r_q.rqe_valid
+              if (dq_eq && needs_rqe && !is_send && !r_q.rqe_valid
                   && r_q.rq_ci == r_q.rq_pi) begin
                 // RNR before the window sees the packet: it stays unreceived
                 ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
@@ -1136,7 +1231,7 @@ module fabnic_roce_resp #(
               end else begin
                 st_q <= S_SRQ;
               end
-            end else if (pd_diff > 0) begin
+            end else if (dq_pos) begin
               // gap: one sequence NAK, then silence until the expected PSN arrives
               if (!r_q.nak_sent) begin
                 r_q.nak_sent <= 1'b1;
@@ -1148,11 +1243,11 @@ module fabnic_roce_resp #(
                 cnt_drop_psn <= cnt_drop_psn + 1'b1;
               end
               st_q <= S_DRAIN;
-            end else if (pd_diff < 0) begin
+            end else if (dq_neg) begin
               cnt_dup <= cnt_dup + 1'b1;
               if (is_read) begin
                 st_q <= S_MR_CHK;          // re-execute
-              end else if (is_atomic && r_q.atom_valid && r_q.atom_psn == h_q.bth.psn) begin
+              end else if (is_atomic && dq_arep) begin
                 ack_q       <= A_ATOMIC;
                 syn_q       <= SYN_ACK;
                 atom_orig_q <= r_q.atom_orig;
@@ -1414,8 +1509,8 @@ module fabnic_roce_resp #(
         end
       end
       S_FIN: begin
-        if (m_cqe_valid && m_cqe_ready) cqe_pend_q <= 1'b0;
-        if (m_job_valid && m_job_ready) begin
+        if (cqe_offer) cqe_pend_q <= 1'b0;
+        if (job_offer) begin
           ack_q <= A_NONE;
           cnt_acks_sent <= cnt_acks_sent + CNT_W'(ack_q != A_CNP && ack_q != A_SACK);
           cnt_cnp_sent  <= cnt_cnp_sent + CNT_W'(ack_q == A_CNP);
@@ -1425,7 +1520,7 @@ module fabnic_roce_resp #(
           st_q <= S_IDLE;
           if (r_q.err) begin
             st_q <= S_RFL;            // just entered ERR: flush the posted receives
-          end else if (cmp_map_q != '0) begin
+          end else if (fp_cmp_q) begin
             st_q <= S_CMP;            // stashed SEND completions the advance passed
           end else if (fin_pf_act == PF_FSM) begin
             side_q      <= 1'b0;
@@ -1487,7 +1582,7 @@ module fabnic_roce_resp #(
           st_q <= S_CMPQ;
         end
       end
-      S_CMPQ: if (m_cqe_ready) st_q <= S_CMP;
+      S_CMPQ: if (cqe_room) st_q <= S_CMP;
       // ERR: every posted receive WQE completes with WR_FLUSH_ERR, in order (its wr_id
       // read like a prefetch); the QP's parked SR completions are dropped
       S_RFL: begin
@@ -1512,7 +1607,7 @@ module fabnic_roce_resp #(
           st_q <= S_RFLQ;
         end
       end
-      S_RFLQ: if (m_cqe_ready) st_q <= S_RFL;
+      S_RFLQ: if (cqe_room) st_q <= S_RFL;
       S_WFE: st_q <= S_FIN;
       S_SRQ: if (sw_req_ready) st_q <= S_SRW;
       S_SRW: begin
@@ -1624,25 +1719,18 @@ module fabnic_roce_resp #(
       sr_ack_q   <= 1'b0;
       side_q     <= 1'b0;
       cmp_map_q  <= '0;
-      if (take_rqe) begin
-        src_q <= SRC_RQE; qpn_q <= bg_qpn_q;
-        st_q <= S_LOAD;
-      end else if (take_wf) begin
-        src_q <= SRC_WF; qpn_q <= s_wf_qpn; wf_psn_q <= s_wf_psn;
-        st_q <= S_LOAD;
-      end else if (take_ctl) begin
-        src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
-        st_q <= S_LOAD;
-      end else if (take_db) begin
-        src_q <= SRC_DB; qpn_q <= s_db_qpn; db_pi_q <= s_db_pi;
-        st_q <= S_LOAD;
-      end else if (take_cnp) begin
-        src_q <= SRC_CNP; qpn_q <= s_cnp_qpn;
-        st_q <= S_LOAD;
-      end else if (take_pkt) begin
-        src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp);
+      // the pick: source, QP and next state from the valids alone (pick_*), enabled by
+      // idle_like; the event registers of every source are loaded (only the picked
+      // source's are read)
+      wf_psn_q  <= s_wf_psn;
+      ctl_op_q  <= s_ctl_op;
+      ctl_psn_q <= s_ctl_psn;
+      db_pi_q   <= s_db_pi;
+      if (pick_any) begin
+        src_q <= pick_src;
+        qpn_q <= rd_addr;
         // the next packet of the QP just finished: its context is in qc_q/r_q already
-        st_q <= same_qp_next ? S_DISPATCH : S_LOAD;
+        st_q  <= pick_same ? S_DISPATCH : S_LOAD;
       end
     end
     if (rst) begin
@@ -1669,6 +1757,32 @@ module fabnic_roce_resp #(
   end
 
 `ifndef SYNTHESIS
+  // One operation per QP in flight, and its state is the last one written back: a
+  // shadow of the state RAM (written where the RAM is, wb_en_q/wb_qpn_q/r_q) gives the
+  // state every event must start from; in S_DISPATCH (after S_LOAD's RAM read or
+  // forward, or straight from a same-QP pick) r_q must equal it, counting a write-back
+  // still on its way to the RAM in that cycle. Only QPs written once are checked (the
+  // RAM starts uninitialised).
+  rstate_t          a_shadow [NUM_QP];
+  logic [NUM_QP-1:0] a_seen;
+  rstate_t          a_want;
+  always_comb a_want = (wb_en_q && wb_qpn_q == qpn_q) ? r_q : a_shadow[qpn_q];
+  always_ff @(posedge clk) begin
+    if (wb_en_q) begin
+      a_shadow[wb_qpn_q] <= r_q;
+      a_seen[wb_qpn_q]   <= 1'b1;
+    end
+    if (rst) a_seen <= '0;
+    if (!rst) begin
+      assert (st_q <= S_WFE) else $error("fabnic_roce_resp: illegal state %0d", st_q);
+      assert (!(wr_en && wb_en_q && wb_qpn_q != qpn_q && rd_en))
+      else $error("fabnic_roce_resp: two write-backs in flight for a pick");
+      if (st_q == S_DISPATCH && a_seen[qpn_q])
+        assert (r_q == a_want)
+        else $error("fabnic_roce_resp: QP %0d starts from a state not its last write-back",
+                    qpn_q);
+    end
+  end
   // The registered shortcuts equal the expressions they stand for where they are used.
   logic [5:0]       a_low;
   logic             a_hit;
@@ -1711,14 +1825,25 @@ module fabnic_roce_resp #(
       if (st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr)
         assert (fd_lok_q == (!wr_len_bad && plen_q != 0))
         else $error("fabnic_roce_resp: fd_lok_q differs in S_DISPATCH");
+      if (st_q == S_DISPATCH) begin
+        assert (dq_eq == pd_eq && dq_pos == (pd_diff > 0) && dq_neg == (pd_diff < 0)
+                && dq_w64 == (pd_diff >= 0 && pd_diff < 24'sd64) && dq_sknz == sk_nz
+                && dq_skge == (sk >= posted)
+                && dq_arep == (r_q.atom_valid && r_q.atom_psn == h_q.bth.psn))
+        else $error("fabnic_roce_resp: registered dispatch checks differ");
+      end
       if (st_q == S_SCHK || st_q == S_EXEC)
         assert (soff_bad_q == soff_bad) else $error("fabnic_roce_resp: soff_bad_q stale");
       if (st_q == S_RJOB || st_q == S_SCHK)
         assert (pd0_q == pd_eq) else $error("fabnic_roce_resp: pd0_q stale");
+      if (st_q == S_SRQ)
+        assert (sr_span == (is_read ? npkts(h_q.reth.dma_len, lg) : 24'd1))
+        else $error("fabnic_roce_resp: sr_span stale in S_SRQ");
       if (st_q == S_RJOB)
         assert (rd_np_q == npkts(h_q.reth.dma_len, lg))
         else $error("fabnic_roce_resp: rd_np_q stale in S_RJOB");
       if (st_q == S_FIN) begin
+        assert (fp_cmp_q == (cmp_map_q != '0)) else $error("fabnic_roce_resp: fp_cmp_q stale");
         assert (fp_ok_q == (!r_q.err && cmp_map_q == '0))
         else $error("fabnic_roce_resp: fp_ok_q stale in S_FIN");
         assert (fin_pf_act == a_pf_act) else $error("fabnic_roce_resp: fin_pf_act differs");

@@ -339,7 +339,9 @@ module fabnic_roce_sr_window #(
   logic [IDX_W:0]   ones_q;
   always_comb begin
     s_comb = d_bmp | sm_q;
-    for (int i = 0; i < W; i++) s_low[i] = &(s_comb | ~((W'(1) << i) - W'(1) | (W'(1) << i)));
+    // the run of ones from bit 0 (bit i set when bits 0..i all are): x & ~(x + 1), one
+    // carry chain instead of a prefix AND tree
+    s_low  = s_comb & ~(s_comb + W'(1));
     s_hi   = s_comb & ~low_q;
   end
 
