@@ -38,7 +38,8 @@
 //     6 DIRECTION (read-only where writable needed or vice versa),
 //     7 IND_LEN (indirect len 0, not a multiple of 16, > size entries),
 //     8 IND_BAD (nested indirect, INDIRECT with NEXT, not negotiated)
-//   9 RET_DROP: a return for a disabled / needs-reset queue is ignored.
+//   9 RET_DROP: a return for a disabled / needs-reset queue is ignored (the
+//     returns already written for that queue are still published).
 //
 // Config port: accepted only while the engine is idle (cfg_ready); read data
 // is combinational in the handshake cycle. Fields: 0 desc, 1 avail, 2 used
@@ -312,6 +313,10 @@ module fabnic_virtq_split #(
     logic [31:0]  ret_len;
     logic         ret_more, ret_rx, rx_lock;
     logic [15:0]  ret_pend;
+    // ret_pend when the receive chain in progress (rx_lock) wrote its first
+    // element: a chain dropped part-way rolls back to it, so the completed
+    // chains of the same batch are still published
+    logic [15:0]  ret_base;
 
     // publish stage A step / return admission (see the stage description above)
     assign pa_go = pa_st && (pb_st == PB_NONE || !pq_v || pq_q == pa_q) && !rx_lock &&
@@ -746,6 +751,7 @@ module fabnic_virtq_split #(
             el_rx    <= 1'b0;
             rx_lock  <= 1'b0;
             ret_pend <= '0;
+            ret_base <= '0;
             rd_got_data <= 1'b0;
             rd_got_cpl  <= 1'b0;
             rd_err      <= 1'b0;
@@ -915,8 +921,10 @@ module fabnic_virtq_split #(
                     unique case (op)
                         OP_RET: begin
                             cerr[E_RET] <= cerr[E_RET] + 1'b1;
+                            // the batch's completed chains stay pending; only the
+                            // dropped receive chain's own elements are withdrawn
                             if (!ret_more) rx_lock <= 1'b0;
-                            if (!ret_more) ret_pend <= '0;
+                            if (!ret_more && rx_lock) ret_pend <= ret_base;
                             state <= ST_IDLE;
                         end
                         OP_RX: begin
@@ -1339,6 +1347,7 @@ module fabnic_virtq_split #(
                         if (ret_more) begin
                             ret_pend <= ret_pend + 16'd1;
                             rx_lock  <= 1'b1;
+                            if (!rx_lock) ret_base <= ret_pend;
                         end else if (cont_tr || cont_rr) begin
                             // batch: the next return of the same queue is written
                             // before used->idx moves (one idx write + one event read)

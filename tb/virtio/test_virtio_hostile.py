@@ -340,7 +340,9 @@ async def hostile_round(h: Hostile, all_good: bool) -> None:
                 + "\n".join(f"q{q}: used {(u16(h.ram, h.qs[q].used + 2) - h.qs[q].used_seen) & 0xFFFF} / "
                             f"{len(exp_used[q])} avail {h.qs[q].avail_idx} "
                             f"{[o.label for o in (tx_out.get(q) or rx_chains.get(q) or [])]}"
-                            for q in (*TXQ, *RXQ)))
+                            for q in (*TXQ, *RXQ))
+                + f"\nRET_DROP +{c['err'][E_RET] - before['err'][E_RET]}; queues in needs-reset: "
+                + "; ".join(f"q{q} used {h.used(h.qs[q])} model {exp_used[q]}" for q in reset_q))
 
     await h.bounded(done, 6000 + 600 * n_chains, "hostile round", diag)
     for _ in range(200):
