@@ -44,6 +44,8 @@ from virtio_driver_model import (
     pack_desc,
 )
 
+from fabnic_tb.csum import offload_csum
+
 E_AVAIL_JUMP, E_BAD_HEAD, E_DMA, E_NEXT, E_LOOP, E_ZERO, E_DIR, E_IND_LEN, E_IND_BAD, E_RET = range(10)
 D_BAD, D_BIG, D_RUNT, D_DMA, D_GSO, D_CSUM = range(6)
 RX_D_BAD_IN, RX_D_BIG, RX_D_EMPTY, RX_D_SMALL = range(4)
@@ -57,22 +59,6 @@ WALK_REASON = {"loop": E_LOOP, "loop_ind": E_LOOP, "next_range": E_NEXT, "next_r
                "ind_len": E_IND_LEN, "ind_next": E_IND_BAD, "ind_nested": E_IND_BAD,
                "ind_not_neg": E_IND_BAD}
 MOVER_REASON = {"gso": D_GSO, "csum_range": D_CSUM, "runt": D_RUNT, "too_long": D_BIG}
-
-
-def ones_sum(data: bytes) -> int:
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack(f">{len(data) // 2}H", data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
-
-
-def offload_csum(frame: bytes, start: int, offset: int) -> bytes:
-    """Spec 5.1.6.2: the device stores ~sum(frame[start:]) at start + offset (0 -> 0xFFFF)."""
-    c = (~ones_sum(frame[start:])) & 0xFFFF or 0xFFFF
-    pos = start + offset
-    return frame[:pos] + struct.pack(">H", c) + frame[pos + 2:]
 
 
 class Bump:

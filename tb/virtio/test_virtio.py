@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from fabnic_tb.csum import offload_csum, ones_sum
+
 try:
     import cocotb
     from cocotb.triggers import ReadOnly, RisingEdge
@@ -62,24 +64,6 @@ MAX_FRAME = 2048
 
 
 # ---------------------------------------------------------------- golden helpers
-def ones_sum(data: bytes) -> int:
-    """RFC 1071 ones'-complement sum of big-endian 16-bit words (odd length padded)."""
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack(f">{len(data) // 2}H", data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
-
-
-def offload_csum(frame: bytes, start: int, offset: int) -> bytes:
-    """Device behaviour for NEEDS_CSUM (spec 5.1.6.2): ~sum(frame[start:]) at start+offset."""
-    c = (~ones_sum(frame[start:])) & 0xFFFF
-    c = c or 0xFFFF
-    pos = start + offset
-    return frame[:pos] + struct.pack(">H", c) + frame[pos + 2:]
-
-
 def partial_l4(pkt, l4_off: int, csum_field: int) -> tuple[bytes, bytes]:
     """(bytes the driver hands over: L4 csum = pseudo-header sum, scapy's final frame)."""
     final = bytes(pkt)

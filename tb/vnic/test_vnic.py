@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from fabnic_tb.csum import ones_sum_ok
+
 try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
@@ -51,13 +53,6 @@ NIC_MAC = "02:00:00:00:00:02"
 NIC_IP = "10.9.0.2"
 PARAMS = {"DATA_W": DATA_W, "ENTRIES": 64, "VNI_ENTRIES": 4, "TUN_ENTRIES": 4, "TX_DEPTH": 512,
           "GRX_DEPTH": 512}
-
-
-def ones_sum_ok(hdr: bytes) -> bool:
-    s = sum(int.from_bytes(hdr[i:i + 2], "big") for i in range(0, len(hdr), 2))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s == 0xFFFF
 
 
 if cocotb is not None:

@@ -47,6 +47,8 @@ from pathlib import Path
 
 import pytest
 
+from fabnic_tb.csum import ones_sum
+
 try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
@@ -87,16 +89,6 @@ NIC_MAC, NIC_IP = "02:00:00:00:00:02", "10.9.0.2"
 PEER_MAC, PEER_IP = "02:00:00:00:00:01", "10.9.0.1"
 VM0, VM1, REMOTE, FAR = "02:00:00:00:01:00", "02:00:00:00:01:01", "02:00:00:00:09:01", "02:00:00:00:01:09"
 VNI = 100
-
-
-def ones_sum(data: bytes) -> int:
-    """RFC 1071 ones'-complement sum of big-endian 16-bit words."""
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack(f">{len(data) // 2}H", data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
 
 
 class RamMemory:

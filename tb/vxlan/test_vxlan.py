@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from fabnic_tb.csum import ones_sum_ok
+
 try:
     import cocotb
     from cocotb.triggers import ClockCycles, RisingEdge
@@ -61,13 +63,6 @@ ENTRIES, WAYS, FLOOD_MAX, QP_W = 64, 4, 4, 8
 
 def ip4(s: str) -> int:
     return int.from_bytes(bytes(int(x) for x in s.split(".")), "big")
-
-
-def ones_sum_ok(hdr: bytes) -> bool:
-    s = sum(int.from_bytes(hdr[i:i + 2], "big") for i in range(0, len(hdr), 2))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s == 0xFFFF
 
 
 def udp_sum_ok(p) -> bool:
