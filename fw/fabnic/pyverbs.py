@@ -54,6 +54,7 @@ from .verbs import (
     CommandRefused,
     CommandTimeout,
     CompletionError,
+    CqError,
     InvalidArgument,
     QpStateError,
     QueueFull,
@@ -298,6 +299,23 @@ class DeviceAttr:
     caps: Cap
 
 
+class EventType(IntEnum):
+    """libibverbs enum ibv_event_type (the values fabnic raises)."""
+    IBV_EVENT_CQ_ERR = 0
+
+
+@dataclass(frozen=True)
+class AsyncEvent:
+    """ibv_async_event: the type, the CQ it concerns, and fabnic's cause."""
+    event_type: EventType
+    cq: Any
+    cqn: int
+    cause: _v.AsyncEventType
+
+
+IBV_EVENT_CQ_ERR = EventType.IBV_EVENT_CQ_ERR
+
+
 class Context(_Resource):
     """An opened fabnic NIC: ``Context(bus, mem, mac=..., ip=...)`` checks the device,
     reads its sizes and sets the local MAC/IP (the options of
@@ -347,6 +365,17 @@ class Context(_Resource):
     def counters(self) -> dict[str, int]:
         """Every roce_cnt counter by name (free-running; take differences)."""
         return self.driver.counters()
+
+    def get_async_event(self) -> AsyncEvent | None:
+        """The oldest asynchronous event, or None (pyverbs blocks; a synchronous driver
+        polls). fabnic's events are CQ errors: ``event_type`` IBV_EVENT_CQ_ERR, ``cq``
+        the CQ object, ``cause`` overrun or CQE write error. After it the CQ's polls
+        raise CqError once its ring is drained."""
+        ev = self.driver.get_async_event()
+        if ev is None:
+            return None
+        cq = next((c for c in self._cqs if c.handle.cqn == ev.cqn), None)
+        return AsyncEvent(EventType.IBV_EVENT_CQ_ERR, cq, ev.cqn, ev.event_type)
 
     def close(self) -> None:
         """Close every PD (with its QPs and MRs) and CQ made on this context. The bus
@@ -1026,13 +1055,13 @@ def transition_masks(cur: QpState, new: QpState) -> tuple[QPAttrMask | None, QPA
 
 
 __all__ = [
-    "AHAttr", "Access", "AtomicWR", "CQ", "Cap", "CommandRefused", "CommandTimeout",
-    "CompletionError", "Context", "DeviceAttr", "InvalidArgument", "MR", "PD", "PathMtu",
+    "AHAttr", "Access", "AsyncEvent", "AtomicWR", "CQ", "Cap", "CommandRefused",
+    "CommandTimeout", "CompletionError", "Context", "CqError", "EventType", "DeviceAttr", "InvalidArgument", "MR", "PD", "PathMtu",
     "QP", "QPAttr", "QPAttrMask", "QPCap", "QPInitAttr", "QPType", "QpState",
     "QpStateError", "QueueFull", "RdmaWR", "RecvWR", "ResourceError", "SGE", "SendWR",
     "VerbsError", "WC", "WcFlags", "WcOpcode", "WcStatus", "WrOpcode", "mask_names",
     "recv_wr_to_driver", "send_wr_to_driver", "transition_masks", "FABNIC_QP_MODES",
-    "IBV_ACCESS_LOCAL_WRITE", "IBV_ACCESS_REMOTE_ATOMIC", "IBV_ACCESS_REMOTE_READ",
+    "IBV_ACCESS_LOCAL_WRITE", "IBV_EVENT_CQ_ERR", "IBV_ACCESS_REMOTE_ATOMIC", "IBV_ACCESS_REMOTE_READ",
     "IBV_ACCESS_REMOTE_WRITE", "IBV_MTU_1024", "IBV_MTU_2048", "IBV_MTU_256",
     "IBV_MTU_4096", "IBV_MTU_512", "IBV_QPS_ERR", "IBV_QPS_INIT", "IBV_QPS_RESET",
     "IBV_QPS_RTR", "IBV_QPS_RTS", "IBV_QPS_SQD", "IBV_QPS_SQE", "IBV_QPT_RC", "IBV_QPT_UC",

@@ -282,6 +282,14 @@ ROCE = Block(
             Field('broadcast', 1, 1, 'rw', doc='Accept broadcast while unicast is on.', reset=0x0, hw='r'),
             Field('multicast', 2, 1, 'rw', doc='Accept multicast (I/G bit set) while unicast is on.', reset=0x0, hw='r'),
         )),
+        Reg('async_event', 0x058, 'ro', "Oldest asynchronous event not yet taken (ibv_get_async_event). A CQ enters the error state on an overrun or a failed CQE write: one event, an interrupt on the CQ's vector (armed or not), and every later CQE for that CQ is dropped and counted in cq_err_drop until the CQ is written again (CQ_WRITE). Events wait in a queue of NUM_CQ entries; take one with async_event_pop.", fields=(
+            Field('valid', 0, 1, 'r', doc='An event is held (the other fields describe it).', hw='w'),
+            Field('kind', 1, 2, 'r', doc='Event type.', hw='w', enum=(('NONE', 0, 'No event held.'), ('CQ_OVERRUN', 1, 'A CQE found its CQ full: the CQ is in error (IBV_EVENT_CQ_ERR).'), ('CQ_WRITE_ERR', 2, 'A CQE write got a BRESP error: the CQ is in error (IBV_EVENT_CQ_ERR).'))),
+            Field('num', 8, 24, 'r', doc='CQ number the event is about.', hw='w'),
+        )),
+        Reg('async_event_pop', 0x05c, 'pulse', 'Writing 1 takes the event shown in async_event off the queue.', width=1, fields=(
+            Field('pop', 0, 1, 'w', doc='Take the held event.', reset=0x0, hw='r'),
+        )),
         Reg('data0', 0x080, 'rw', 'Command operand words data0..data23 (QP/CQ/MR context words, docs/fw.md).', fields=(
             Field('value', 0, 32, 'rw', reset=0x0, hw='r'),
         )),
@@ -442,7 +450,7 @@ ROCE_CNT = Block(
         Reg('cqe', 0x068, 'ro', 'CQEs written.', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
-        Reg('cq_overflow', 0x06c, 'ro', 'CQEs dropped: CQ full (CQ overrun; the QP state is not changed, the driver reports the missing completions).', fields=(
+        Reg('cq_overflow', 0x06c, 'ro', 'CQEs dropped: CQ full (CQ overrun: the CQ enters the error state, event CQ_OVERRUN in roce.async_event) or CQ disabled.', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
         Reg('cqe_err', 0x070, 'ro', 'CQEs written with an error status.', fields=(
@@ -532,10 +540,13 @@ ROCE_CNT = Block(
         Reg('wr_err_cpl', 0x0e0, 'ro', "Completer writes (READ response data, atomic original value) answered with a BRESP error: the QP's oldest incomplete WQE completes LOC_QP_OP_ERR, the QP goes to ERR, later WQEs are flushed.", fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
-        Reg('wr_err_cq', 0x0e4, 'ro', "CQE writes answered with a BRESP error: the CQEs of that write are lost (as on a CQ overrun; the CQ's state is not changed).", fields=(
+        Reg('wr_err_cq', 0x0e4, 'ro', 'CQE writes answered with a BRESP error: the CQEs of that write are lost, the CQ enters the error state (event CQ_WRITE_ERR in roce.async_event).', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
         Reg('wr_err_lost', 0x0e8, 'ro', "Responder or completer write faults not acted upon because the engine's fault queue was full. Stays 0: the write arbiter's fault credits keep a queue slot for every write of those engines in flight (a simulation assertion checks it); kept as a check.", fields=(
+            Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
+        )),
+        Reg('cq_err_drop', 0x0ec, 'ro', 'CQEs dropped because their CQ is in the error state (after an overrun or a failed CQE write, until the CQ is written again).', fields=(
             Field('count', 0, 32, 'r', doc='Event count (free-running, wraps).', hw='w'),
         )),
     ),

@@ -39,7 +39,7 @@ import ipaddress
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import IntFlag
+from enum import IntEnum, IntFlag
 from typing import Any
 
 from . import layouts as L
@@ -139,6 +139,25 @@ class ResourceError(VerbsError):
 
 class CompletionError(VerbsError):
     """A CQE the driver cannot match to posted work (NIC or driver bug)."""
+
+
+class CqError(VerbsError):
+    """The CQ is in the error state (IBV_EVENT_CQ_ERR: an overrun or a failed CQE write):
+    the NIC drops its later completions (counter cq_err_drop). Destroy and re-create it."""
+
+
+class AsyncEventType(IntEnum):
+    """roce.async_event kinds (rdl/roce.rdl, enum fabnic_async_event); both are
+    IBV_EVENT_CQ_ERR in libibverbs."""
+    CQ_OVERRUN = 1
+    CQ_WRITE_ERR = 2
+
+
+@dataclass(frozen=True)
+class AsyncEvent:
+    """One asynchronous event (ibv_get_async_event): its type and the CQ number."""
+    event_type: AsyncEventType
+    cqn: int
 
 
 # --------------------------------------------------------------------------- objects
@@ -244,6 +263,7 @@ class CompletionQueue:
     ci: int = 0          # free-running consumer index
     qps: set[int] = field(default_factory=set)
     valid: bool = True
+    error: AsyncEventType | None = None   # set by the CQ's async event (CqError)
 
     @property
     def depth(self) -> int:
@@ -878,7 +898,9 @@ class Context:
     def poll(self, cq: CompletionQueue, max_entries: int = 16) -> list[Completion]:
         """Take up to ``max_entries`` CQEs the NIC has written; writes the CQ consumer
         doorbell (without arm) when it took any. Frees SQ/RQ slots of the completed work.
-        Raises CompletionError (after consuming the entry) for a CQE it cannot match."""
+        Raises CompletionError (after consuming the entry) for a CQE it cannot match, and
+        CqError when the ring is empty and the CQ is known to be in the error state (from
+        its async event: :meth:`get_async_event`)."""
         if not cq.valid:
             raise InvalidArgument(f"CQ {cq.cqn} was destroyed")
         wcs: list[Completion] = []
@@ -911,6 +933,9 @@ class Context:
                              L.CqDoorbell(ci=cq.ci & 0x7FFFFFFF).to_int())
         if problem:
             raise CompletionError(problem)
+        if not wcs and cq.error is not None:
+            raise CqError(f"CQ {cq.cqn} is in the error state ({cq.error.name}); later "
+                          f"completions were dropped: destroy and re-create it")
         return wcs
 
     def _retire(self, cq: CompletionQueue, wc: Completion) -> str | None:
@@ -953,8 +978,10 @@ class Context:
     def wait(self, cq: CompletionQueue, count: int, max_polls: int = 100000,
              idle: Callable[[], None] | None = None) -> list[Completion]:
         """Poll until ``count`` completions arrived; CommandTimeout after ``max_polls``.
-        Between empty polls it calls ``idle`` or, by default, reads roce.cmd_status: a
-        bus access, so simulated time advances (reading host memory alone does not)."""
+        Between empty polls it calls ``idle`` or, by default, takes the next asynchronous
+        event (:meth:`get_async_event`, one register read: also what lets simulated time
+        advance, as reading host memory alone does not), so a CQ that enters the error
+        state while it is waited for ends the wait with CqError."""
         wcs: list[Completion] = []
         for _ in range(max_polls):
             got = self.poll(cq, count - len(wcs))
@@ -965,9 +992,23 @@ class Context:
                 if idle is not None:
                     idle()
                 else:
-                    self.dev.read("roce", "cmd_status")
+                    self.get_async_event()
         raise CommandTimeout(f"CQ {cq.cqn}: {len(wcs)} of {count} completions after "
                              f"{max_polls} polls")
+
+    def get_async_event(self) -> AsyncEvent | None:
+        """Take the oldest asynchronous event from the NIC (roce.async_event), or None.
+        A CQ event marks the CQ as in error: its polls raise CqError once its ring is
+        drained. Unlike ibv_get_async_event this does not block."""
+        v = self.dev.read("roce", "async_event")
+        if not v & 1:
+            return None
+        self.dev.write("roce", "async_event_pop", 1)
+        ev = AsyncEvent(AsyncEventType((v >> 1) & 3), v >> 8)
+        cq = self.cqs.get(ev.cqn)
+        if cq is not None:
+            cq.error = ev.event_type
+        return ev
 
     def req_notify_cq(self, cq: CompletionQueue) -> None:
         """Arm the CQ: the NIC raises its vector on the next CQE."""

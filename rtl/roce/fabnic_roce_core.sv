@@ -225,6 +225,10 @@ module fabnic_roce_core #(
   logic [31:0] cmd_roce_cmd_data;
   logic [31:0] sts_roce_cmd_status, sts_roce_result0, sts_roce_result1, sts_roce_result2;
   logic [31:0] sts_roce_result3;
+  logic [31:0] sts_roce_async_event;
+  logic        cmd_roce_async_event_pop;
+  logic [0:0]  cmd_roce_async_event_pop_data;
+  logic [31:0] c_cq_err_drop;
   logic [31:0] cmd_w [CMD_WORDS];
   logic [1:0] cfg_cc_ctrl;
   logic [4:0] cfg_cc_g_shift;
@@ -300,6 +304,9 @@ module fabnic_roce_core #(
       .sts_roce_result1(sts_roce_result1),
       .sts_roce_result2(sts_roce_result2),
       .sts_roce_result3(sts_roce_result3),
+      .sts_roce_async_event(sts_roce_async_event),
+      .cmd_roce_async_event_pop(cmd_roce_async_event_pop),
+      .cmd_roce_async_event_pop_data(cmd_roce_async_event_pop_data),
       .cfg_roce_data0(cmd_w[0]),
       .cfg_roce_data1(cmd_w[1]),
       .cfg_roce_data2(cmd_w[2]),
@@ -383,6 +390,7 @@ module fabnic_roce_core #(
       .sts_roce_cnt_wr_err_cpl(c_wr_err_cpl),
       .sts_roce_cnt_wr_err_cq(c_wr_err_cq),
       .sts_roce_cnt_wr_err_lost(c_wr_err_lost),
+      .sts_roce_cnt_cq_err_drop(c_cq_err_drop),
       .cfg_cc_ctrl(cfg_cc_ctrl),
       .cfg_cc_g_shift(cfg_cc_g_shift),
       .cfg_cc_alpha_period(cfg_cc_alpha_period),
@@ -724,10 +732,11 @@ module fabnic_roce_core #(
   logic [1:0]         wf_src;
   logic [WMETA_W-1:0] wf_meta;
   logic [QPN_W-1:0]   rs_wr_qpn, cp_wr_qpn;
+  logic [CQN_W-1:0]   cq_wr_cqn;
   logic [23:0]        rs_wr_psn;
   assign wr_meta[0] = {rs_wr_psn, rs_wr_qpn};
   assign wr_meta[1] = WMETA_W'(cp_wr_qpn);
-  assign wr_meta[2] = '0;
+  assign wr_meta[2] = WMETA_W'(cq_wr_cqn);
   logic [NWR-1:0]    wr_valid, wr_ready, wr_tvalid, wr_tready, wr_tlast;
   logic [DATA_W-1:0] wr_tdata [NWR];
   logic [KEEP_W-1:0] wr_tkeep [NWR];
@@ -781,15 +790,25 @@ module fabnic_roce_core #(
   // Write faults to the engine that owns the write: one queue each (WF_Q entries) in
   // front of the responder's and the completer's fault inputs. The arbiter's credit
   // rule keeps room for every fault (wr_err_lost stays 0: it counts a fault that found
-  // its queue full, which an assertion below also rules out). CQE write faults are
-  // only counted.
+  // its queue full, which an assertion below also rules out). CQE write faults go to
+  // the CQ writer (its CQ enters the error state) through a third queue of WF_Q entries,
+  // as many as the write engine holds writes.
   logic                    rwf_in_ready, rwf_valid, rwf_ready, cwf_in_ready, cwf_valid, cwf_ready;
   logic [QPN_W+23:0]       rwf_data;
   logic [QPN_W-1:0]        cwf_qpn;
   logic [$clog2(WF_Q):0]   unused_rwf_cnt, unused_cwf_cnt;
-  logic                    wf_rs, wf_cp;
+  logic                    wf_rs, wf_cp, wf_cq, qwf_in_ready, qwf_valid, qwf_ready;
+  logic [CQN_W-1:0]        qwf_cqn;
+  logic [$clog2(WF_Q):0]   unused_qwf_cnt;
   assign wf_rs = wf_valid && wf_src == 2'd0;
   assign wf_cp = wf_valid && wf_src == 2'd1;
+  assign wf_cq = wf_valid && wf_src == 2'd2;
+  fabnic_fifo #(.WIDTH(CQN_W), .DEPTH(WF_Q)) u_qwf_q (
+      .clk, .rst,
+      .in_valid(wf_cq), .in_ready(qwf_in_ready), .in_data(wf_meta[CQN_W-1:0]),
+      .out_valid(qwf_valid), .out_ready(qwf_ready), .out_data(qwf_cqn),
+      .status_count(unused_qwf_cnt)
+  );
   assign wf_ret = {1'b0, cwf_valid && cwf_ready, rwf_valid && rwf_ready};
   fabnic_fifo #(.WIDTH(QPN_W + 24), .DEPTH(WF_Q)) u_rwf_q (
       .clk, .rst,
@@ -806,10 +825,12 @@ module fabnic_roce_core #(
   always_ff @(posedge clk) begin
     c_wr_err_resp <= c_wr_err_resp + 32'(wf_rs && rwf_in_ready);
     c_wr_err_cpl  <= c_wr_err_cpl + 32'(wf_cp && cwf_in_ready);
-    c_wr_err_cq   <= c_wr_err_cq + 32'(wf_valid && wf_src == 2'd2);
-    c_wr_err_lost <= c_wr_err_lost + 32'((wf_rs && !rwf_in_ready) || (wf_cp && !cwf_in_ready));
+    c_wr_err_cq   <= c_wr_err_cq + 32'(wf_cq && qwf_in_ready);
+    c_wr_err_lost <= c_wr_err_lost + 32'((wf_rs && !rwf_in_ready) || (wf_cp && !cwf_in_ready)
+                                         || (wf_cq && !qwf_in_ready));
 `ifndef SYNTHESIS
-    if (!rst) assert (!((wf_rs && !rwf_in_ready) || (wf_cp && !cwf_in_ready)))
+    if (!rst) assert (!((wf_rs && !rwf_in_ready) || (wf_cp && !cwf_in_ready)
+                        || (wf_cq && !qwf_in_ready)))
       else $error("roce_core: a write fault found its queue full (credit rule broken)");
 `endif
     if (rst) begin
@@ -1101,13 +1122,37 @@ module fabnic_roce_core #(
       .s_ctl_vector(cq_ctx.vector), .s_ctl_en(cq_ctx.valid),
       .s_db_valid(cqdb_valid), .s_db_ready(cqdb_ready), .s_db_cqn(cqdb_data[CQN_W+31:32]),
       .s_db_value(cqdb_data[31:0]),
+      .s_flt_valid(qwf_valid), .s_flt_ready(qwf_ready), .s_flt_cqn(qwf_cqn),
       .s_cqe(cqes), .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready),
-      .m_wr_addr(wr_addr[2]), .m_wr_len(wr_len[2]), .m_wr_valid(wr_valid[2]),
+      .m_wr_addr(wr_addr[2]), .m_wr_cqn(cq_wr_cqn), .m_wr_len(wr_len[2]), .m_wr_valid(wr_valid[2]),
       .m_wr_ready(wr_ready[2]), .m_wr_tdata(wr_tdata[2]), .m_wr_tkeep(wr_tkeep[2]),
       .m_wr_tvalid(wr_tvalid[2]), .m_wr_tready(wr_tready[2]), .m_wr_tlast(wr_tlast[2]),
       .m_irq_valid, .m_irq_vector,
-      .cnt_cqe(c_cqe), .cnt_cqe_err(c_cqe_err), .cnt_overflow(c_cq_overflow), .cnt_irq(c_irq)
+      .m_ev_valid(cq_ev_valid), .m_ev_kind(cq_ev_kind), .m_ev_cqn(cq_ev_cqn),
+      .cnt_cqe(c_cqe), .cnt_cqe_err(c_cqe_err), .cnt_overflow(c_cq_overflow),
+      .cnt_err_drop(c_cq_err_drop), .cnt_irq(c_irq)
   );
+
+  // Asynchronous events (roce.async_event / async_event_pop): a CQ that enters the error
+  // state sends one event, and only a control write (CQ_WRITE) lets it send another, so
+  // NUM_CQ entries hold every event unless the host re-creates a CQ before taking the
+  // event of its failure (an assertion checks that no event is lost).
+  logic                  cq_ev_valid, aev_in_ready, aev_valid;
+  logic [1:0]            cq_ev_kind, aev_kind;
+  logic [CQN_W-1:0]      cq_ev_cqn, aev_cqn;
+  logic [$clog2(NUM_CQ):0] unused_aev_cnt;
+  fabnic_fifo #(.WIDTH(2 + CQN_W), .DEPTH(NUM_CQ)) u_aev_q (
+      .clk, .rst,
+      .in_valid(cq_ev_valid), .in_ready(aev_in_ready), .in_data({cq_ev_kind, cq_ev_cqn}),
+      .out_valid(aev_valid), .out_ready(cmd_roce_async_event_pop && cmd_roce_async_event_pop_data[0]),
+      .out_data({aev_kind, aev_cqn}), .status_count(unused_aev_cnt)
+  );
+  assign sts_roce_async_event = {24'(aev_cqn), 5'd0, aev_valid ? aev_kind : 2'd0, aev_valid};
+`ifndef SYNTHESIS
+  always_ff @(posedge clk)
+    if (!rst) assert (!(cq_ev_valid && !aev_in_ready))
+      else $error("roce_core: an asynchronous event found its queue full");
+`endif
 
   // transmit
   // Payload landing queue (PAY_Q beats) between the payload reader and the transmit

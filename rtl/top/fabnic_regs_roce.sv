@@ -40,6 +40,9 @@ module fabnic_regs_roce #(
     output logic [7:0] cfg_roce_sr_probe,
     output logic [6:0] cfg_roce_sr_max_inflight,
     output logic [2:0] cfg_roce_rx_filter,
+    input  wire logic [31:0] sts_roce_async_event,
+    output logic cmd_roce_async_event_pop,
+    output logic [0:0] cmd_roce_async_event_pop_data,
     output logic [31:0] cfg_roce_data0,
     output logic [31:0] cfg_roce_data1,
     output logic [31:0] cfg_roce_data2,
@@ -123,6 +126,7 @@ module fabnic_regs_roce #(
     input  wire logic [31:0] sts_roce_cnt_wr_err_cpl,
     input  wire logic [31:0] sts_roce_cnt_wr_err_cq,
     input  wire logic [31:0] sts_roce_cnt_wr_err_lost,
+    input  wire logic [31:0] sts_roce_cnt_cq_err_drop,
     output logic [1:0] cfg_cc_ctrl,
     output logic [4:0] cfg_cc_g_shift,
     output logic [31:0] cfg_cc_alpha_period,
@@ -199,6 +203,7 @@ module fabnic_regs_roce #(
 
   always_ff @(posedge clk) begin
     cmd_roce_cmd <= 1'b0;
+    cmd_roce_async_event_pop <= 1'b0;
     cmd_cc_qp_cmd <= 1'b0;
     cmd_fec_qp_en <= 1'b0;
     ack_valid <= req_valid;
@@ -286,6 +291,12 @@ module fabnic_regs_roce #(
           if (req_write) cfg_roce_rx_filter <= 3'(apply_strb(32'(cfg_roce_rx_filter), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_roce_rx_filter);
         end
+        ADDR_W'('h458): if (!req_write) ack_rdata <= 32'(sts_roce_async_event) & 32'hffffff07;
+                else ack_err <= 1'b1;
+        ADDR_W'('h45c): if (req_write) begin
+          cmd_roce_async_event_pop      <= 1'b1;
+          cmd_roce_async_event_pop_data <= 1'(req_wdata);
+        end else ack_err <= 1'b1;
         ADDR_W'('h480): begin
           if (req_write) cfg_roce_data0 <= 32'(apply_strb(32'(cfg_roce_data0), req_wdata, req_wstrb));
           ack_rdata <= 32'(cfg_roce_data0);
@@ -500,6 +511,8 @@ module fabnic_regs_roce #(
                 else ack_err <= 1'b1;
         ADDR_W'('h8e8): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_wr_err_lost);
                 else ack_err <= 1'b1;
+        ADDR_W'('h8ec): if (!req_write) ack_rdata <= 32'(sts_roce_cnt_cq_err_drop);
+                else ack_err <= 1'b1;
         ADDR_W'('hc00): if (!req_write) ack_rdata <= 32'(NUM_QP);
                 else ack_err <= 1'b1;
         ADDR_W'('hc04): begin
@@ -698,6 +711,8 @@ module fabnic_regs_roce #(
       cfg_roce_sr_probe <= 8'('h4);
       cfg_roce_sr_max_inflight <= 7'('h40);
       cfg_roce_rx_filter <= 3'('h1);
+      cmd_roce_async_event_pop <= 1'b0;
+      cmd_roce_async_event_pop_data <= '0;
       cfg_roce_data0 <= 32'('h0);
       cfg_roce_data1 <= 32'('h0);
       cfg_roce_data2 <= 32'('h0);

@@ -44,6 +44,8 @@ package fabnic_regs_roce_pkg;
   localparam int unsigned ROCE_SR_PROBE_ADDR = 32'h044c;
   localparam int unsigned ROCE_SR_MAX_INFLIGHT_ADDR = 32'h0450;
   localparam int unsigned ROCE_RX_FILTER_ADDR = 32'h0454;
+  localparam int unsigned ROCE_ASYNC_EVENT_ADDR = 32'h0458;
+  localparam int unsigned ROCE_ASYNC_EVENT_POP_ADDR = 32'h045c;
   localparam int unsigned ROCE_DATA0_ADDR = 32'h0480;
   localparam int unsigned ROCE_DATA1_ADDR = 32'h0484;
   localparam int unsigned ROCE_DATA2_ADDR = 32'h0488;
@@ -112,6 +114,14 @@ package fabnic_regs_roce_pkg;
     logic unicast;
   } roce_rx_filter_t;
 
+  typedef enum logic [1:0] {ROCE_ASYNC_EVENT_KIND_NONE = 2'd0, ROCE_ASYNC_EVENT_KIND_CQ_OVERRUN = 2'd1, ROCE_ASYNC_EVENT_KIND_CQ_WRITE_ERR = 2'd2} roce_async_event_kind_e;
+  typedef struct packed {  // 32 bits
+    logic [23:0] num;
+    logic [4:0] rsvd_7_3;
+    roce_async_event_kind_e kind;
+    logic valid;
+  } roce_async_event_t;
+
   // ---- block roce_cnt (base 0x0800)
   localparam int unsigned ROCE_CNT_RX_FRAMES_ADDR = 32'h0800;
   localparam int unsigned ROCE_CNT_RX_ROCE_ADDR = 32'h0804;
@@ -172,6 +182,7 @@ package fabnic_regs_roce_pkg;
   localparam int unsigned ROCE_CNT_WR_ERR_CPL_ADDR = 32'h08e0;
   localparam int unsigned ROCE_CNT_WR_ERR_CQ_ADDR = 32'h08e4;
   localparam int unsigned ROCE_CNT_WR_ERR_LOST_ADDR = 32'h08e8;
+  localparam int unsigned ROCE_CNT_CQ_ERR_DROP_ADDR = 32'h08ec;
 
   // ---- block cc (base 0x0c00)
   localparam int unsigned CC_NUM_QP_ADDR = 32'h0c00;

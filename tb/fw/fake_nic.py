@@ -19,6 +19,7 @@ from fabnic import verbs as v
 
 ROCE = 0x400
 CMD, CMD_STATUS, RESULT0, DATA0 = ROCE + 0x30, ROCE + 0x34, ROCE + 0x38, ROCE + 0x80
+ASYNC_EVENT, ASYNC_EVENT_POP = ROCE + 0x58, ROCE + 0x5C
 ROCE_CNT = 0x800
 
 
@@ -40,6 +41,9 @@ class FakeNic:
         self.commands: list[tuple[int, int, int, list[int]]] = []   # op, flags, index, words
         self.doorbells: list[tuple[int, int]] = []
         self.writes: list[tuple[int, int]] = []
+        # asynchronous event queue: (kind, cqn); async_event shows the oldest as
+        # {num[31:8], kind[2:1], valid[0]}, a write of 1 to async_event_pop takes it
+        self.events: list[tuple[int, int]] = []
 
     def read32(self, addr: int) -> int:
         assert addr % 4 == 0
@@ -50,6 +54,8 @@ class FakeNic:
                 self.busy_left -= 1
                 return 1
             return 2 if self.refused else 0
+        if addr == ASYNC_EVENT:
+            return (self.events[0][1] << 8 | self.events[0][0] << 1 | 1) if self.events else 0
         if ROCE_CNT <= addr < ROCE_CNT + 0x200:
             return 0x5000 + addr           # every counter reads a distinct value
         return self.regs.get(addr, 0)
@@ -61,6 +67,8 @@ class FakeNic:
             self.doorbells.append((addr, value))
             return
         self.regs[addr] = value
+        if addr == ASYNC_EVENT_POP and value & 1 and self.events:
+            self.events.pop(0)
         if addr == CMD:
             assert not self.busy_left, "command written while busy"
             op, flags, index = value & 0xF, value & 0xF0, value >> 8

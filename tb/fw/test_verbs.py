@@ -93,8 +93,10 @@ def test_counters_by_name(nic: FakeNic, mem: FakeMemory) -> None:
     assert cnt["rx_drop_reth_len"] == 0x5000 + 0x800 + 4 * 54
     # host write faults by engine (docs/roce_engine.md, Host-memory faults)
     assert cnt["wr_err_resp"] == 0x5000 + 0x800 + 4 * 55
-    assert cnt["wr_err_lost"] == 0x5000 + 0x800 + 4 * 58   # the last one
-    assert len(cnt) == 59
+    assert cnt["wr_err_lost"] == 0x5000 + 0x800 + 4 * 58
+    # CQEs dropped for a CQ in the error state (docs/roce_engine.md, CQ error state)
+    assert cnt["cq_err_drop"] == 0x5000 + 0x800 + 4 * 59   # the last one
+    assert len(cnt) == 60
 
 
 def test_command_timeout_and_refusal(nic: FakeNic, mem: FakeMemory) -> None:
@@ -325,6 +327,33 @@ def test_cq_phase_polling_and_doorbells(nic: FakeNic, mem: FakeMemory) -> None:
     nic_cqe(mem, c, 0, 1, wr_id=8, opcode=0x80, qpn=qp.qp_num)   # third pass: phase 1
     assert [wc.wr_id for wc in cq.wait(4)] == [5, 6, 7, 8]
     assert nic.doorbells[-1] == (cq_db, 9)
+
+
+def test_cq_error_event(nic: FakeNic, mem: FakeMemory) -> None:
+    """A CQ error (roce.async_event, rdl/roce.rdl): get_async_event takes it (one pop
+    write) and names the CQ; the CQEs already in the ring are still returned, then polls
+    and waits raise CqError; another CQ is not affected."""
+    ctx = pv.Context(nic, mem)
+    cq, other = pv.CQ(ctx, 4), pv.CQ(ctx, 4)
+    qp = rts_qp(ctx, rq=8, cq=cq)
+    qp.post_recv([pv.RecvWR(i) for i in range(4)])
+    assert ctx.get_async_event() is None
+    nic_cqe(mem, cq.handle, 0, 1, wr_id=0, opcode=0x80, qpn=qp.qp_num)
+    nic.events = [(1, cq.handle.cqn), (2, 7)]
+    ev = ctx.get_async_event()
+    assert ev == pv.AsyncEvent(pv.IBV_EVENT_CQ_ERR, cq, cq.handle.cqn, v.AsyncEventType.CQ_OVERRUN)
+    assert nic.writes[-1] == (0x400 + 0x5C, 1) and nic.events == [(2, 7)]
+    assert [wc.wr_id for wc in cq.poll(4)[1]] == [0]     # written before the error
+    with pytest.raises(v.CqError, match="CQ_OVERRUN"):
+        cq.poll(4)
+    ev = ctx.get_async_event()                            # a CQ this context does not have
+    assert ev.cq is None and ev.cqn == 7 and ev.cause == v.AsyncEventType.CQ_WRITE_ERR
+    assert other.poll(4) == (0, [])
+    # a wait that is under way ends when the event arrives
+    nic.events = [(2, other.handle.cqn)]
+    with pytest.raises(v.CqError, match="CQ_WRITE_ERR"):
+        other.wait(1, max_polls=10)
+    assert nic.events == []
 
 
 def test_unmatched_cqe_is_reported(nic: FakeNic, mem: FakeMemory) -> None:

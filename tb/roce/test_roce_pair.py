@@ -666,10 +666,11 @@ if cocotb is not None:
     @cocotb.test()
     async def cq_overflow(dut):
         """A CQ of 4 entries and 6 signaled WRITEs before the host polls: the 4 CQEs that
-        fit are exact and in order, the other 2 are dropped and counted (cq_overflow),
-        every WRITE still lands; after the host consumes the entries (consumer-index
-        doorbell) new CQEs land in the next pass of the ring (phase flipped), and the
-        driver reports the lost completions instead of retiring the wrong WRs."""
+        fit are exact and in order; the 5th overruns the CQ (IBTA CQ error): counted in
+        cq_overflow, one async event CQ_OVERRUN names the CQ, and every later CQE of the
+        CQ is dropped and counted in cq_err_drop (the 6th, unless it left with the 5th as
+        one pair, and those of 7 and 8 posted later). Every WRITE still lands; the
+        driver returns the 4 and then raises CqError instead of waiting forever."""
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_cq_overflow.pcap")))
         await env.start()
         qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, cq_depth=4)
@@ -684,33 +685,38 @@ if cocotb is not None:
             return SendWR(WrOpcode.RDMA_WRITE, wr_id=i, local_addr=la + 64 * i, length=64,
                           lkey=mra.lkey, remote_addr=lb + 64 * i, rkey=mrb.rkey)
 
+        def lost(c1, c0):
+            return c1["cq_overflow"] - c0["cq_overflow"] + c1["cq_err_drop"] - c0["cq_err_drop"]
+
+        async def settle(n):
+            for _ in range(200):
+                await ClockCycles(dut.clk, 100)
+                c1 = await run_driver(a.ctx.counters)
+                if c1["cqe"] - c0["cqe"] + lost(c1, c0) >= n:
+                    return c1
+            raise AssertionError(f"{n} CQEs not accounted for")
+
         c0 = await run_driver(a.ctx.counters)
         await run_driver(a.ctx.post_send, qa, [wr(i) for i in range(1, 7)])
-        for _ in range(200):
-            await ClockCycles(dut.clk, 100)
-            c1 = await run_driver(a.ctx.counters)
-            if c1["cqe"] - c0["cqe"] + c1["cq_overflow"] - c0["cq_overflow"] >= 6:
-                break
-        assert (c1["cqe"] - c0["cqe"], c1["cq_overflow"] - c0["cq_overflow"]) == (4, 2), \
-            (c0, c1)
+        c1 = await settle(6)
+        assert (c1["cqe"] - c0["cqe"], lost(c1, c0)) == (4, 2), (c0, c1)
+        assert c1["cq_overflow"] - c0["cq_overflow"] in (1, 2), (c0, c1)
+        ev = await run_driver(a.ctx.get_async_event)
+        assert ev == verbs.AsyncEvent(verbs.AsyncEventType.CQ_OVERRUN, cqa.cqn), ev
+        assert await run_driver(a.ctx.get_async_event) is None     # one event per error
         wcs = await run_driver(a.ctx.poll_cq, cqa, 16)
         assert [(w.wr_id, w.status) for w in wcs] == [(i, "SUCCESS") for i in range(1, 5)], wcs
+        try:
+            await run_driver(a.ctx.poll_cq, cqa, 16)
+            raise AssertionError("a poll of the failed CQ did not raise CqError")
+        except verbs.CqError:
+            pass
+        # WRs posted after the error still execute; their CQEs are dropped and counted
         await run_driver(a.ctx.post_send, qa, [wr(7), wr(8)])
-        # the CQEs of 7 and 8 land in the next pass; the driver, still owing 5 and 6,
-        # reports each as a mismatch instead of retiring the wrong WRs silently
-        errors = []
-        for _ in range(200):
-            await ClockCycles(dut.clk, 100)
-            try:
-                if not await run_driver(a.ctx.poll_cq, cqa, 1):
-                    continue
-            except verbs.CompletionError as e:
-                errors.append(str(e))
-            if len(errors) == 2:
-                break
-        assert len(errors) == 2 and "wr_id 0x7, expected 0x5" in errors[0] \
-            and "wr_id 0x8, expected 0x6" in errors[1], errors
-        assert (await run_driver(a.ctx.counters))["cq_overflow"] - c0["cq_overflow"] == 2
+        c2 = await settle(8)
+        assert c2["cqe"] - c0["cqe"] == 4 and lost(c2, c0) == 4, (c0, c2)
+        assert c2["cq_err_drop"] - c1["cq_err_drop"] == 2, (c1, c2)
+        assert await run_driver(a.ctx.get_async_event) is None
         for i in range(1, 9):
             assert b.mem.read(lb + 64 * i, 64) == a.mem.read(la + 64 * i, 64), i
 
@@ -1519,7 +1525,8 @@ if cocotb is not None:
                              lo, hi, lb, len(bad), amem.find(got_b))
         assert not mism_a and not mism_b, (mism_a, mism_b)
 
-        # 5. a CQE write fails: counted; the slot keeps its old contents
+        # 5. a CQE write fails: counted; the slot keeps its old contents; the CQ enters
+        # the error state (one async event CQ_WRITE_ERR; the driver's poll raises CqError)
         qa, qb, cqa, cqb, mra, mrb = await pair()
         slot = cqa.ring + 32 * (cqa.ci & (cqa.depth - 1))
         fa.poison(slot)
@@ -1533,6 +1540,17 @@ if cocotb is not None:
         assert (await run_driver(a.ctx.counters))["wr_err_cq"] == cq0 + 1
         assert a.mem.read(slot & ~63, 64) == before, "a refused CQE write changed memory"
         fa.spots.clear()
+        for _ in range(20):
+            ev = await run_driver(a.ctx.get_async_event)
+            if ev is not None:
+                break
+            await ClockCycles(dut.clk, 50)
+        assert ev == verbs.AsyncEvent(verbs.AsyncEventType.CQ_WRITE_ERR, cqa.cqn), ev
+        try:
+            await run_driver(a.ctx.poll_cq, cqa, 4)
+            raise AssertionError("a poll of the CQ whose CQE write failed did not raise CqError")
+        except verbs.CqError:
+            pass
 
         # the NICs keep serving other QPs
         qa, qb, cqa, cqb, mra, mrb = await pair()

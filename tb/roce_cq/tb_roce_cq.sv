@@ -27,12 +27,17 @@ module tb_roce_cq #(
     input  wire logic [CQN_W-1:0]  s_db_cqn,
     input  wire logic [31:0]       s_db_value,
 
+    input  wire logic              s_flt_valid,
+    output logic                   s_flt_ready,
+    input  wire logic [CQN_W-1:0]  s_flt_cqn,
+
     input  wire logic [CQE_W-1:0]  s_cqe0,
     input  wire logic [CQE_W-1:0]  s_cqe1,
     input  wire logic [1:0]        s_cqe_valid,
     output logic      [1:0]        s_cqe_ready,
 
     output logic      [63:0]       m_wr_addr,
+    output logic      [CQN_W-1:0]  m_wr_cqn,
     output logic      [31:0]       m_wr_len,
     output logic                   m_wr_valid,
     input  wire logic              m_wr_ready,
@@ -45,9 +50,14 @@ module tb_roce_cq #(
     output logic                   m_irq_valid,
     output logic      [15:0]       m_irq_vector,
 
+    output logic                   m_ev_valid,
+    output logic      [1:0]        m_ev_kind,
+    output logic      [CQN_W-1:0]  m_ev_cqn,
+
     output logic      [CNT_W-1:0]  cnt_cqe,
     output logic      [CNT_W-1:0]  cnt_cqe_err,
     output logic      [CNT_W-1:0]  cnt_overflow,
+    output logic      [CNT_W-1:0]  cnt_err_drop,
     output logic      [CNT_W-1:0]  cnt_irq
 );
   fabnic_roce_pkg::cqe_req_t cqes [2];
@@ -59,11 +69,13 @@ module tb_roce_cq #(
       .s_ctl_valid, .s_ctl_ready, .s_ctl_cqn, .s_ctl_base, .s_ctl_log, .s_ctl_vector,
       .s_ctl_en,
       .s_db_valid, .s_db_ready, .s_db_cqn, .s_db_value,
+      .s_flt_valid, .s_flt_ready, .s_flt_cqn,
       .s_cqe(cqes), .s_cqe_valid, .s_cqe_ready,
-      .m_wr_addr, .m_wr_len, .m_wr_valid, .m_wr_ready, .m_wr_tdata, .m_wr_tkeep,
+      .m_wr_addr, .m_wr_cqn, .m_wr_len, .m_wr_valid, .m_wr_ready, .m_wr_tdata, .m_wr_tkeep,
       .m_wr_tvalid, .m_wr_tready, .m_wr_tlast,
       .m_irq_valid, .m_irq_vector,
-      .cnt_cqe, .cnt_cqe_err, .cnt_overflow, .cnt_irq
+      .m_ev_valid, .m_ev_kind, .m_ev_cqn,
+      .cnt_cqe, .cnt_cqe_err, .cnt_overflow, .cnt_err_drop, .cnt_irq
   );
 endmodule
 
