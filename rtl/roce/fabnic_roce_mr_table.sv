@@ -31,7 +31,10 @@
 // Counters (CNT_W bits, wrapping): checks and one per error, updated one cycle after
 // the result register (from the registered error code).
 // Stage B computes every rule's flag in parallel (va + len is added in stage A, the
-// three-operand sums are a carry-save layer and one carry chain) and picks the first.
+// three-operand sums are a carry-save layer and one carry chain, the compares and the
+// overflow test balanced trees of kept nets) and picks the first.
+// Handshake: s_chk_ready = !(stage B full) || !m_chk_valid || m_chk_ready, combinational
+// from m_chk_ready (the engines tie m_chk_ready to 1).
 `default_nettype none
 
 module fabnic_roce_mr_table #(
@@ -148,33 +151,58 @@ module fabnic_roce_mr_table #(
   fabnic_roce_pkg::mr_entry_t e;
   fabnic_roce_pkg::mr_err_e   err;
   logic [63:0]                addr;
-  logic                       f_inv, f_tag, f_pd, f_acc, f_bnd, ok;
+  logic                       f_lo, f_hi, ok;
 
   logic [66:0] a3, h3;       // a3[63:0] is the address; h3[66] the upper-bound sign
   logic        unused_sums;
   assign unused_sums = ^{a3[66:64], h3[65:0]};
   always_comb begin
-    logic        f_lo, f_hi, f_ovf;
     e     = rd_word;
     a3    = add3({3'd0, b_va_q}, {3'd0, e.host_base}, ~{3'd0, e.base}, 1'b1);
     // (va + len) + ~base + ~length + 1 = (va + len) - base - length - 1 (67-bit signed)
     h3    = add3({2'd0, b_end_q}, ~{3'd0, e.base}, ~{3'd0, e.length}, 1'b1);
     f_lo  = b_va_q < e.base;
     f_hi  = !h3[66];
-    f_ovf = b_end_q[64] && b_end_q[63:0] != '0;
-    f_inv = !b_in_range_q || !e.valid;
-    f_tag = b_tag_q != e.tag;
-    f_pd  = b_pd_q != e.pd;
-    f_acc = (b_access_q & ~e.access) != 4'd0;
-    f_bnd = f_lo || f_hi || f_ovf;
-    ok    = b_zero_q || !(f_inv || f_tag || f_pd || f_acc || f_bnd);
+  end
+
+  // The rule flags as balanced trees with kept intermediate nets (as in
+  // fabnic_vswitch_table), so that synthesis cannot chain them: 3-bit compare chunks
+  // and 6-bit OR chunks (one LUT each), then groups of up to six (one LUT each).
+  (* keep *) logic [2:0]  tag_ch;   // tag bits equal, 3 bits a chunk
+  (* keep *) logic [7:0]  pd_ch;    // PD bits equal
+  (* keep *) logic [10:0] ov_ch;    // (va + len)[63:0] nonzero, 6 bits a chunk
+  (* keep *) logic [1:0]  ov_gr;    // ... six chunks a group
+  (* keep *) logic        f_inv, f_tag, f_pd, f_acc, f_ovf, id_ok, bnd_ok;
+  always_comb begin
+    logic [8:0]  tq, te;
+    logic [65:0] endp;
+    tq   = {1'b0, b_tag_q};
+    te   = {1'b0, e.tag};
+    endp = {2'b0, b_end_q[63:0]};
+    for (int i = 0; i < 3; i++) tag_ch[i] = tq[3*i +: 3] == te[3*i +: 3];
+    for (int i = 0; i < 8; i++) pd_ch[i] = b_pd_q[3*i +: 3] == e.pd[3*i +: 3];
+    for (int i = 0; i < 11; i++) ov_ch[i] = |endp[6*i +: 6];
+    ov_gr[0] = |ov_ch[5:0];
+    ov_gr[1] = |ov_ch[10:6];
+    f_inv  = !b_in_range_q || !e.valid;
+    f_tag  = !(&tag_ch);
+    f_pd   = !(&pd_ch);
+    f_acc  = (b_access_q & ~e.access) != 4'd0;
+    f_ovf  = b_end_q[64] && (|ov_gr);
+    // every rule but the bounds (index range, valid, tag, PD, access)
+    id_ok  = !f_inv && !f_acc && (&tag_ch) && (&pd_ch);
+    bnd_ok = !f_lo && !f_hi && !f_ovf;
+  end
+
+  always_comb begin
+    ok    = b_zero_q || (id_ok && bnd_ok);
     addr  = b_zero_q ? b_va_q : a3[63:0];
     if (b_zero_q) err = fabnic_roce_pkg::MR_OK;
     else if (f_inv) err = fabnic_roce_pkg::MR_ERR_INVALID;
     else if (f_tag) err = fabnic_roce_pkg::MR_ERR_TAG;
     else if (f_pd) err = fabnic_roce_pkg::MR_ERR_PD;
     else if (f_acc) err = fabnic_roce_pkg::MR_ERR_ACCESS;
-    else if (f_bnd) err = fabnic_roce_pkg::MR_ERR_BOUNDS;
+    else if (!bnd_ok) err = fabnic_roce_pkg::MR_ERR_BOUNDS;
     else err = fabnic_roce_pkg::MR_OK;
   end
 
@@ -226,7 +254,7 @@ module fabnic_roce_mr_table #(
   always_ff @(posedge clk) begin
     if (!rst && b_valid_q && !b_zero_q && !f_inv && !f_tag && !f_pd && !f_acc) begin
       // the carry-save forms agree with the plain arithmetic
-      assert (f_bnd == (b_va_q < e.base || b_end_q > {1'b0, e.base} + {1'b0, e.length}
+      assert (!bnd_ok == (b_va_q < e.base || b_end_q > {1'b0, e.base} + {1'b0, e.length}
                         || b_end_q > {1'b1, 64'd0}))
         else $error("mr_table: bounds check");
       assert (addr == b_va_q - e.base + e.host_base) else $error("mr_table: address");

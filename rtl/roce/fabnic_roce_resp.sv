@@ -20,7 +20,7 @@
 // (later ones are dropped until the gap fills); remote access violations and invalid
 // requests get NAKs, and nothing is written to host memory for them.
 // Selective repeat (QP context bit sr, docs/roce_sr.md): every request packet is
-// classified by fabnic_roce_sr_window (one request in flight, 3-cycle round trip);
+// classified by fabnic_roce_sr_window (one request in flight, 4-cycle round trip);
 // WRITE packets without immediate are placed out of order (per-packet RETH: rkey, PD,
 // rights and bounds checked for [va, va+payload)), and so are SEND packets (per-packet
 // SOFFETH: message offset, SSN, message length; the receive WQE is rq_ci + (SSN -

@@ -46,8 +46,17 @@
 // store the first line's index (line_idx folded at the queue input); the index of line
 // k+1 is computed while line k is written or looked up. L0 registers the SQE's 8-entry
 // slice of the valid bits with the RAM read; L1 picks the bit and compares the tag.
+// The slice select and the 58-bit tag compare are written as balanced trees of kept
+// nets (radix-4 mux stages; 3-bit compare chunks, then groups of six).
+// The result FIFO's head is moved into a register (h_*) that drives the output, so
+// the output handshake starts from flops.
 // Latency: a command at the head of an idle block issues its first lookup in the
-// cycle it appears, its first result is in the result FIFO two cycles later.
+// cycle it appears, its first result is in the result FIFO two cycles later and at
+// the output (m_tvalid for a hit) three cycles later; one result per cycle after that.
+// Combinational paths across the ports (pass-throughs): s_fdesc_valid -> m_fdesc_valid
+// and m_fdesc_ready -> s_fdesc_ready (the fill descriptors), s_dma_tvalid -> m_tvalid
+// and m_tready -> s_dma_tready (a miss beat goes from the host read engine to the
+// completer without a register).
 module fabnic_roce_sqe_shadow #(
     parameter int DEPTH     = 512,   // entries (power of two)
     parameter int RES_DEPTH = 64,    // SQEs between lookup and output (power of two)
@@ -200,6 +209,42 @@ module fabnic_roce_sqe_shadow #(
   logic [15:0]           dq_n;
   logic [$clog2(DESC_Q):0] dq_cnt;
 
+  // the valid-bit row of rd_idx: a DEPTH/VROW-to-1 mux written as radix-4 stages with
+  // kept nets (one LUT per bit and stage), so that synthesis cannot chain it
+  localparam int NROW = DEPTH / VROW;
+  localparam int RS_W = IDX_W - VR_W;        // row select bits
+  localparam int NSTG = (RS_W + 1) / 2;
+  logic [VROW-1:0] vrow;
+  for (genvar st = 0; st < NSTG; st++) begin : g_vmux
+    localparam int NIN  = (NROW + (1 << (2 * st)) - 1) >> (2 * st);   // rows into stage
+    localparam int NOUT = (NIN + 3) / 4;
+    (* keep *) logic [NOUT*VROW-1:0] o;
+    logic [NIN*VROW-1:0] in;
+    if (st == 0) begin : g_in0
+      assign in = vld_q;
+    end else begin : g_inn
+      assign in = g_vmux[st-1].o;
+    end
+    logic [1:0] sel;
+    assign sel = 2'(rd_idx[VR_W + 2 * st +: ((2 * st + 2 <= RS_W) ? 2 : 1)]);
+    for (genvar j = 0; j < NOUT; j++) begin : g_o
+      logic [VROW-1:0] r [4];
+      for (genvar k = 0; k < 4; k++) begin : g_r
+        if (4 * j + k < NIN) begin : g_row
+          assign r[k] = in[(4*j + k)*VROW +: VROW];
+        end else begin : g_pad
+          assign r[k] = '0;
+        end
+      end
+      assign o[j*VROW +: VROW] = r[sel];
+    end
+  end
+  if (NSTG == 0) begin : g_vrow1
+    assign vrow = vld_q;
+  end else begin : g_vrown
+    assign vrow = g_vmux[NSTG-1].o[VROW-1:0];
+  end
+
   // the SQE L0 looks up: the command's first from the queue head, later ones from nx_*
   assign l0_line   = c_first_q ? cq_line : nx_line_q;
   assign rd_idx    = c_first_q ? cq_idx : nx_idx_q;
@@ -220,13 +265,14 @@ module fabnic_roce_sqe_shadow #(
       nx_ok_q   <= c_i_q + 16'd1 < cq_nok;
     end
     // room for the SQE issued next: one may be in L1, one is issued per cycle, and
-    // this flag is a cycle old (each queue may have taken one push since)
-    room_q <= (res_cnt <= RC_W'(RES_DEPTH - 3)) && (dq_cnt <= ($clog2(DESC_Q)+1)'(DESC_Q - 5));
+    // this flag is a cycle old (each queue may have taken one push since); one more
+    // result may wait in the head register h_*
+    room_q <= (res_cnt <= RC_W'(RES_DEPTH - 4)) && (dq_cnt <= ($clog2(DESC_Q)+1)'(DESC_Q - 5));
     l1_valid_q <= l0_go;
     l1_line_q  <= l0_line;
     l1_last_q  <= l0_last;
     l1_ok_q    <= l0_ok && !(wr_en && wr_idx == rd_idx);
-    l1_vrow_q  <= vld_q[rd_idx[IDX_W-1:VR_W] * VROW +: VROW];
+    l1_vrow_q  <= vrow;
     l1_vsel_q  <= rd_idx[VR_W-1:0];
     if (rst) begin
       c_i_q      <= '0;
@@ -236,7 +282,23 @@ module fabnic_roce_sqe_shadow #(
     end
   end
 
-  assign l1_tag_eq = rd_data[TAG_W+223:224] == l1_line_q;
+  // the 58-bit tag compare as a balanced tree with kept nets (as in
+  // fabnic_vswitch_table), so that synthesis cannot chain it: 3-bit chunks (one LUT
+  // each), groups of six chunks (one LUT each), then the groups with the flags
+  localparam int TCH = (TAG_W + 2) / 3;
+  localparam int TGR = (TCH + 5) / 6;
+  (* keep *) logic [TCH-1:0] l1_tch;
+  (* keep *) logic [TGR-1:0] l1_tgr;
+  always_comb begin
+    logic [3*TCH-1:0] a, b;
+    logic [6*TGR-1:0] c;
+    a = (3 * TCH)'(rd_data[TAG_W+223:224]);
+    b = (3 * TCH)'(l1_line_q);
+    for (int i = 0; i < TCH; i++) l1_tch[i] = a[3*i +: 3] == b[3*i +: 3];
+    c = {{(6 * TGR - TCH){1'b1}}, l1_tch};
+    for (int g = 0; g < TGR; g++) l1_tgr[g] = &c[6*g +: 6];
+  end
+  assign l1_tag_eq = &l1_tgr;
   assign l1_hit    = l1_ok_q && l1_vrow_q[l1_vsel_q] && l1_tag_eq;
   // a run closes at a hit, at its command's last SQE (that SQE included), or when L1
   // holds no SQE (L0 is waiting: the run's markers must not wait for its own issue)
@@ -278,7 +340,11 @@ module fabnic_roce_sqe_shadow #(
   assign m_desc_len  = {10'd0, dq_out_n, 6'd0};
 
   // ---------------------------------------------------------------- results, output
+  // The result FIFO's head goes through a register (h_*), so that the output handshake
+  // starts from flops: the FIFO's empty flag (a pointer compare) only loads h_*.
   logic unused_res_in_ready;
+  logic          h_valid_q, h_hit_q, h_last_q, h_take;
+  logic [223:0]  h_data_q;
   fabnic_fifo #(.WIDTH(226), .DEPTH(RES_DEPTH)) u_res (
       .clk, .rst,
       .in_valid(l1_valid_q), .in_ready(unused_res_in_ready),
@@ -286,12 +352,22 @@ module fabnic_roce_sqe_shadow #(
       .out_valid(res_valid), .out_ready(res_ready), .out_data({res_hit, res_last, res_data}),
       .status_count(res_cnt)
   );
-  assign m_tvalid     = res_valid && (res_hit || s_dma_tvalid);
-  assign m_tdata      = res_hit ? {288'd0, res_data} : s_dma_tdata;
-  assign m_tlast      = res_last;
-  assign m_tuser      = !res_hit && s_dma_tuser;
-  assign res_ready    = m_tvalid && m_tready;
-  assign s_dma_tready = res_valid && !res_hit && m_tready;
+  assign m_tvalid     = h_valid_q && (h_hit_q || s_dma_tvalid);
+  assign m_tdata      = h_hit_q ? {288'd0, h_data_q} : s_dma_tdata;
+  assign m_tlast      = h_last_q;
+  assign m_tuser      = !h_hit_q && s_dma_tuser;
+  assign h_take       = m_tvalid && m_tready;
+  assign res_ready    = !h_valid_q || h_take;
+  assign s_dma_tready = h_valid_q && !h_hit_q && m_tready;
+  always_ff @(posedge clk) begin
+    if (res_ready) begin
+      h_valid_q <= res_valid;
+      h_hit_q   <= res_hit;
+      h_last_q  <= res_last;
+      h_data_q  <= res_data;
+    end
+    if (rst) h_valid_q <= 1'b0;
+  end
 
   logic unused;
   assign unused = ^{unused_fq_cnt, unused_cq_cnt, unused_res_in_ready, s_fdesc_addr[5:0],

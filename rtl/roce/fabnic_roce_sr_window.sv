@@ -31,24 +31,33 @@
 // request in the same cycle and travels through the same pipeline (no response). RAM
 // contents are undefined after configuration: init every QP before its first request.
 //
-// Pipeline (L = 1 + OUT_REG RAM read stages):
-//   accept: RAM read issued -> L stages -> compute -> D register (response valid,
-//   RAM write when D advances). In the stage before compute, the request-side values
-//   (psn + span, span mask, one-hot psn mod W) are decoded and the QP compared with
-//   the requests ahead of it; compute takes its QP's state from the D register (the
-//   request just ahead, same QP), or from the newest of the last L RAM writes its read
-//   could not see (pre-selected into fwd_q one stage earlier), or from the RAM word.
-//   Latency: a request accepted in cycle 0 has its response valid in cycle L+1 (3 with
-//   OUT_REG=1, 2 with OUT_REG=0), one request per cycle for any QP mix, including
-//   back-to-back requests to the same QP, with one exception: an in-order arrival
-//   (d == 0, span < W) to a QP that has PSNs received ahead (a hole being filled)
-//   stops the pipeline for three cycles (slow path: mark the run of received PSNs,
-//   count it, then shift and add); its response comes three cycles later and so does
-//   everything behind it. m_rsp_ready low freezes the whole pipeline (the RAM read registers
-//   hold); m_rsp_ready combinationally drives s_req_ready and s_init_ready.
-// Registered: every path from the ports ends in a register except that
-// m_rsp_ready -> s_req_ready/s_init_ready/RAM read enable; outputs are registers
-// except m_rsp_valid (D valid and the slow-path state, one gate).
+// Pipeline: accept (RAM read issued) -> P -> C (decide) -> E (act) -> D register
+// (response valid, RAM write when D advances). The RAM word reaches C (the block RAM
+// output register with OUT_REG=1, a fabric register with OUT_REG=0).
+//   P: the request-side values (psn + span, span mask, one-hot psn mod W) are decoded
+//      and the QP is compared with the requests ahead of it.
+//   C: takes its QP's state from D (a request ahead of it, same QP), or from the
+//      newer of the last two RAM writes (D and a history register, pre-selected into
+//      fwd_q in P), or from the RAM word; computes the decision flags (behind,
+//      in window, d == 0, bit set, window empty) and the one-hot (psn - epsn) mod W,
+//      registered with the state it used.
+//   E: class, next state, response bitmap (abm rotated by epsn mod W) and advance
+//      from the registered flags.
+// Hazard rule (one owner per QP: the state of a QP is final only in D): a request
+// does not enter C while the request in C (about to enter E) is for the same QP; it
+// waits one cycle in P (C gets a bubble) and takes that request's result from D.
+// Latency: a request accepted in cycle 0 has its response valid in cycle 4 (either
+// OUT_REG). Throughput: one request per cycle when consecutive requests are for
+// different QPs; a request for the same QP as the one accepted just before it costs
+// one more cycle (the bubble). An in-order arrival (d == 0, span < W) to a QP that has
+// PSNs received ahead (a hole being filled) stops the pipeline for three cycles (slow
+// path: mark the run of received PSNs, count it and clear it, then shift and add); its
+// response comes three cycles later and so does everything behind it. m_rsp_ready low
+// freezes the whole pipeline (the RAM read registers hold); m_rsp_ready combinationally
+// drives s_req_ready and s_init_ready, and s_init_valid drives s_req_ready (init
+// priority).
+// Registered: every path from the ports ends in a register except those; outputs are
+// registers except m_rsp_valid (D valid and the slow-path state, one gate).
 //
 // Counters (CNT_W bits, wrapping), one per class plus inits.
 `default_nettype none
@@ -58,7 +67,7 @@ module fabnic_roce_sr_window #(
     parameter int W       = 64,     // window / SACK bitmap width (PSNs), power of two
     parameter int USER_W  = 8,      // opaque tag carried from request to response
     parameter int CNT_W   = 32,
-    parameter bit OUT_REG = 1'b1,   // block RAM output register (timing), +1 latency
+    parameter bit OUT_REG = 1'b1,   // RAM word into C: block RAM output register (1) or fabric (0)
     parameter int QPN_W   = (NUM_QP > 1) ? $clog2(NUM_QP) : 1,
     parameter int PSN_W   = 24
 ) (
@@ -99,7 +108,6 @@ module fabnic_roce_sr_window #(
     output logic [CNT_W-1:0]       cnt_init
 );
 
-  localparam int L      = OUT_REG ? 2 : 1;          // request stages before compute
   localparam int IDX_W  = (W > 1) ? $clog2(W) : 1;
   localparam int ST_W   = PSN_W + W;
 
@@ -128,13 +136,23 @@ module fabnic_roce_sr_window #(
     logic [USER_W-1:0] user;
   } req_t;
 
-  // request-side values, decoded in the stage before compute
+  // request-side values, decoded in P
   typedef struct packed {
     logic [PSN_W-1:0] psn_span;   // psn + span
     logic             span_big;   // span >= W
     logic [W-1:0]     span_mask;  // bits [0, min(span, W))
     logic [W-1:0]     psn_oh;     // one-hot psn mod W
   } pre_t;
+
+  // decision flags of C, registered for E
+  typedef struct packed {
+    logic             behind;     // psn - epsn >= 2^23
+    logic             in_win;     // psn - epsn < W
+    logic             d_zero;     // psn == epsn
+    logic             bit_set;    // psn already received out of order
+    logic             empty;      // nothing received ahead of epsn
+    logic [W-1:0]     dec;        // one-hot (psn - epsn) mod W
+  } dec_t;
 
   typedef struct packed {
     logic             valid;
@@ -150,12 +168,33 @@ module fabnic_roce_sr_window #(
     SL_APPLY = 2'd3
   } sl_e;
 
+  // rotate by k (right: bit i of the result is bit i + k of x), written as radix-4
+  // stages (one 4:1 mux, one LUT, per bit and two bits of k) so that synthesis does
+  // not build a chain of 2:1 muxes
+  function automatic logic [W-1:0] rot(input logic [W-1:0] x, input logic [IDX_W-1:0] k,
+                                       input bit left);
+    logic [W-1:0]       y, t;
+    logic [IDX_W+1:0]   kk;
+    y  = x;
+    kk = (IDX_W + 2)'(k);
+    for (int s = 0; s < IDX_W; s += 2) begin
+      for (int i = 0; i < W; i++) begin
+        for (int j = 0; j < 4; j++) begin
+          if (kk[s +: 2] == 2'(j))
+            t[i] = y[left ? (i + W - ((j << s) % W)) % W : (i + (j << s)) % W];
+        end
+      end
+      y = t;
+    end
+    return y;
+  endfunction
+
   function automatic logic [W-1:0] rotr(input logic [W-1:0] x, input logic [IDX_W-1:0] k);
-    return W'({x, x} >> k);
+    return rot(x, k, 1'b0);
   endfunction
 
   function automatic logic [W-1:0] rotl(input logic [W-1:0] x, input logic [IDX_W-1:0] k);
-    return W'(({x, x} << k) >> W);
+    return rot(x, k, 1'b1);
   endfunction
 
   // number of ones in a thermometer code t (t[i] set implies t[i-1] set): 0 .. W
@@ -182,17 +221,20 @@ module fabnic_roce_sr_window #(
   endfunction
 
   // ---------------------------------------------------------------- handshake
-  logic d_valid, d_init, stall, adv;
+  // adv: the back of the pipeline (C -> E -> D, history) moves; adv_f: the front
+  // (accept, P, RAM read registers) moves too (not during a hazard bubble)
+  logic d_valid, d_init, stall, adv, adv_f, haz_q;
   sl_e  sl_q, sl_d;
   assign stall        = (sl_q != SL_IDLE) || (d_valid && !d_init && !m_rsp_ready);
   assign adv          = !stall;
-  assign s_init_ready = adv;
-  assign s_req_ready  = adv && !s_init_valid;
+  assign adv_f        = adv && !haz_q;
+  assign s_init_ready = adv_f;
+  assign s_req_ready  = adv_f && !s_init_valid;
 
   req_t in_r;
   always_comb begin
     in_r         = '0;
-    in_r.valid   = (s_init_valid || s_req_valid) && adv;
+    in_r.valid   = (s_init_valid || s_req_valid) && adv_f;
     in_r.init    = s_init_valid;
     in_r.qpn     = s_init_valid ? s_init_qpn : s_req_qpn;
     in_r.psn     = s_init_valid ? s_init_epsn : s_req_psn;
@@ -204,68 +246,72 @@ module fabnic_roce_sr_window #(
   // ---------------------------------------------------------------- state RAM
   logic             wr_en;
   logic [QPN_W-1:0] wr_addr;
-  st_t              wr_data, rd_data;
+  st_t              wr_data, ram_q, rd_st;
 
   fabnic_ram_sdp #(.DATA_W(ST_W), .DEPTH(NUM_QP), .OUT_REG(OUT_REG), .ADDR_W(QPN_W)) u_state (
       .clk,
       .wr_en, .wr_be(1'b1), .wr_addr, .wr_data,
-      .rd_en(in_r.valid), .rd_regce(adv), .rd_addr(in_r.qpn), .rd_data
+      .rd_en(in_r.valid), .rd_regce(adv_f), .rd_addr(in_r.qpn), .rd_data(ram_q)
   );
 
-  // ---------------------------------------------------------------- request stages
-  req_t p_q [L];
-  always_ff @(posedge clk) begin
-    if (adv) begin
-      p_q[0] <= in_r;
-      for (int i = 1; i < L; i++) p_q[i] <= p_q[i-1];
+  if (OUT_REG) begin : g_rd_bram
+    assign rd_st = ram_q;
+  end else begin : g_rd_fabric
+    st_t rd_q;
+    always_ff @(posedge clk) begin
+      if (adv_f) rd_q <= ram_q;
     end
-    if (rst) begin
-      for (int i = 0; i < L; i++) p_q[i].valid <= 1'b0;
-    end
+    assign rd_st = rd_q;
   end
 
-  req_t c_r;   // in compute
-  req_t pv;    // one stage before compute (only its PSN and span are decoded early)
-  logic unused_pv;
-  assign unused_pv = ^{pv.valid, pv.init, pv.qpn, pv.ordered, pv.user};
-  assign c_r = p_q[L-1];
-  if (L == 1) begin : g_pv_in
-    assign pv = in_r;
-  end else begin : g_pv_q
-    assign pv = p_q[L-2];
+  // ---------------------------------------------------------------- request stages
+  req_t p_r, c_r;   // in P, in C
+  always_ff @(posedge clk) begin
+    if (adv_f) p_r <= in_r;
+    if (adv) begin
+      c_r <= p_r;
+      if (haz_q) c_r.valid <= 1'b0;
+      // the pair (P, C) of the next cycle is for one QP: bubble then
+      haz_q <= !haz_q && in_r.valid && p_r.valid && in_r.qpn == p_r.qpn;
+    end
+    if (rst) begin
+      p_r.valid <= 1'b0;
+      c_r.valid <= 1'b0;
+      haz_q     <= 1'b0;
+    end
   end
 
   // ---------------------------------------------------------------- bypass selection
-  // D register: the request now in compute (same QP as pv: sel_d_q). Writes pv's read
-  // misses besides that one: D now and (L = 2) the D register one advance ago.
-  wr_t  d_wr;
-  logic h_hit;
-  st_t  h_st;
-  if (L == 2) begin : g_hist
-    wr_t h_q;
-    always_ff @(posedge clk) begin
-      if (adv) h_q <= d_wr;
-      if (rst) h_q.valid <= 1'b0;
+  // Selected in P for the request entering C: D of the next cycle (the request now in
+  // E), else the newer of D and the history register h1_q (the RAM writes of this and
+  // the last advance, which its read could not see; an older match holds what the RAM
+  // holds), else the RAM word. A request that waited a bubble in P (hazard) always
+  // takes D: the request it waited for is its QP's newest.
+  wr_t  d_wr, h1_q;
+  logic v_q;                       // E holds a request
+  logic [QPN_W-1:0] e_qpn;
+  always_ff @(posedge clk) begin
+    if (adv) begin
+      h1_q <= d_wr;
     end
-    assign h_hit = h_q.valid && h_q.qpn == pv.qpn;
-    assign h_st  = h_q.st;
-  end else begin : g_no_hist
-    assign h_hit = 1'b0;
-    assign h_st  = '0;
+    if (rst) begin
+      h1_q.valid <= 1'b0;
+    end
   end
 
-  logic d_hit;
-  assign d_hit = d_wr.valid && d_wr.qpn == pv.qpn;
+  logic hit_d, hit_1;
+  assign hit_d = d_wr.valid && d_wr.qpn == p_r.qpn;
+  assign hit_1 = h1_q.valid && h1_q.qpn == p_r.qpn;
 
   pre_t x_q;
   st_t  fwd_q;
   logic sel_d_q, sel_f_q;
   always_ff @(posedge clk) begin
     if (adv) begin
-      x_q     <= pre_decode(pv.psn, pv.span);
-      sel_d_q <= c_r.valid && c_r.qpn == pv.qpn;
-      sel_f_q <= d_hit || h_hit;
-      fwd_q   <= d_hit ? d_wr.st : h_st;
+      x_q     <= pre_decode(p_r.psn, p_r.span);
+      sel_d_q <= v_q && e_qpn == p_r.qpn;
+      sel_f_q <= hit_d || hit_1;
+      fwd_q   <= hit_d ? d_wr.st : h1_q.st;
     end
     if (rst) begin
       sel_d_q <= 1'b0;
@@ -273,44 +319,64 @@ module fabnic_roce_sr_window #(
     end
   end
 
-  st_t cur;
-  assign cur = sel_d_q ? d_wr.st : (sel_f_q ? fwd_q : rd_data);
-
-  // ---------------------------------------------------------------- compute
-  logic [PSN_W-1:0]  psn_off;
-  logic              behind, in_win, d_zero, bit_set, empty, io, simple, c_slow, keep, set_g;
-  logic [W-1:0]      dec, rel, nxt_bmp;
-  fabnic_roce_sr_pkg::sr_class_e c_class;
-  st_t               nxt;
-  logic [PSN_W-1:0]  c_adv;
+  // ---------------------------------------------------------------- C: decide
+  st_t  cur;
+  dec_t c_dec;
+  logic [PSN_W-1:0] psn_off;
+  assign cur = sel_d_q ? d_wr.st : (sel_f_q ? fwd_q : rd_st);
 
   always_comb begin
-    psn_off = c_r.psn - cur.epsn;
-    behind  = psn_off[PSN_W-1];
-    in_win  = (psn_off[PSN_W-1:IDX_W] == '0);
-    d_zero  = (c_r.psn == cur.epsn);
-    bit_set = |(cur.abm & x_q.psn_oh);
-    empty   = (cur.abm == '0);
-    dec     = W'(1) << psn_off[IDX_W-1:0];
-    rel     = rotr(cur.abm, cur.epsn[IDX_W-1:0]);
-    io      = !c_r.init && d_zero;
-    simple  = io && (empty || x_q.span_big);   // epsn += span, nothing left ahead
-    c_slow  = io && !empty && !x_q.span_big;
-    keep    = !c_r.init && !simple;
-    set_g   = !c_r.init && in_win && !d_zero && !c_r.ordered;
+    psn_off        = c_r.psn - cur.epsn;
+    c_dec.behind   = psn_off[PSN_W-1];
+    c_dec.in_win   = (psn_off[PSN_W-1:IDX_W] == '0);
+    c_dec.d_zero   = (c_r.psn == cur.epsn);
+    c_dec.bit_set  = |(cur.abm & x_q.psn_oh);
+    c_dec.empty    = (cur.abm == '0);
+    c_dec.dec      = W'(1) << psn_off[IDX_W-1:0];
+  end
 
-    nxt.abm  = keep ? (cur.abm | (x_q.psn_oh & {W{set_g}})) : '0;
-    nxt_bmp  = keep ? (rel | (dec & {W{set_g}})) : '0;
-    nxt.epsn = c_r.init ? c_r.psn : (simple ? x_q.psn_span : cur.epsn);
-    c_adv    = simple ? c_r.span : '0;
+  // ---------------------------------------------------------------- E: act
+  req_t e_r;
+  pre_t e_x;
+  dec_t e_d;
+  st_t  e_st;
+  always_ff @(posedge clk) begin
+    if (adv) begin
+      e_r  <= c_r;
+      e_x  <= x_q;
+      e_d  <= c_dec;
+      e_st <= cur;
+    end
+    if (rst) e_r.valid <= 1'b0;
+  end
+  assign v_q   = e_r.valid;
+  assign e_qpn = e_r.qpn;
 
-    c_class = fabnic_roce_sr_pkg::SR_BEYOND_WINDOW;
-    if (behind) c_class = fabnic_roce_sr_pkg::SR_DUPLICATE;
-    else if (d_zero) c_class = fabnic_roce_sr_pkg::SR_NEW_IN_ORDER;
-    else if (in_win) begin
-      if (bit_set) c_class = fabnic_roce_sr_pkg::SR_DUPLICATE;
-      else if (c_r.ordered) c_class = fabnic_roce_sr_pkg::SR_ORDERED_EARLY;
-      else c_class = fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER;
+  logic              io, simple, e_slow, keep, set_g;
+  logic [W-1:0]      nxt_bmp;
+  fabnic_roce_sr_pkg::sr_class_e e_class;
+  st_t               nxt;
+  logic [PSN_W-1:0]  e_adv;
+
+  always_comb begin
+    io      = !e_r.init && e_d.d_zero;
+    simple  = io && (e_d.empty || e_x.span_big);   // epsn += span, nothing left ahead
+    e_slow  = io && !e_d.empty && !e_x.span_big;
+    keep    = !e_r.init && !simple;
+    set_g   = !e_r.init && e_d.in_win && !e_d.d_zero && !e_r.ordered;
+
+    nxt.abm  = keep ? (e_st.abm | (e_x.psn_oh & {W{set_g}})) : '0;
+    nxt_bmp  = keep ? (rotr(e_st.abm, e_st.epsn[IDX_W-1:0]) | (e_d.dec & {W{set_g}})) : '0;
+    nxt.epsn = e_r.init ? e_r.psn : (simple ? e_x.psn_span : e_st.epsn);
+    e_adv    = simple ? e_r.span : '0;
+
+    e_class = fabnic_roce_sr_pkg::SR_BEYOND_WINDOW;
+    if (e_d.behind) e_class = fabnic_roce_sr_pkg::SR_DUPLICATE;
+    else if (e_d.d_zero) e_class = fabnic_roce_sr_pkg::SR_NEW_IN_ORDER;
+    else if (e_d.in_win) begin
+      if (e_d.bit_set) e_class = fabnic_roce_sr_pkg::SR_DUPLICATE;
+      else if (e_r.ordered) e_class = fabnic_roce_sr_pkg::SR_ORDERED_EARLY;
+      else e_class = fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER;
     end
   end
 
@@ -319,10 +385,10 @@ module fabnic_roce_sr_window #(
     sl_d = sl_q;
     unique case (sl_q)
       // fast path; an in-order arrival with PSNs received ahead enters the slow path
-      SL_IDLE:  if (adv && c_r.valid && c_slow) sl_d = SL_SCAN;
+      SL_IDLE:  if (adv && e_r.valid && e_slow) sl_d = SL_SCAN;
       // mark the run of ones of {bitmap | span mask} from bit 0 (pipeline stopped)
       SL_SCAN:  sl_d = SL_COUNT;
-      // count it
+      // count it; clear it from the bitmap
       SL_COUNT: sl_d = SL_APPLY;
       // shift the bitmap, advance epsn, rebuild abm into the D register
       SL_APPLY: sl_d = SL_IDLE;
@@ -335,40 +401,42 @@ module fabnic_roce_sr_window #(
     if (rst) sl_q <= SL_IDLE;
   end
 
-  logic [W-1:0]     d_bmp, sm_q, low_q, s_comb, s_low, s_hi;
+  logic [W-1:0]     d_bmp, sm_q, low_q, hi_q, s_comb, s_low;
   logic [IDX_W:0]   ones_q;
   always_comb begin
     s_comb = d_bmp | sm_q;
     // the run of ones from bit 0 (bit i set when bits 0..i all are): x & ~(x + 1), one
     // carry chain instead of a prefix AND tree
     s_low  = s_comb & ~(s_comb + W'(1));
-    s_hi   = s_comb & ~low_q;
   end
 
   always_ff @(posedge clk) begin
     if (sl_q == SL_SCAN) low_q <= s_low;
-    if (sl_q == SL_COUNT) ones_q <= therm_cnt(low_q);
+    if (sl_q == SL_COUNT) begin
+      ones_q <= therm_cnt(low_q);
+      hi_q   <= s_comb & ~low_q;
+    end
   end
 
   // ---------------------------------------------------------------- D register
   always_ff @(posedge clk) begin
     if (adv) begin
-      d_valid      <= c_r.valid;
-      d_init       <= c_r.init;
-      d_wr.valid   <= c_r.valid;
-      d_wr.qpn     <= c_r.qpn;
+      d_valid      <= e_r.valid;
+      d_init       <= e_r.init;
+      d_wr.valid   <= e_r.valid;
+      d_wr.qpn     <= e_r.qpn;
       d_wr.st      <= nxt;
       d_bmp        <= nxt_bmp;
-      sm_q         <= x_q.span_mask;
-      m_rsp_qpn    <= c_r.qpn;
-      m_rsp_psn    <= c_r.psn;
-      m_rsp_user   <= c_r.user;
-      m_rsp_class  <= c_class;
-      m_rsp_adv    <= c_adv;
+      sm_q         <= e_x.span_mask;
+      m_rsp_qpn    <= e_r.qpn;
+      m_rsp_psn    <= e_r.psn;
+      m_rsp_user   <= e_r.user;
+      m_rsp_class  <= e_class;
+      m_rsp_adv    <= e_adv;
     end else if (sl_q == SL_APPLY) begin
       d_wr.st.epsn <= m_rsp_psn + PSN_W'(ones_q);
-      d_wr.st.abm  <= rotl(s_hi, m_rsp_psn[IDX_W-1:0]);
-      d_bmp        <= s_hi >> ones_q[IDX_W-1:0];
+      d_wr.st.abm  <= rotl(hi_q, m_rsp_psn[IDX_W-1:0]);
+      d_bmp        <= rotr(hi_q, ones_q[IDX_W-1:0]);   // bits below ones_q are clear
       m_rsp_adv    <= PSN_W'(ones_q);
     end
     if (rst) begin
@@ -388,10 +456,10 @@ module fabnic_roce_sr_window #(
 
   // ---------------------------------------------------------------- counters
   always_ff @(posedge clk) begin
-    if (adv && c_r.valid) begin
-      if (c_r.init) cnt_init <= cnt_init + 1'b1;
+    if (adv && e_r.valid) begin
+      if (e_r.init) cnt_init <= cnt_init + 1'b1;
       else begin
-        unique case (c_class)
+        unique case (e_class)
           fabnic_roce_sr_pkg::SR_NEW_IN_ORDER:     cnt_in_order      <= cnt_in_order + 1'b1;
           fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER: cnt_out_of_order  <= cnt_out_of_order + 1'b1;
           fabnic_roce_sr_pkg::SR_DUPLICATE:        cnt_duplicate     <= cnt_duplicate + 1'b1;
