@@ -127,7 +127,9 @@ module fabnic_fec_enc #(
   logic              cb_q;           // bank being filled
   logic [7:0]        blk_k_q, blk_r_q, blk_d_q;
   logic [7:0]        idx_q, slot_q;  // of the current / next data packet
+  logic [7:0]        slot_left_q, idx_left_q;  // d-1-slot, k-1-idx (valid unless blk_start)
   logic [15:0]       gid_base_q;     // group id of slot 0 of the current block
+  logic [15:0]       gid_next_q;     // gid_base_q + the block's D (set at the block start)
   logic              in_pkt_q;
   logic [BEAT_W:0]   beat_q;
   logic [15:0]       pkt_bytes_q;
@@ -148,7 +150,8 @@ module fabnic_fec_enc #(
   logic [7:0] eff_k, eff_r, eff_d;
   logic [SLOT_W-1:0] slot_s;
 
-  assign blk_start  = !in_pkt_q && idx_q == 8'd0 && slot_q == 8'd0;
+  logic at_zero_q;   // idx_q == 0 && slot_q == 0, as a register
+  assign blk_start  = !in_pkt_q && at_zero_q;
   assign eff_k      = blk_start ? clamp(cfg_k, MAX_K) : blk_k_q;
   assign eff_r      = blk_start ? clamp(cfg_r, MAX_R) : blk_r_q;
   assign eff_d      = blk_start ? clamp(cfg_d, MAX_D) : blk_d_q;
@@ -179,14 +182,15 @@ module fabnic_fec_enc #(
   logic [AW-1:0]     s0_addr;
   logic [DATA_W-1:0] data_masked;
   logic [15:0]       pkt_len;
-  logic [KB_W:0]     nbytes;
+  (* keep *) logic [KB_W:0] nbytes;   // the beat's byte count: its own adder tree
   logic [CX_W-1:0]   cx_sel;
 
   assign in_range      = beat_q < (BEAT_W+1)'(BEATS);
   assign zero_old      = beat_q >= hwb_q[cb_q][slot_s];
   assign s0_addr       = {slot_s, beat_q[BEAT_W-1:0]};
-  assign last_slot     = slot_q + 8'd1 >= eff_d;
-  assign last_of_group = idx_q + 8'd1 >= eff_k;
+  // slot/index counters count down to the block's last slot/index: no adder on the way
+  assign last_slot     = blk_start ? eff_d == 8'd1 : slot_left_q == 8'd0;
+  assign last_of_group = blk_start ? eff_k == 8'd1 : idx_left_q == 8'd0;
   assign cx_sel        = CX_TBL[idx_q[$clog2(MAX_K)-1:0] * CX_W +: CX_W];
 
   always_comb begin
@@ -197,6 +201,13 @@ module fabnic_fec_enc #(
     end
   end
   assign pkt_len = pkt_bytes_q + 16'(nbytes);
+
+  // Per-packet bookkeeping (count, longest length, coded length) one cycle after the
+  // packet's last beat, from registers (pl_*); the emitter reads a bank only after its
+  // close (s1_close_q, same cycle as this stage), so it always sees the update.
+  logic              pl_v_q, pl_bank_q;
+  logic [SLOT_W-1:0] pl_slot_q;
+  logic [15:0]       pl_len_q;
 
   // ---------------------------------------------------------------- stage 1
   logic              s1_we_q, s1_bank_q, s1_zero_q, s1_close_q, s1_close_bank_q;
@@ -256,32 +267,43 @@ module fabnic_fec_enc #(
   logic              em_skip, em_done, em_issue, em_last_beat;
   logic [$clog2(OUT_DEPTH):0] fifo_depth;
   logic [KEEP_W-1:0] em_keep;
-  logic [15:0]       em_rem;
   meta_t             em_meta;
 
+  // Each slot the emitter visits is first loaded (one cycle, em_ld_q low): its length,
+  // beat count, count, coded lengths and group id go into registers (emc_*), and the
+  // done / skip decisions are taken from them in the following cycles.
+  logic              em_ld_q, emc_done_q, emc_skip_q, emc_poison_q;
+  logic [15:0]       emc_maxlen_q, emc_gid_q;
+  logic [BEAT_W:0]   emc_nb_q;
+  logic [7:0]        emc_cnt_q;
+  logic [15:0]       emc_len_q [MAX_R];
+  logic [15:0]       ld_maxlen;
+  logic [7:0]        emc_rowl_q;     // rows left after em_row_q
+  logic [KEEP_W-1:0] emc_lkeep_q;    // tkeep of the slot's last beat
+
   assign em_slot_s = em_slot_q[SLOT_W-1:0];
-  assign em_maxlen = maxlen_q[em_bank_q][em_slot_s];
-  assign em_nb     = (BEAT_W+1)'((em_maxlen + 16'(KEEP_W - 1)) >> KB_W);
-  assign em_done   = em_busy_q && em_slot_q >= bank_d_q[em_bank_q];
-  assign em_skip   = em_busy_q && !em_done && (gcnt_q[em_bank_q][em_slot_s] == 8'd0 || em_nb == '0);
+  assign ld_maxlen = maxlen_q[em_bank_q][em_slot_s];
+  assign em_maxlen = emc_maxlen_q;
+  assign em_nb     = emc_nb_q;
+  assign em_done   = em_busy_q && em_ld_q && emc_done_q;
+  assign em_skip   = em_busy_q && em_ld_q && !emc_done_q && emc_skip_q;
 
   logic e1_v_q;
-  assign em_issue     = em_busy_q && !em_done && !em_skip &&
-                        (32'(fifo_depth) + 32'(e1_v_q) < OUT_DEPTH - 1);
+  // room in the repair FIFO, from last cycle's depth (one beat of margin for the beat
+  // issued last cycle, which is not in fifo_depth yet)
+  logic em_room_q;
+  assign em_issue     = em_busy_q && em_ld_q && !emc_done_q && !emc_skip_q && em_room_q;
   assign em_last_beat = em_beat_q + 1'b1 >= em_nb;
-  assign em_rem       = em_maxlen - 16'({em_beat_q, {KB_W{1'b0}}});
 
   always_comb begin
-    for (int m = 0; m < KEEP_W; m++) begin
-      em_keep[m] = !em_last_beat || (16'(m) < em_rem);
-    end
+    em_keep = em_last_beat ? emc_lkeep_q : {KEEP_W{1'b1}};
     em_meta           = '0;
     for (int r = 0; r < MAX_R; r++) begin
-      if (em_row_q == 8'(r)) em_meta.len = lenacc_q[em_bank_q][em_slot_s][r];
+      if (em_row_q == 8'(r)) em_meta.len = emc_len_q[r];
     end
-    em_meta.cnt       = gcnt_q[em_bank_q][em_slot_s];
+    em_meta.cnt       = emc_cnt_q;
     em_meta.idx       = em_row_q;
-    em_meta.gid       = bank_gid_q[em_bank_q] + 16'(em_slot_q);
+    em_meta.gid       = emc_gid_q;
     em_meta.is_repair = 1'b1;
   end
 
@@ -342,6 +364,22 @@ module fabnic_fec_enc #(
     // stage 1 defaults
     s1_we_q    <= 1'b0;
     s1_close_q <= 1'b0;
+    pl_v_q     <= 1'b0;
+    em_room_q  <= 32'(fifo_depth) + 32'(e1_v_q) + 32'd1 < OUT_DEPTH - 1;
+    // every slot compares and updates its own copy (no slot mux in front of the compare)
+    for (int p = 0; p < 2; p++) begin
+      for (int sl = 0; sl < NSLOT; sl++) begin
+        if (pl_v_q && pl_bank_q == 1'(p) && pl_slot_q == SLOT_W'(sl)) begin
+          gcnt_q[p][sl] <= gcnt_q[p][sl] + 8'd1;
+          if (pl_len_q > maxlen_q[p][sl]) maxlen_q[p][sl] <= pl_len_q;
+          for (int r = 0; r < MAX_R; r++) begin
+            lenacc_q[p][sl][r] <= lenacc_q[p][sl][r] ^ {
+                fabnic_fec_pkg::gf_mul_cx(s1_cx_q[r*64 +: 64], pl_len_q[15:8]),
+                fabnic_fec_pkg::gf_mul_cx(s1_cx_q[r*64 +: 64], pl_len_q[7:0])};
+          end
+        end
+      end
+    end
     fwd_hit_q  <= 1'b0;
     fwd_q      <= s1_new;
     e1_v_q     <= 1'b0;
@@ -358,6 +396,9 @@ module fabnic_fec_enc #(
         blk_k_q <= eff_k;
         blk_r_q <= eff_r;
         blk_d_q <= eff_d;
+        slot_left_q <= eff_d - 8'd1;
+        idx_left_q  <= eff_k - 8'd1;
+        gid_next_q  <= gid_base_q + 16'(eff_d);
         bank_r_q[cb_q]   <= eff_r;
         bank_d_q[cb_q]   <= eff_d;
         bank_gid_q[cb_q] <= gid_base_q;
@@ -369,7 +410,13 @@ module fabnic_fec_enc #(
       s1_cx_q   <= cx_sel;
       s1_zero_q <= zero_old;
       fwd_hit_q <= s1_we_q && in_range && s1_bank_q == cb_q && s1_addr_q == s0_addr;
-      if (in_range && zero_old) hwb_q[cb_q][slot_s] <= beat_q + 1'b1;
+      for (int p = 0; p < 2; p++) begin
+        for (int sl = 0; sl < NSLOT; sl++) begin   // each slot compares its own mark
+          if (in_range && cb_q == 1'(p) && slot_s == SLOT_W'(sl) && beat_q >= hwb_q[p][sl]) begin
+            hwb_q[p][sl] <= beat_q + 1'b1;
+          end
+        end
+      end
       if (beat_q == (BEAT_W+1)'(BEATS)) begin
         poison_q[cb_q][slot_s] <= 1'b1;
         stat_oversize <= stat_oversize + 1;
@@ -381,23 +428,24 @@ module fabnic_fec_enc #(
         beat_q      <= '0;
         pkt_bytes_q <= '0;
         stat_data_pkts <= stat_data_pkts + 1;
-        gcnt_q[cb_q][slot_s] <= gcnt_q[cb_q][slot_s] + 8'd1;
-        if (pkt_len > maxlen_q[cb_q][slot_s]) maxlen_q[cb_q][slot_s] <= pkt_len;
-        for (int r = 0; r < MAX_R; r++) begin
-          lenacc_q[cb_q][slot_s][r] <= lenacc_q[cb_q][slot_s][r] ^ {
-              fabnic_fec_pkg::gf_mul_cx(cx_sel[r*64 +: 64], pkt_len[15:8]),
-              fabnic_fec_pkg::gf_mul_cx(cx_sel[r*64 +: 64], pkt_len[7:0])};
-        end
+        pl_v_q    <= 1'b1;
+        pl_bank_q <= cb_q;
+        pl_slot_q <= slot_s;
+        pl_len_q  <= pkt_len;
+        at_zero_q <= last_slot && last_of_group;
         if (!last_slot) begin
-          slot_q <= slot_q + 8'd1;
+          slot_q      <= slot_q + 8'd1;
+          slot_left_q <= blk_start ? eff_d - 8'd2 : slot_left_q - 8'd1;
         end else begin
-          slot_q <= '0;
+          slot_q      <= '0;
+          slot_left_q <= eff_d - 8'd1;
           if (!last_of_group) begin
-            idx_q <= idx_q + 8'd1;
+            idx_q      <= idx_q + 8'd1;
+            idx_left_q <= blk_start ? eff_k - 8'd2 : idx_left_q - 8'd1;
           end else begin  // block complete
             idx_q      <= '0;
             cb_q       <= !cb_q;
-            gid_base_q <= gid_base_q + 16'(eff_d);
+            gid_base_q <= blk_start ? gid_base_q + 16'(eff_d) : gid_next_q;
             s1_close_q      <= 1'b1;
             s1_close_bank_q <= cb_q;
             stat_blocks <= stat_blocks + 1;
@@ -407,8 +455,9 @@ module fabnic_fec_enc #(
     end else if (closing) begin
       slot_q     <= '0;
       idx_q      <= '0;
+      at_zero_q  <= 1'b1;
       cb_q       <= !cb_q;
-      gid_base_q <= gid_base_q + 16'(blk_d_q);
+      gid_base_q <= gid_next_q;         // closing is never at a block start
       s1_close_q      <= 1'b1;
       s1_close_bank_q <= cb_q;
       flush_req_q <= flush;
@@ -418,9 +467,25 @@ module fabnic_fec_enc #(
     end
 
     // -------- repair emitter
+    if (em_busy_q && !em_ld_q) begin
+      em_ld_q      <= 1'b1;
+      emc_maxlen_q <= ld_maxlen;
+      emc_nb_q     <= (BEAT_W+1)'((ld_maxlen + 16'(KEEP_W - 1)) >> KB_W);
+      emc_cnt_q    <= gcnt_q[em_bank_q][em_slot_s];
+      emc_poison_q <= poison_q[em_bank_q][em_slot_s];
+      emc_gid_q    <= bank_gid_q[em_bank_q] + 16'(em_slot_q);
+      emc_done_q   <= em_slot_q >= bank_d_q[em_bank_q];
+      emc_skip_q   <= gcnt_q[em_bank_q][em_slot_s] == 8'd0 || ld_maxlen == 16'd0;
+      for (int r = 0; r < MAX_R; r++) emc_len_q[r] <= lenacc_q[em_bank_q][em_slot_s][r];
+      emc_rowl_q   <= bank_r_q[em_bank_q] - 8'd1;       // em_row_q is 0 at a load
+      for (int m = 0; m < KEEP_W; m++) begin
+        emc_lkeep_q[m] <= ld_maxlen[KB_W-1:0] == '0 || KB_W'(m) < ld_maxlen[KB_W-1:0];
+      end
+    end
     if (!em_busy_q) begin
       if (full_q[em_bank_q]) begin
         em_busy_q <= 1'b1;
+        em_ld_q   <= 1'b0;
         em_slot_q <= '0;
         em_row_q  <= '0;
         em_beat_q <= '0;
@@ -438,6 +503,7 @@ module fabnic_fec_enc #(
       end
     end else if (em_skip) begin
       em_slot_q <= em_slot_q + 8'd1;
+      em_ld_q   <= 1'b0;
     end else if (em_issue) begin
       e1_v_q    <= 1'b1;
       e1_bank_q <= em_bank_q;
@@ -446,17 +512,19 @@ module fabnic_fec_enc #(
       e1_keep_q <= em_keep;
       e1_meta_q <= em_meta;
       e1_len_q  <= em_maxlen;
-      e1_bad_q  <= em_last_beat && poison_q[em_bank_q][em_slot_s];
+      e1_bad_q  <= em_last_beat && emc_poison_q;
       if (!em_last_beat) begin
         em_beat_q <= em_beat_q + 1'b1;
       end else begin
         stat_repair_pkts <= stat_repair_pkts + 1;
         em_beat_q <= '0;
-        if (em_row_q + 8'd1 < bank_r_q[em_bank_q]) begin
-          em_row_q <= em_row_q + 8'd1;
+        if (emc_rowl_q != 8'd0) begin
+          em_row_q   <= em_row_q + 8'd1;
+          emc_rowl_q <= emc_rowl_q - 8'd1;
         end else begin
           em_row_q  <= '0;
           em_slot_q <= em_slot_q + 8'd1;
+          em_ld_q   <= 1'b0;
         end
       end
     end
@@ -468,11 +536,17 @@ module fabnic_fec_enc #(
       blk_d_q     <= 8'd1;
       idx_q       <= '0;
       slot_q      <= '0;
+      at_zero_q   <= 1'b1;
+      em_room_q   <= 1'b0;
       gid_base_q  <= '0;
+      gid_next_q  <= '0;
       in_pkt_q    <= 1'b0;
       beat_q      <= '0;
       pkt_bytes_q <= '0;
       flush_req_q <= 1'b0;
+      pl_v_q      <= 1'b0;
+      slot_left_q <= '0;
+      idx_left_q  <= '0;
       pend_q      <= 1'b0;
       s1_we_q     <= 1'b0;
       s1_close_q  <= 1'b0;
@@ -480,6 +554,7 @@ module fabnic_fec_enc #(
       e1_v_q      <= 1'b0;
       em_busy_q   <= 1'b0;
       em_bank_q   <= 1'b0;
+      em_ld_q     <= 1'b0;
       for (int p = 0; p < 2; p++) begin
         full_q[p]     <= 1'b0;
         bank_r_q[p]   <= 8'd1;

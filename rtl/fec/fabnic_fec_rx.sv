@@ -38,6 +38,14 @@
 // buffer and the NAK path keep one sequence space: with several sources use the
 // bypass (cfg_rx_bypass, engine selective repeat). NSRC = 1: no table, as before.
 // Throughput: one beat per cycle in; out of the buffer one beat per cycle.
+// Pipelining (logic depth, docs/fec.md "fabnic_fec_rx"): frames are classified one
+// cycle after their last beat from registers; the read stage, the decoder's input,
+// its output (two stages: numbering lookup, product) and the reorder-buffer writer
+// each take their beat from a skid register; the NAK bitmap and the give-up point
+// of an unrepairable report are built in register stages; m_nak_* is registered.
+// rtx_req_* is decoded from the classification registers (no path from the inputs).
+// No combinational valid/ready path crosses the module boundary; m_axis_tready
+// reaches the output arbiter's state and the read stage's dispatch (registered).
 // DATA_W must be 512.
 `default_nettype none
 
@@ -166,6 +174,8 @@ module fabnic_fec_rx #(
 
   // ---------------------------------------------------------------- source table
   assign f_sip = first ? s_axis_tdata[8*26 +: 32] : f_sip_q;   // byte order kept as on the wire
+  logic [31:0]     cl_sip;
+  assign cl_sip = f_sip_q;   // the classified frame's source (kept until its next frame)
   logic [31:0]     st_ip_q [NSRC];
   logic [NSRC-1:0] st_v_q, st_used_q;
   logic [SI_W-1:0] src_idx, hit_idx, free_idx;
@@ -179,7 +189,7 @@ module fabnic_fec_rx #(
     hit_idx  = '0;
     free_idx = '0;
     for (int i = NSRC - 1; i >= 0; i--) begin
-      if (st_v_q[i] && st_ip_q[i] == f_sip) begin
+      if (st_v_q[i] && st_ip_q[i] == cl_sip) begin
         src_hit = 1'b1;
         hit_idx = SI_W'(i);
       end
@@ -199,6 +209,12 @@ module fabnic_fec_rx #(
     end
   end
 
+  // Trailer bytes: their frame offsets olen+t are known from the first beat; the first
+  // beat picks them from its own lanes (an input path), later beats from the offsets
+  // registered at the first beat (tpos_q), so no adder sits in the per-beat byte pick.
+  logic [15:0] tpos_q [TR_B];
+  logic [15:0] f_olen_q, f_dlen_q, f_rlen_q, f_plen_q;
+  logic        f_repok_q;          // repair: payload length in 1..MAX_LEN
   always_comb begin
     for (int i = 0; i < HDR_B; i++) b[i] = s_axis_tdata[8*i +: 8];
     f_roce4 = first ? ({b[12], b[13]} == 16'h0800 && b[14] == 8'h45 && b[23] == 8'd17 &&
@@ -208,12 +224,15 @@ module fabnic_fec_rx #(
     f_rep   = first ? b[42] == 8'hF0 : f_rep_q;
     f_nak   = first ? b[42] == 8'hF1 : f_nak_q;
     f_pad   = first ? b[43][5:4] : f_pad_q;
-    // trailer bytes at frame offsets olen .. olen+11
     for (int t = 0; t < TR_B; t++) begin
       logic [15:0] pos;
       pos   = f_olen + 16'(t);
       tr[t] = tr_q[t];
-      if (32'(pos >> KB_W) == 32'(ibeat_q)) tr[t] = s_axis_tdata[8*pos[KB_W-1:0] +: 8];
+      if (first) begin
+        if (pos < 16'(KEEP_W)) tr[t] = s_axis_tdata[8*pos[KB_W-1:0] +: 8];
+      end else if (32'(tpos_q[t] >> KB_W) == 32'(ibeat_q)) begin
+        tr[t] = s_axis_tdata[8*tpos_q[t][KB_W-1:0] +: 8];
+      end
     end
     nb = '0;
     for (int i = 0; i < KEEP_W; i++) nb = nb + (KB_W+1)'(s_axis_tkeep[i]);
@@ -222,30 +241,36 @@ module fabnic_fec_rx #(
     in_last = s_axis_tlast || in_cut;
     in_bad  = s_axis_tuser || in_cut;
     plen    = f_iplen - 16'd44 - 16'(f_pad);
+  end
 
+  // Classification, one cycle after the frame's last beat, from registers only: the
+  // trailer (tr_q), the first-beat fields (f_*_q) and the last beat's length and flags
+  // (cl_*_q). Its entry goes into the meta FIFO then; the input keeps a slot free for it.
+  logic        cl_v_q, cl_bad_q, cl_cut_q;
+  logic [15:0] cl_flen_q;
+  always_comb begin
     fm      = '0;
-    fm.gid  = {tr[2], tr[3]};
-    fm.idx  = tr[4];
-    fm.cnt  = tr[5];
-    fm.clen = {tr[6], tr[7]};
-    fm.seq  = (tr[1] == 8'h01) ? {tr[6], tr[7]} : {tr[8], tr[9]};
-    fm.d    = tr[10];
+    fm.gid  = {tr_q[2], tr_q[3]};
+    fm.idx  = tr_q[4];
+    fm.cnt  = tr_q[5];
+    fm.clen = {tr_q[6], tr_q[7]};
+    fm.seq  = (tr_q[1] == 8'h01) ? {tr_q[6], tr_q[7]} : {tr_q[8], tr_q[9]};
+    fm.d    = tr_q[10];
     fm.lim  = 16'hFFFF;
     fm.kind = K_PLAIN;
-    if (cfg_en && f_roce4 && !in_bad && tr[0] == 8'hFE && tr[1] == 8'h01 && !f_rep &&
-        flen == f_olen + 16'd8) begin
+    if (cfg_en && f_roce4_q && !cl_bad_q && tr_q[0] == 8'hFE && tr_q[1] == 8'h01 && !f_rep_q &&
+        cl_flen_q == f_dlen_q) begin
       fm.kind = K_DATA;
-      fm.lim  = f_olen;
-    end else if (cfg_en && f_roce4 && !in_bad && tr[0] == 8'hFE && tr[1] == 8'h02 && f_rep &&
-                 flen == f_olen + 16'd12 && f_iplen > 16'd44 + 16'(f_pad) &&
-                 plen <= 16'(MAX_LEN) && tr[10] != 8'd0) begin
+      fm.lim  = f_olen_q;
+    end else if (cfg_en && f_roce4_q && !cl_bad_q && tr_q[0] == 8'hFE && tr_q[1] == 8'h02 &&
+                 f_rep_q && cl_flen_q == f_rlen_q && f_repok_q && tr_q[10] != 8'd0) begin
       fm.kind = K_REP;
-      fm.lim  = 16'(HDR_B) + plen;
-    end else if (f_roce4 && (f_rep || f_nak)) begin
+      fm.lim  = 16'(HDR_B) + f_plen_q;
+    end else if (f_roce4_q && (f_rep_q || f_nak_q)) begin
       fm.kind = K_DROP;           // a valid NAK is consumed here too (is_nak)
     end
-    is_nak = cfg_en && f_roce4 && !in_bad && f_nak && tr[0] == 8'hFE && tr[1] == 8'h03 &&
-             flen == f_olen + 16'd12;
+    is_nak = cfg_en && f_roce4_q && !cl_bad_q && f_nak_q && tr_q[0] == 8'hFE &&
+             tr_q[1] == 8'h03 && cl_flen_q == f_rlen_q;
     // source space: a frame of a source without a table entry is not decoded
     fm.src   = 8'(src_idx);
     src_miss = (fm.kind == K_DATA || fm.kind == K_REP) && !src_ok;
@@ -254,11 +279,14 @@ module fabnic_fec_rx #(
     end
   end
 
-  assign rtx_req_valid = in_fire && in_wr && in_last && is_nak;
-  assign rtx_req_seq   = {tr[2], tr[3]};
-  assign rtx_req_map   = {tr[4], tr[5], tr[6], tr[7]};
+  assign rtx_req_valid = cl_v_q && is_nak;
+  assign rtx_req_seq   = {tr_q[2], tr_q[3]};
+  assign rtx_req_map   = {tr_q[4], tr_q[5], tr_q[6], tr_q[7]};
 
-  // the whole frame must be in the FIFO before it is read: meta is pushed last
+  // the whole frame must be in the FIFO before it is read: meta is pushed last (one
+  // cycle after the last beat, so a frame end needs room for two entries)
+  logic [4:0] mf_count;
+  assign mf_in_ready   = mf_count < 5'd15;
   assign in_wr         = !idrop_q;
   assign s_axis_tready = idrop_q || (fifo_in_ready && (!in_last || mf_in_ready));
   assign in_fire       = s_axis_tvalid && s_axis_tready;
@@ -283,55 +311,111 @@ module fabnic_fec_rx #(
   logic         mf_valid, mf_pop;
   logic [FM_W-1:0] mf_raw;
   fmeta_t       mh;
-  logic [4:0]   mf_cnt_unused;
 
+  logic         mf_in_ready_unused;
   fabnic_fifo #(.WIDTH(FM_W), .DEPTH(16)) u_mf (
       .clk, .rst,
-      .in_valid(in_fire && in_wr && in_last), .in_ready(mf_in_ready), .in_data(fm),
+      .in_valid(cl_v_q), .in_ready(mf_in_ready_unused), .in_data(fm),
       .out_valid(mf_valid), .out_ready(mf_pop), .out_data(mf_raw),
-      .status_count(mf_cnt_unused)
+      .status_count(mf_count)
   );
   assign mh = fmeta_t'(mf_raw);
 
   // ================================================================ read stage
+  // Two steps. Cut: each beat of the FIFO head is trimmed to its frame's kept bytes
+  // (mh.lim) and labelled with the frame's kind and meta; beats past the limit and
+  // DROP frames are consumed here, the rest enters a skid register (c_*, both
+  // directions registered). Dispatch: the registered beat goes to its consumers.
   logic [15:0]       roff_q, rrem;
-  logic              rskip_q, rlast, rgo, rv;
+  logic              rskip_q, rlast, rv, r_drop;
   logic [KEEP_W-1:0] rkeep;
-  logic              p_ready, dd_ready, w0_ready, h_ready;
-  logic              p_valid, dd_valid, w0_valid, h_valid;
-  logic              dd_done_q, w0_done_q;
-  logic              repm_in_ready;
+  logic              q_fire;
 
   assign rv   = q_valid && mf_valid;
   assign rrem = mh.lim - roff_q;
   always_comb begin
     for (int j = 0; j < KEEP_W; j++) rkeep[j] = q_keep[j] && (16'(j) < rrem);
   end
-  assign rlast = q_last || (roff_q + 16'(KEEP_W) >= mh.lim);
+  assign rlast  = q_last || (roff_q + 16'(KEEP_W) >= mh.lim);
+  assign r_drop = rskip_q || mh.kind == K_DROP;
+
+  // decoder group id in the frame's source space (see the header)
+  function automatic logic [15:0] sgid(input logic [15:0] g, input logic [7:0] sx);
+    logic [15:0] lo;
+    if (NSRC == 1) return g;
+    lo = (16'd1 << (NG_W - SRC_W)) - 16'd1;
+    return ((g & ~lo) << SRC_W) | (16'(sx) << (NG_W - SRC_W)) | (g & lo);
+  endfunction
+
+  typedef struct packed {
+    logic [1:0]    kind;
+    logic          first;     // first beat of the frame
+    logic [SB_W+1:0] nbp1;    // beats of the kept frame + 1
+    logic [15:0]   seq;
+    logic [15:0]   sgid;
+    logic [7:0]    idx;
+    logic [7:0]    cnt;
+    logic [15:0]   clen;
+    logic [7:0]    d;
+    logic          bad;       // q_user
+  } cmeta_t;
+  localparam int CM_W = $bits(cmeta_t);
+  cmeta_t      cin, cm;
+  logic [CM_W-1:0] cm_raw;
+  always_comb begin
+    cin       = '0;
+    cin.kind  = mh.kind;
+    cin.first = roff_q == 16'd0;
+    cin.nbp1  = (SB_W+2)'((mh.lim + 16'(KEEP_W - 1)) >> KB_W) + (SB_W+2)'(1);
+    cin.seq   = mh.seq;
+    cin.sgid  = sgid(mh.gid, mh.src);
+    cin.idx   = mh.idx;
+    cin.cnt   = mh.cnt;
+    cin.clen  = mh.clen;
+    cin.d     = mh.d;
+    cin.bad   = q_user;
+  end
+
+  logic [DATA_W-1:0] c_data;
+  logic [KEEP_W-1:0] c_keep;
+  logic              c_valid, c_ready, c_last, cin_ready;
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(CM_W), .REG_TYPE(2)) u_cut (
+      .clk, .rst,
+      .s_axis_tdata(q_data), .s_axis_tkeep(rkeep), .s_axis_tvalid(rv && !r_drop),
+      .s_axis_tready(cin_ready), .s_axis_tlast(rlast), .s_axis_tuser(cin),
+      .m_axis_tdata(c_data), .m_axis_tkeep(c_keep), .m_axis_tvalid(c_valid),
+      .m_axis_tready(c_ready), .m_axis_tlast(c_last), .m_axis_tuser(cm_raw)
+  );
+  assign cm      = cmeta_t'(cm_raw);
+  assign q_fire  = rv && (r_drop || cin_ready);
+  assign q_ready = q_fire;
+  assign mf_pop  = q_fire && q_last;
+
+  // dispatch
+  logic              p_ready, dd_ready, w0_ready, h_ready;
+  logic              p_valid, dd_valid, w0_valid, h_valid;
+  logic              dd_done_q, w0_done_q;
+  logic              repm_in_ready;
 
   // A data frame starts only when the decoder-copy FIFO can take all of it, so
   // the copy never stalls a frame the reorder-buffer writer is locked on (the
-  // decoder's output must always be able to reach the writer).
-  logic [15:0] dd_free;
+  // decoder's output must always be able to reach the writer). dd_free_q is a
+  // cycle old: it may count the previous cycle's write as free, hence nbp1.
+  logic [15:0] dd_free_q;
   logic        dd_room;
-  assign dd_room  = roff_q != 16'd0 || dd_free >= 16'((mh.lim + 16'(KEEP_W - 1)) >> KB_W);
-  assign p_valid  = rv && !rskip_q && mh.kind == K_PLAIN;
-  assign dd_valid = rv && !rskip_q && mh.kind == K_DATA && !dd_done_q && dd_room;
-  assign w0_valid = rv && !rskip_q && mh.kind == K_DATA && !w0_done_q && dd_room;
+  assign dd_room  = !cm.first || dd_free_q >= 16'(cm.nbp1);
+  assign p_valid  = c_valid && cm.kind == K_PLAIN;
+  assign dd_valid = c_valid && cm.kind == K_DATA && !dd_done_q && dd_room;
+  assign w0_valid = c_valid && cm.kind == K_DATA && !w0_done_q && dd_room;
   // a repair frame's first beat also needs room for its side-band entry
-  assign h_valid  = rv && !rskip_q && mh.kind == K_REP && (roff_q != 16'd0 || repm_in_ready);
+  assign h_valid  = c_valid && cm.kind == K_REP && (!cm.first || repm_in_ready);
 
   always_comb begin
-    rgo = 1'b0;
-    if (rv) begin
-      if (rskip_q || mh.kind == K_DROP) rgo = 1'b1;
-      else if (mh.kind == K_PLAIN)      rgo = p_ready;
-      else if (mh.kind == K_REP)        rgo = h_valid && h_ready;
-      else rgo = (dd_done_q || dd_ready) && (w0_done_q || w0_ready);
-    end
+    c_ready = 1'b0;
+    if (cm.kind == K_PLAIN)    c_ready = p_ready;
+    else if (cm.kind == K_REP) c_ready = h_valid && h_ready;
+    else c_ready = (dd_done_q || (dd_valid && dd_ready)) && (w0_done_q || (w0_valid && w0_ready));
   end
-  assign q_ready = rgo;
-  assign mf_pop  = rgo && q_last;
 
   // repair payload: drop the 54 header bytes
   logic [DATA_W-1:0] x_data;
@@ -342,8 +426,8 @@ module fabnic_fec_rx #(
 
   fabnic_axis_hdr_extract #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(HDR_B)) u_rstrip (
       .clk, .rst,
-      .s_axis_tdata(q_data), .s_axis_tkeep(rkeep), .s_axis_tvalid(h_valid),
-      .s_axis_tready(h_ready), .s_axis_tlast(rlast), .s_axis_tuser(1'b0),
+      .s_axis_tdata(c_data), .s_axis_tkeep(c_keep), .s_axis_tvalid(h_valid),
+      .s_axis_tready(h_ready), .s_axis_tlast(c_last), .s_axis_tuser(1'b0),
       .m_hdr_tdata(xh_unused), .m_hdr_short(xh_short_unused), .m_hdr_tvalid(xh_valid_unused),
       .m_hdr_tready(1'b1),
       .m_axis_tdata(x_data), .m_axis_tkeep(x_keep), .m_axis_tvalid(x_valid),
@@ -355,32 +439,22 @@ module fabnic_fec_rx #(
   logic [META_W-1:0] repm_raw;
   logic [4:0]  repm_cnt_unused;
 
-  // decoder group id in the frame's source space (see the header)
-  function automatic logic [15:0] sgid(input logic [15:0] g, input logic [7:0] sx);
-    logic [15:0] lo;
-    if (NSRC == 1) return g;
-    lo = (16'd1 << (NG_W - SRC_W)) - 16'd1;
-    return ((g & ~lo) << SRC_W) | (16'(sx) << (NG_W - SRC_W)) | (g & lo);
-  endfunction
-  logic [15:0] mh_sgid;
-  assign mh_sgid = sgid(mh.gid, mh.src);
-
   always_comb begin
     rep_meta           = '0;
     rep_meta.is_repair = 1'b1;
-    rep_meta.gid       = mh_sgid;
-    rep_meta.idx       = mh.idx;
-    rep_meta.cnt       = mh.cnt;
-    rep_meta.len       = mh.clen;
+    rep_meta.gid       = cm.sgid;
+    rep_meta.idx       = cm.idx;
+    rep_meta.cnt       = cm.cnt;
+    rep_meta.len       = cm.clen;
     dat_meta           = '0;
-    dat_meta.gid       = mh_sgid;
-    dat_meta.idx       = mh.idx;
-    dat_meta.cnt       = mh.cnt;
+    dat_meta.gid       = cm.sgid;
+    dat_meta.idx       = cm.idx;
+    dat_meta.cnt       = cm.cnt;
   end
 
   fabnic_fifo #(.WIDTH(META_W), .DEPTH(16)) u_repm (
       .clk, .rst,
-      .in_valid(h_valid && h_ready && roff_q == 16'd0), .in_ready(repm_in_ready),
+      .in_valid(h_valid && h_ready && cm.first), .in_ready(repm_in_ready),
       .in_data(rep_meta),
       .out_valid(repm_valid), .out_ready(x_fire && x_last), .out_data(repm_raw),
       .status_count(repm_cnt_unused)
@@ -407,15 +481,14 @@ module fabnic_fec_rx #(
 
   fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(META_W + 1), .DEPTH(2 * SB)) u_ddq (
       .clk, .rst,
-      .s_axis_tdata(q_data), .s_axis_tkeep(rkeep), .s_axis_tvalid(dd_valid),
-      .s_axis_tready(dd_ready), .s_axis_tlast(rlast), .s_axis_tuser({dat_meta, 1'b0}),
+      .s_axis_tdata(c_data), .s_axis_tkeep(c_keep), .s_axis_tvalid(dd_valid),
+      .s_axis_tready(dd_ready), .s_axis_tlast(c_last), .s_axis_tuser({dat_meta, 1'b0}),
       .m_axis_tdata(dq_data), .m_axis_tkeep(dq_keep), .m_axis_tvalid(dq_valid),
       .m_axis_tready(di_ready[0]), .m_axis_tlast(dq_last), .m_axis_tuser(dq_user),
       .status_depth(dq_depth), .status_good_frame(dqst_unused[0]),
       .status_bad_frame(dqst_unused[1]), .status_overflow(dqst_unused[2]),
       .status_oversize(dqst_unused[3])
   );
-  assign dd_free = 16'(2 * SB) - 16'(dq_depth);
 
   assign di_data  = {x_data, dq_data};
   assign di_keep  = {x_keep, dq_keep};
@@ -425,13 +498,27 @@ module fabnic_fec_rx #(
   assign x_ready  = di_ready[1] && repm_valid;
   assign x_fire   = x_valid && x_ready;
 
+  logic [DATA_W-1:0] da_data;
+  logic [KEEP_W-1:0] da_keep;
+  logic              da_valid, da_ready, da_last;
+  logic [META_W:0]   da_user;
   fabnic_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(META_W + 1)) u_darb (
       .clk, .rst, .enable(2'b11),
       .s_axis_tdata(di_data), .s_axis_tkeep(di_keep), .s_axis_tvalid(di_valid),
       .s_axis_tready(di_ready), .s_axis_tlast(di_last), .s_axis_tuser(di_user),
-      .m_axis_tdata(dec_data), .m_axis_tkeep(dec_keep), .m_axis_tvalid(dec_valid),
-      .m_axis_tready(dec_ready), .m_axis_tlast(dec_last), .m_axis_tuser(dec_user),
+      .m_axis_tdata(da_data), .m_axis_tkeep(da_keep), .m_axis_tvalid(da_valid),
+      .m_axis_tready(da_ready), .m_axis_tlast(da_last), .m_axis_tuser(da_user),
       .sel(di_sel_unused)
+  );
+
+  // the decoder's first-beat decision sees registered inputs, its ready a flop
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(META_W + 1), .REG_TYPE(2))
+  u_dreg (
+      .clk, .rst,
+      .s_axis_tdata(da_data), .s_axis_tkeep(da_keep), .s_axis_tvalid(da_valid),
+      .s_axis_tready(da_ready), .s_axis_tlast(da_last), .s_axis_tuser(da_user),
+      .m_axis_tdata(dec_data), .m_axis_tkeep(dec_keep), .m_axis_tvalid(dec_valid),
+      .m_axis_tready(dec_ready), .m_axis_tlast(dec_last), .m_axis_tuser(dec_user)
   );
 
   logic [DATA_W-1:0] rc_data;
@@ -470,10 +557,60 @@ module fabnic_fec_rx #(
   logic        rc_seq_ok;
   logic [15:0] rc_seq;
 
+  // Recovered frames are numbered seq = fseq + idx*D in two register stages: the
+  // table lookup (rl_*), then the product (rp_*); the sum feeds the writer's input.
+  typedef struct packed {
+    logic        ok;       // group numbered and frame good
+    logic [7:0]  idx;
+    logic [15:0] fseq;
+    logic [7:0]  d;
+  } rl_t;
+  typedef struct packed {
+    logic        ok;
+    logic [15:0] fseq;
+    logic [15:0] prod;
+  } rp_t;
+  rl_t         rl_in, rl;
+  rp_t         rp_in, rp;
+  logic [$bits(rl_t)-1:0] rl_raw;
+  logic [$bits(rp_t)-1:0] rp_raw;
+  logic [DATA_W-1:0] rl_data, rp_data;
+  logic [KEEP_W-1:0] rl_keep, rp_keep;
+  logic              rl_valid, rl_ready, rl_last, rp_valid, rp_ready, rp_last;
+
   assign rcm       = meta_t'(rc_user[META_W:1]);
   assign rci       = rcm.gid[NG_W-1:0];
   assign rc_seq_ok = ft_v_q[rci] && ft_gid_q[rci] == rcm.gid;
-  assign rc_seq    = ft_fseq_q[rci] + 16'(rcm.idx) * 16'(ft_d_q[rci]);
+  always_comb begin
+    rl_in      = '0;
+    rl_in.ok   = rc_seq_ok && !rc_user[0];
+    rl_in.idx  = rcm.idx;
+    rl_in.fseq = ft_fseq_q[rci];
+    rl_in.d    = ft_d_q[rci];
+    rp_in      = '0;
+    rp_in.ok   = rl.ok;
+    rp_in.fseq = rl.fseq;
+    rp_in.prod = 16'(rl.idx) * 16'(rl.d);
+  end
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W($bits(rl_t)), .REG_TYPE(2))
+  u_rlreg (
+      .clk, .rst,
+      .s_axis_tdata(rc_data), .s_axis_tkeep(rc_keep), .s_axis_tvalid(rc_valid),
+      .s_axis_tready(rc_ready), .s_axis_tlast(rc_last), .s_axis_tuser(rl_in),
+      .m_axis_tdata(rl_data), .m_axis_tkeep(rl_keep), .m_axis_tvalid(rl_valid),
+      .m_axis_tready(rl_ready), .m_axis_tlast(rl_last), .m_axis_tuser(rl_raw)
+  );
+  assign rl = rl_t'(rl_raw);
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W($bits(rp_t)), .REG_TYPE(2))
+  u_rpreg (
+      .clk, .rst,
+      .s_axis_tdata(rl_data), .s_axis_tkeep(rl_keep), .s_axis_tvalid(rl_valid),
+      .s_axis_tready(rl_ready), .s_axis_tlast(rl_last), .s_axis_tuser(rp_in),
+      .m_axis_tdata(rp_data), .m_axis_tkeep(rp_keep), .m_axis_tvalid(rp_valid),
+      .m_axis_tready(rp_ready), .m_axis_tlast(rp_last), .m_axis_tuser(rp_raw)
+  );
+  assign rp     = rp_t'(rp_raw);
+  assign rc_seq = rp.fseq + rp.prod;
 
   // ================================================================ reorder buffer
   // writer input: data frames (0) and recovered frames (1)
@@ -487,23 +624,36 @@ module fabnic_fec_rx #(
   logic [16:0]         w_user;
   logic                wi_sel_unused;
 
-  assign wi_data  = {rc_data, q_data};
-  assign wi_keep  = {rc_keep, rkeep};
-  assign wi_valid = {rc_valid, w0_valid};
-  assign wi_last  = {rc_last, rlast};
-  assign wi_user  = {rc_seq, rc_seq_ok && !rc_user[0], mh.seq, 1'b1};
+  assign wi_data  = {rp_data, c_data};
+  assign wi_keep  = {rp_keep, c_keep};
+  assign wi_valid = {rp_valid, w0_valid};
+  assign wi_last  = {rp_last, c_last};
+  assign wi_user  = {rc_seq, rp.ok, cm.seq, 1'b1};
   logic [24:0] rcm_unused;
   assign rcm_unused = {rcm.len, rcm.cnt, rcm.is_repair};
   assign w0_ready = wi_ready[0];
-  assign rc_ready = wi_ready[1];
+  assign rp_ready = wi_ready[1];
 
+  logic [DATA_W-1:0] wa_data;
+  logic [KEEP_W-1:0] wa_keep;
+  logic              wa_valid, wa_ready, wa_last;
+  logic [16:0]       wa_user;
   fabnic_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(17)) u_warb (
       .clk, .rst, .enable(2'b11),
       .s_axis_tdata(wi_data), .s_axis_tkeep(wi_keep), .s_axis_tvalid(wi_valid),
       .s_axis_tready(wi_ready), .s_axis_tlast(wi_last), .s_axis_tuser(wi_user),
-      .m_axis_tdata(w_data), .m_axis_tkeep(w_keep), .m_axis_tvalid(w_valid),
-      .m_axis_tready(w_ready), .m_axis_tlast(w_last), .m_axis_tuser(w_user),
+      .m_axis_tdata(wa_data), .m_axis_tkeep(wa_keep), .m_axis_tvalid(wa_valid),
+      .m_axis_tready(wa_ready), .m_axis_tlast(wa_last), .m_axis_tuser(wa_user),
       .sel(wi_sel_unused)
+  );
+
+  // the writer decides on a registered beat
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(17), .REG_TYPE(2)) u_wreg (
+      .clk, .rst,
+      .s_axis_tdata(wa_data), .s_axis_tkeep(wa_keep), .s_axis_tvalid(wa_valid),
+      .s_axis_tready(wa_ready), .s_axis_tlast(wa_last), .s_axis_tuser(wa_user),
+      .m_axis_tdata(w_data), .m_axis_tkeep(w_keep), .m_axis_tvalid(w_valid),
+      .m_axis_tready(w_ready), .m_axis_tlast(w_last), .m_axis_tuser(w_user)
   );
 
   logic [15:0]       head_q;
@@ -528,12 +678,13 @@ module fabnic_fec_rx #(
   logic              force_skip;
 
   assign w_seq    = w_busy_q ? w_seq_q : w_user[16:1];
-  assign w_diff   = $signed(w_seq - head_q);
+  // first-beat decisions use the registered beat's seq directly (not the w_seq mux)
+  assign w_diff   = $signed(w_user[16:1] - head_q);
   assign w_slot   = w_seq[RS_W-1:0];
   logic w_resync, w_normal;
   // empty buffer and a frame far ahead / far behind: the sequences lost touch
   assign w_resync = rcnt_q == '0 && (w_diff >= $signed(16'(NROB)) || w_diff < -16'sd4096);
-  assign w_normal = w_diff >= 0 && w_diff < $signed(16'(NROB)) && !sv_q[w_slot];
+  assign w_normal = w_diff >= 0 && w_diff < $signed(16'(NROB)) && !sv_q[w_user[RS_W:1]];
   assign w_far    = !w_busy_q && w_user[0] && w_diff >= $signed(16'(NROB)) && rcnt_q != '0;
   // a frame too far ahead waits while the head is pushed on
   assign w_stall    = wb_valid && w_far;
@@ -559,11 +710,20 @@ module fabnic_fec_rx #(
   );
 
   // a finished frame is kept unless the head passed it meanwhile (given up)
-  logic w_commit;
+  logic w_commit, w_ahead0, w_ahead1;
+  // "the frame is not behind the head" for the head as it is (w_ahead0) and as it is
+  // after this cycle's skip (w_ahead1), so the skip decision only selects. Beyond the
+  // first beat they come from registers: seq - head >= 0 / >= 1 / >= 2 for last
+  // cycle's head (wa*_q), and whether the head moved by one (mv_q) or jumped to this
+  // frame (rs_q) since.
+  logic wa0_q, wa1_q, wa2_q, mv_q, rs_q;
+  assign w_ahead0 = w_busy_q ? (rs_q || (mv_q ? wa1_q : wa0_q))
+                             : !w_diff[15];
+  assign w_ahead1 = w_busy_q ? (!rs_q && (mv_q ? wa2_q : wa1_q))
+                             : (!w_diff[15] && w_diff != 16'sd0);
   logic h_skip, rd_issue, rd_lastbeat;
   assign w_commit = w_done && w_accept && !(w_busy_q && w_over_q) &&
-                    ((!w_busy_q && w_resync) ||
-                     $signed(w_seq - (h_skip ? head_q + 16'd1 : head_q)) >= 0);
+                    ((!w_busy_q && w_resync) || (h_skip ? w_ahead1 : w_ahead0));
 
   // reader
   logic              rd_busy_q, rd_v_q, rd_last_q;
@@ -619,35 +779,53 @@ module fabnic_fec_rx #(
       end
     end
   end
-  assign uri = unrep_gid[NG_W-1:0];
+  logic        ur_v_q, ug_v_q;
+  logic [15:0] ur_gid_q, ug_fseq_q, ug_prod_q;
+  logic [7:0]  ur_last_q;
+  assign uri = ur_gid_q[NG_W-1:0];
 
   // ================================================================ NAK (selective retransmission)
   // The head is missing while later frames wait: after cfg_nak_delay cycles (time
   // for FEC to repair it) ask the peer's shim to resend the missing seqs of the
   // next 32 (only below the newest frame held); again every cfg_nak_retry cycles.
+  // The bitmap is built in four register stages from the slot flags: per slot "holds
+  // a seq in [head, head+NW)" (nh_q), rotated to head order (nr_q), then "missing
+  // below a held one" (na_q: six-wide window ORs, then nm_q); each stage carries the
+  // head it was computed for, and a NAK is only raised while that head is still the
+  // current one. The NAK itself is a registered output (m_nak_valid, seq, map hold
+  // until taken).
   localparam int NW = (NROB < 32) ? NROB : 32;
-  logic [31:0] miss_map;
-  logic [15:0] nak_head_q, nak_age_q;
-  logic        nak_sent_q, nak_want;
+  logic [NROB-1:0] nh_q;
+  logic [NW-1:0]   nr_q;
+  logic [31:0]     nm_q;
+  logic [15:0]     nh_head_q, nr_head_q, nm_head_q;
+  logic [31:0]     miss_map;
+  logic [15:0]     nak_head_q, nak_age_q;
+  logic            nak_sent_q, nak_want, nak_v_q;
+  logic [15:0]     nak_seq_q;
+  logic [31:0]     nak_map_q;
+  // "a held frame above i" as two window ORs of at most six inputs each, a register
+  // between them (one LUT per bit per stage, whatever the mapper shares)
+  logic [NW-1:0] na_q, na_held_q;     // OR of held flags i+1 .. i+6; the flags
+  logic [15:0]   na_head_q;
   always_comb begin
-    logic seen;
     miss_map = '0;
-    seen     = 1'b0;
-    for (int i = NW - 1; i >= 0; i--) begin
-      logic [15:0]     sq;
-      logic [RS_W-1:0] sl;
-      sq = head_q + 16'(i);
-      sl = sq[RS_W-1:0];
-      if (sv_q[sl] && sseq_q[sl] == sq) seen = 1'b1;
-      else if (seen) miss_map[i] = 1'b1;
+    for (int i = 0; i < NW; i++) begin
+      logic seen;
+      seen = 1'b0;
+      for (int w = 0; w < 6; w++) begin
+        if (i + 6 * w < NW) seen = seen | na_q[i + 6 * w];
+      end
+      miss_map[i] = !na_held_q[i] && seen;
     end
   end
   assign nak_want    = cfg_nak_delay != 16'd0 && !rd_busy_q && !h_here && !h_writing &&
                        rcnt_q != '0 && wait_q >= cfg_nak_delay &&
-                       (!nak_sent_q || nak_head_q != head_q || nak_age_q >= cfg_nak_retry);
-  assign m_nak_valid = nak_want && miss_map[0];
-  assign m_nak_seq   = head_q;
-  assign m_nak_map   = miss_map;
+                       (!nak_sent_q || nak_head_q != head_q || nak_age_q >= cfg_nak_retry) &&
+                       nm_head_q == head_q && nm_q[0];
+  assign m_nak_valid = nak_v_q;
+  assign m_nak_seq   = nak_seq_q;
+  assign m_nak_map   = nak_map_q;
 
   // ================================================================ output
   logic [3*DATA_W-1:0] oi_data;
@@ -655,12 +833,12 @@ module fabnic_fec_rx #(
   logic [2:0]          oi_valid, oi_ready, oi_last, oi_user;
   logic [1:0]          oi_sel_unused;
 
-  assign oi_data  = {w_data, of_data, q_data};
-  // plain frames: rkeep/rlast (a source-table miss cuts the data trailer at mh.lim)
-  assign oi_keep  = {w_keep, of_keep, rkeep};
+  assign oi_data  = {w_data, of_data, c_data};
+  // plain frames: trimmed at lim (a source-table miss cuts the data trailer there)
+  assign oi_keep  = {w_keep, of_keep, c_keep};
   assign oi_valid = {w_valid && cfg_rx_bypass, of_valid, p_valid};
-  assign oi_last  = {w_last, of_last, rlast};
-  assign oi_user  = {!w_user[0], of_user, q_user};   // w_user[0]: frame good (and numbered)
+  assign oi_last  = {w_last, of_last, c_last};
+  assign oi_user  = {!w_user[0], of_user, cm.bad};   // w_user[0]: frame good (and numbered)
   assign p_ready  = oi_ready[0];
   assign of_ready = oi_ready[1];
   assign bp_ready = oi_ready[2];
@@ -685,19 +863,20 @@ module fabnic_fec_rx #(
         st_v_q    <= st_v_q & st_used_q;
         st_used_q <= '0;
       end
-      if (in_fire && in_wr && in_last && (fm.kind == K_DATA || fm.kind == K_REP)) begin
+      if (cl_v_q && (fm.kind == K_DATA || fm.kind == K_REP)) begin
         st_used_q[src_idx] <= 1'b1;
         if (src_alloc) begin
           st_v_q[src_idx]  <= 1'b1;
-          st_ip_q[src_idx] <= f_sip;
+          st_ip_q[src_idx] <= cl_sip;
           clr_q            <= 1'b1;      // the decoder forgets the old owner's groups
           clr_src_q        <= 8'(src_idx);
         end
       end
     end
-    if (in_fire && in_wr && in_last && src_miss) stat_src_full <= stat_src_full + 1;
+    if (cl_v_q && src_miss) stat_src_full <= stat_src_full + 1;
 
     // ---- input
+    cl_v_q <= in_fire && in_wr && in_last;
     if (in_fire) begin
       if (first) begin
         f_sip_q   <= f_sip;
@@ -706,6 +885,12 @@ module fabnic_fec_rx #(
         f_rep_q   <= f_rep;
         f_nak_q   <= f_nak;
         f_pad_q   <= f_pad;
+        f_olen_q  <= f_olen;
+        f_dlen_q  <= f_olen + 16'd8;
+        f_rlen_q  <= f_olen + 16'd12;
+        f_plen_q  <= plen;
+        f_repok_q <= f_iplen > 16'd44 + 16'(f_pad) && plen <= 16'(MAX_LEN);
+        for (int t = 0; t < TR_B; t++) tpos_q[t] <= f_olen + 16'(t);
       end
       for (int t = 0; t < TR_B; t++) tr_q[t] <= tr[t];
       if (s_axis_tlast) begin
@@ -716,25 +901,25 @@ module fabnic_fec_rx #(
         if (in_cut) idrop_q <= 1'b1;
       end
       if (in_wr && in_last) begin
-        if (in_cut) stat_drop_oversize <= stat_drop_oversize + 1;
-        case (fm.kind)
-          K_DATA:  stat_data_frames    <= stat_data_frames + 1;
-          K_REP:   stat_repair_frames  <= stat_repair_frames + 1;
-          K_DROP:  if (is_nak)         stat_naks_rcvd <= stat_naks_rcvd + 1;
-                   else if (!src_miss) stat_drop_malformed <= stat_drop_malformed + 1;
-          default: stat_plain_frames   <= stat_plain_frames + 1;
-        endcase
+        cl_flen_q <= flen;
+        cl_bad_q  <= in_bad;
+        cl_cut_q  <= in_cut;
       end
+    end
+    if (cl_v_q) begin
+      if (cl_cut_q) stat_drop_oversize <= stat_drop_oversize + 1;
+      case (fm.kind)
+        K_DATA:  stat_data_frames    <= stat_data_frames + 1;
+        K_REP:   stat_repair_frames  <= stat_repair_frames + 1;
+        K_DROP:  if (is_nak)         stat_naks_rcvd <= stat_naks_rcvd + 1;
+                 else if (!src_miss) stat_drop_malformed <= stat_drop_malformed + 1;
+        default: stat_plain_frames   <= stat_plain_frames + 1;
+      endcase
     end
 
     // ---- read stage
-    if (rv && mh.kind == K_DATA && !rskip_q) begin
-      if (dd_valid && dd_ready) dd_done_q <= 1'b1;
-      if (w0_valid && w0_ready) w0_done_q <= 1'b1;
-    end
-    if (rgo) begin
-      dd_done_q <= 1'b0;
-      w0_done_q <= 1'b0;
+    dd_free_q <= 16'(2 * SB) - 16'(dq_depth);
+    if (q_fire) begin
       if (q_last) begin
         roff_q  <= '0;
         rskip_q <= 1'b0;
@@ -743,11 +928,19 @@ module fabnic_fec_rx #(
         if (rlast && !rskip_q) rskip_q <= 1'b1;
       end
     end
-    if (h_valid && h_ready && roff_q == 16'd0) begin
-      ft_v_q[mh_sgid[NG_W-1:0]]    <= 1'b1;
-      ft_gid_q[mh_sgid[NG_W-1:0]]  <= mh_sgid;
-      ft_fseq_q[mh_sgid[NG_W-1:0]] <= mh.seq;
-      ft_d_q[mh_sgid[NG_W-1:0]]    <= mh.d;
+    if (c_valid && cm.kind == K_DATA) begin
+      if (dd_valid && dd_ready) dd_done_q <= 1'b1;
+      if (w0_valid && w0_ready) w0_done_q <= 1'b1;
+    end
+    if (c_valid && c_ready) begin
+      dd_done_q <= 1'b0;
+      w0_done_q <= 1'b0;
+    end
+    if (h_valid && h_ready && cm.first) begin
+      ft_v_q[cm.sgid[NG_W-1:0]]    <= 1'b1;
+      ft_gid_q[cm.sgid[NG_W-1:0]]  <= cm.sgid;
+      ft_fseq_q[cm.sgid[NG_W-1:0]] <= cm.seq;
+      ft_d_q[cm.sgid[NG_W-1:0]]    <= cm.d;
     end
 
     // ---- ROB writer
@@ -796,15 +989,52 @@ module fabnic_fec_rx #(
       wait_q <= wait_q + 16'd1;
     end
     if (su_v_q && $signed(head_q - su_q) > 0) su_v_q <= 1'b0;
+    for (int sl = 0; sl < NROB; sl++) begin
+      logic [15:0] dq;
+      dq = sseq_q[sl] - head_q;
+      nh_q[sl] <= sv_q[sl] && dq < 16'(NW);
+    end
+    nh_head_q <= head_q;
+    for (int i = 0; i < NW; i++) nr_q[i] <= nh_q[RS_W'(nh_head_q[RS_W-1:0] + RS_W'(i))];
+    nr_head_q <= nh_head_q;
+    for (int i = 0; i < NW; i++) begin
+      logic o;
+      o = 1'b0;
+      for (int w = 1; w <= 6; w++) begin
+        if (i + w < NW) o = o | nr_q[i + w];
+      end
+      na_q[i] <= o;
+    end
+    na_held_q <= nr_q;
+    na_head_q <= nr_head_q;
+    nm_q      <= miss_map;
+    nm_head_q <= na_head_q;
     if (nak_age_q != 16'hFFFF) nak_age_q <= nak_age_q + 16'd1;
-    if (m_nak_valid && m_nak_ready) begin
+    if (nak_v_q) begin
+      if (m_nak_ready) nak_v_q <= 1'b0;
+    end else if (nak_want) begin
+      nak_v_q        <= 1'b1;
+      nak_seq_q      <= head_q;
+      nak_map_q      <= nm_q;
       nak_sent_q     <= 1'b1;
       nak_head_q     <= head_q;
       nak_age_q      <= '0;
       stat_naks_sent <= stat_naks_sent + 1;
     end
-    if (unrep_valid && ur_any && ft_v_q[uri] && ft_gid_q[uri] == unrep_gid) begin
-      su_q   <= ft_fseq_q[uri] + 16'(ur_last) * 16'(ft_d_q[uri]);
+    // unrepairable report -> give-up point, in three stages: the report (ur_*), the
+    // numbering-table lookup (ug_*), the product; su_q = fseq + last missing idx * D
+    ur_v_q <= unrep_valid && ur_any;
+    if (unrep_valid) begin
+      ur_gid_q  <= unrep_gid;
+      ur_last_q <= ur_last;
+    end
+    ug_v_q <= ur_v_q && ft_v_q[uri] && ft_gid_q[uri] == ur_gid_q;
+    if (ur_v_q) begin
+      ug_fseq_q <= ft_fseq_q[uri];
+      ug_prod_q <= 16'(ur_last_q) * 16'(ft_d_q[uri]);
+    end
+    if (ug_v_q) begin
+      su_q   <= ug_fseq_q + ug_prod_q;
       su_v_q <= 1'b1;
     end
 
@@ -826,14 +1056,25 @@ module fabnic_fec_rx #(
       rcnt_q <= rcnt_q - 1'b1;
     end
     if (w_done && w_accept && !w_commit) stat_rob_late <= stat_rob_late + 1;
+    begin
+      logic signed [15:0] wd;
+      wd    = $signed(w_seq - head_q);
+      wa0_q <= !wd[15];
+      wa1_q <= !wd[15] && wd >= 16'sd1;
+      wa2_q <= !wd[15] && wd >= 16'sd2;
+    end
+    mv_q <= (rd_issue && rd_lastbeat) || h_skip;
+    rs_q <= w_fire && !w_busy_q && w_user[0] && w_resync && !((rd_issue && rd_lastbeat) || h_skip);
 
     if (rst) begin
       ibeat_q  <= '0;
       idrop_q  <= 1'b0;
+      cl_v_q   <= 1'b0;
       roff_q   <= '0;
       rskip_q  <= 1'b0;
       dd_done_q <= 1'b0;
       w0_done_q <= 1'b0;
+      dd_free_q <= '0;
       w_busy_q <= 1'b0;
       rd_busy_q <= 1'b0;
       rd_v_q   <= 1'b0;
@@ -842,6 +1083,11 @@ module fabnic_fec_rx #(
       wait_q   <= '0;
       su_v_q   <= 1'b0;
       nak_sent_q <= 1'b0;
+      nak_v_q    <= 1'b0;
+      nm_head_q  <= 16'hFFFF;
+      nm_q       <= '0;
+      ur_v_q     <= 1'b0;
+      ug_v_q     <= 1'b0;
       nak_head_q <= '0;
       nak_age_q  <= '0;
       stat_naks_sent <= '0;
