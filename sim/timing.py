@@ -102,6 +102,8 @@ OVERRIDES: dict[str, dict[str, int]] = {
     # as fabnic_roce_core uses it: three clients, responder and completer under the
     # fault-credit rule (64 credits), meta {PSN, 10-bit QPN}
     "fabnic_roce_wr_arb": {"DATA_W": 512, "N": 3, "META_W": 34, "CRED_MASK": 3, "CRED": 64},
+    # as fabnic_roce_core uses it: gate on, 128 entries per lane, 1,024 QPs' fault tables
+    "fabnic_roce_wr_gate": {"NUM_QP": 1024, "GATE": 1, "DEPTH": 128},
 }
 # Whole-design tops: only with --tops (each takes tens of minutes).
 TOPS = ("fabnic_nic", "fabnic_roce_core", "fabnic_datapath_100g", "fabnic_vnic_core",

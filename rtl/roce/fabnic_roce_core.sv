@@ -24,7 +24,10 @@ module fabnic_roce_core #(
     parameter int CNT_W    = 32,
     parameter int QPN_W    = (NUM_QP > 1) ? $clog2(NUM_QP) : 1,
     parameter int CQN_W    = (NUM_CQ > 1) ? $clog2(NUM_CQ) : 1,
-    parameter int MR_W     = (NUM_MR > 1) ? $clog2(NUM_MR) : 1
+    parameter int MR_W     = (NUM_MR > 1) ? $clog2(NUM_MR) : 1,
+    // hold ACKs and CQEs until the host writes before them have their B responses
+    // (fabnic_roce_wr_gate; about one host write round trip of latency each)
+    parameter bit WR_GATE  = 1'b1
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -718,9 +721,9 @@ module fabnic_roce_core #(
   assign m_axi_arprot  = 3'b010;
 
   localparam int NWR = 3;   // 0 responder, 1 completer, 2 CQ writer
-  // write meta (write-fault attribution, fabnic_roce_wr_arb): responder {PSN, QPN},
-  // completer QPN; the CQ writer's faults are only counted (no meta)
-  localparam int WMETA_W = 24 + QPN_W;
+  // write meta (write-fault attribution, fabnic_roce_wr_arb): responder {SEND, PSN,
+  // QPN}, completer QPN; the CQ writer's faults are only counted (no meta)
+  localparam int WMETA_W = 25 + QPN_W;
   localparam int WTAG_W  = 2 + WMETA_W;
   logic [63:0]       wr_addr [NWR];
   logic [31:0]       wr_len  [NWR];
@@ -734,7 +737,8 @@ module fabnic_roce_core #(
   logic [QPN_W-1:0]   rs_wr_qpn, cp_wr_qpn;
   logic [CQN_W-1:0]   cq_wr_cqn;
   logic [23:0]        rs_wr_psn;
-  assign wr_meta[0] = {rs_wr_psn, rs_wr_qpn};
+  logic               rs_wr_send;
+  assign wr_meta[0] = {rs_wr_send, rs_wr_psn, rs_wr_qpn};
   assign wr_meta[1] = WMETA_W'(cp_wr_qpn);
   assign wr_meta[2] = WMETA_W'(cq_wr_cqn);
   logic [NWR-1:0]    wr_valid, wr_ready, wr_tvalid, wr_tready, wr_tlast;
@@ -800,6 +804,8 @@ module fabnic_roce_core #(
   logic                    wf_rs, wf_cp, wf_cq, qwf_in_ready, qwf_valid, qwf_ready;
   logic [CQN_W-1:0]        qwf_cqn;
   logic [$clog2(WF_Q):0]   unused_qwf_cnt;
+  logic                    unused_wf_send;   // the gate takes it from the completions
+  assign unused_wf_send = wf_meta[WMETA_W-1];
   assign wf_rs = wf_valid && wf_src == 2'd0;
   assign wf_cp = wf_valid && wf_src == 2'd1;
   assign wf_cq = wf_valid && wf_src == 2'd2;
@@ -1018,12 +1024,12 @@ module fabnic_roce_core #(
   // the completer's CQEs pass a 4-entry queue to the CQ writer, so a run of completions
   // (one ACK completing several WQEs) does not wait for each CQE write; a CQE only gets
   // later, never earlier, so it still follows the data it completes
-  cqe_req_t         cp_cqe;
-  logic             cp_cqe_valid, cp_cqe_ready;
+  cqe_req_t         cp_cqe, cp_cqe_g;
+  logic             cp_cqe_valid, cp_cqe_ready, cp_cqe_g_valid, cp_cqe_g_ready;
   logic [2:0]       unused_cp_cqe_cnt;
   fabnic_fifo #(.WIDTH($bits(cqe_req_t)), .DEPTH(4)) u_cp_cqe_q (
       .clk, .rst,
-      .in_valid(cp_cqe_valid), .in_ready(cp_cqe_ready), .in_data(cp_cqe),
+      .in_valid(cp_cqe_g_valid), .in_ready(cp_cqe_g_ready), .in_data(cp_cqe_g),
       .out_valid(cqe_valid[1]), .out_ready(cqe_ready[1]), .out_data(cqes[1]),
       .status_count(unused_cp_cqe_cnt)
   );
@@ -1068,10 +1074,12 @@ module fabnic_roce_core #(
   );
 
   // responder
-  tx_job_t          rjob;
-  logic [31:0]      rjob_len;
-  logic [3:0]       rjob_lg;
-  logic             rjob_valid, rjob_ready;
+  tx_job_t          rjob, rs_rjob, rs_job;
+  logic [31:0]      rjob_len, rs_rjob_len;
+  logic [3:0]       rjob_lg, rs_rjob_lg;
+  logic             rjob_valid, rjob_ready, rs_rjob_valid, rs_rjob_ready;
+  logic             rs_job_valid, rs_job_ready, rs_cqe_valid, rs_cqe_ready;
+  cqe_req_t         rs_cqe;
   logic [CNT_W-1:0] rs_drop_psn, rs_lkey_err;
   fabnic_roce_resp #(.DATA_W(DATA_W), .NUM_QP(NUM_QP), .NUM_MR(NUM_MR), .CNT_W(CNT_W)) u_resp (
       .clk, .rst,
@@ -1095,16 +1103,51 @@ module fabnic_roce_core #(
       .m_wr_psn(rs_wr_psn), .m_wr_valid(wr_valid[0]),
       .m_wr_ready(wr_ready[0]), .m_wr_tdata(wr_tdata[0]), .m_wr_tkeep(wr_tkeep[0]),
       .m_wr_tvalid(wr_tvalid[0]), .m_wr_tready(wr_tready[0]), .m_wr_tlast(wr_tlast[0]),
-      .m_job(jobs[1]), .m_job_valid(job_valid[1]), .m_job_ready(job_ready[1]),
-      .m_rjob(rjob), .m_rjob_len(rjob_len), .m_rjob_lg(rjob_lg), .m_rjob_valid(rjob_valid),
-      .m_rjob_ready(rjob_ready),
-      .m_cqe(cqes[0]), .m_cqe_valid(cqe_valid[0]), .m_cqe_ready(cqe_ready[0]),
+      .m_job(rs_job), .m_job_valid(rs_job_valid), .m_job_ready(rs_job_ready),
+      .m_rjob(rs_rjob), .m_rjob_len(rs_rjob_len), .m_rjob_lg(rs_rjob_lg),
+      .m_rjob_valid(rs_rjob_valid), .m_rjob_ready(rs_rjob_ready),
+      .m_cqe(rs_cqe), .m_cqe_valid(rs_cqe_valid), .m_cqe_ready(rs_cqe_ready),
       .cnt_drop_qp_state(c_rx_drop_qp_state), .cnt_drop_psn(rs_drop_psn), .cnt_dup(c_rx_dup),
       .cnt_seq_nak(c_rx_seq_nak), .cnt_rnr_nak(c_rx_rnr_nak), .cnt_access_err(c_rx_access_err),
       .cnt_inv_req(c_rx_inv_req), .cnt_acks_sent(c_tx_acks), .cnt_lkey_err(rs_lkey_err),
       .cnt_cnp_sent(c_tx_cnp),
       .cnt_sack_sent(c_sr_sack_tx), .cnt_ooo_placed(c_sr_ooo_placed), .cnt_sr_drop(c_sr_drop),
       .cnt_sr_spurious(c_sr_spurious)
+  );
+
+  // The responder's ACK jobs, READ response jobs and receive CQEs and the completer's
+  // CQEs wait until the host writes issued before them have their B responses, and a
+  // write fault of their QP turns them into what the engine would have produced had it
+  // known (fabnic_roce_wr_gate; docs/roce_engine.md "Host-memory faults"). The
+  // responder's placement writes carry whether their packet was a SEND: the header the
+  // responder took last is the one it places (one event at a time).
+  always_ff @(posedge clk) begin
+    if (rqh_valid && rqh_ready)
+      rs_wr_send <= rq_hdr.bth.opcode inside {
+          fabnic_pkt_pkg::OP_SEND_FIRST, fabnic_pkt_pkg::OP_SEND_MIDDLE,
+          fabnic_pkt_pkg::OP_SEND_LAST, fabnic_pkt_pkg::OP_SEND_LAST_IMM,
+          fabnic_pkt_pkg::OP_SEND_ONLY, fabnic_pkt_pkg::OP_SEND_ONLY_IMM,
+          fabnic_pkt_pkg::OP_SEND_LAST_INV, fabnic_pkt_pkg::OP_SEND_ONLY_INV};
+    if (rst) rs_wr_send <= 1'b0;
+  end
+  fabnic_roce_wr_gate #(.NUM_QP(NUM_QP), .GATE(WR_GATE)) u_wr_gate (
+      .clk, .rst,
+      .s_wr_issue(w_valid && w_ready),
+      .s_cpl_valid(wcpl_valid), .s_cpl_err(wcpl_status[0]),
+      .s_cpl_src(wcpl_tag[WTAG_W-1 -: 2]), .s_cpl_qpn(wcpl_tag[QPN_W-1:0]),
+      .s_cpl_psn(wcpl_tag[QPN_W+23:QPN_W]), .s_cpl_send(wcpl_tag[QPN_W+24]),
+      .s_st_we(st_wr_en), .s_st_qpn(st_wr_addr),
+      .s_st_reset(qpc_new.state == 3'(QPS_RESET) || qpc_new.state == 3'(QPS_INIT)),
+      .s_job(rs_job), .s_job_valid(rs_job_valid), .s_job_ready(rs_job_ready),
+      .m_job(jobs[1]), .m_job_valid(job_valid[1]), .m_job_ready(job_ready[1]),
+      .s_rjob(rs_rjob), .s_rjob_len(rs_rjob_len), .s_rjob_lg(rs_rjob_lg),
+      .s_rjob_valid(rs_rjob_valid), .s_rjob_ready(rs_rjob_ready),
+      .m_rjob(rjob), .m_rjob_len(rjob_len), .m_rjob_lg(rjob_lg), .m_rjob_valid(rjob_valid),
+      .m_rjob_ready(rjob_ready),
+      .s_rcqe(rs_cqe), .s_rcqe_valid(rs_cqe_valid), .s_rcqe_ready(rs_cqe_ready),
+      .m_rcqe(cqes[0]), .m_rcqe_valid(cqe_valid[0]), .m_rcqe_ready(cqe_ready[0]),
+      .s_ccqe(cp_cqe), .s_ccqe_valid(cp_cqe_valid), .s_ccqe_ready(cp_cqe_ready),
+      .m_ccqe(cp_cqe_g), .m_ccqe_valid(cp_cqe_g_valid), .m_ccqe_ready(cp_cqe_g_ready)
   );
 
   fabnic_roce_rresp u_rresp (

@@ -743,6 +743,40 @@ def test_random_scenario_error(error: str, status: str) -> None:
         assert "LOC_LEN_ERR" in [w.status for w in rb]
 
 
+def test_random_scenario_fail_writes() -> None:
+    """Scenario.expected(fail_writes=...) is RcModel.fail_writes at base + offset: a
+    one-way mix whose first WRITE/SEND target word fails ends that WR REM_OP_ERR (both
+    QPs in ERR: the WRs behind it and every receive not yet used flush), the word's WR
+    range undefined; without the fault the mix completes without error."""
+    s = random_scenario(11, n_wrs=8, max_len=200, one_way=True)
+    keys, qpns = keys_for(s), {"a": 2, "b": 3}
+    ops = s.bind(BASES, keys)
+    sends = [w for k, q, w in ops if k == "send"]
+    recvs = [w for k, q, w in ops if k == "recv"]
+    hit = next(i for i, w in enumerate(sends)
+               if v.WrOpcode(w.opcode) in (v.WrOpcode.RDMA_WRITE, v.WrOpcode.SEND) and w.length)
+    wr = sends[hit]
+    used = sum(1 for w in sends[:hit] if v.WrOpcode(w.opcode) in (
+        v.WrOpcode.SEND, v.WrOpcode.SEND_WITH_IMM, v.WrOpcode.RDMA_WRITE_WITH_IMM))
+    is_send = v.WrOpcode(wr.opcode) == v.WrOpcode.SEND
+    dst = recvs[used].addr if is_send else wr.remote_addr
+    r = s.expected(BASES, keys, qpns, fail_writes=(("b", dst - BASES["b"], 1),))
+    wa = r.send_wcs[("a", 2)]
+    errs = [w for w in wa if not w.ok]
+    assert (errs[0].wr_id, errs[0].status) == (wr.wr_id, "REM_OP_ERR")
+    assert [w.wr_id for w in errs[1:]] == [w.wr_id for w in sends[hit + 1:]]
+    assert all(w.status == "WR_FLUSH_ERR" for w in errs[1:])
+    assert r.undefined == [("b", dst, wr.length)]
+    rb = r.recv_wcs[("b", 3)]
+    assert [w.wr_id for w in rb] == [w.wr_id for w in recvs]
+    assert all(w.ok for w in rb[:used])       # receives of the messages before it
+    rest = ["LOC_QP_OP_ERR"] if is_send else []
+    rest += ["WR_FLUSH_ERR"] * (len(recvs) - used - len(rest))
+    assert [w.status for w in rb[used:]] == rest
+    clean = s.expected(BASES, keys, qpns)
+    assert all(w.ok for w in clean.send_wcs[("a", 2)]) and not clean.undefined
+
+
 def test_fec_controls(mem: FakeMemory) -> None:
     """set_fec (port configuration: the driver's, not a verb) writes the fec block (base
     0x0D00: mode 0x00, k 0x04, r 0x08, d 0x0C, flush 0x10, rob timeout 0x14, NAK delay

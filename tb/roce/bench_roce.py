@@ -606,7 +606,9 @@ def _run(testcase: str, num_qp: int, mem_aw: int = 23, env: dict | None = None) 
     run(toplevel="tb_roce_bench", module="bench_roce", test_dir=HERE,
         extra_sources=[HERE / "tb_roce_pair.sv", HERE / "tb_roce_bench.sv",
                        HERE.parent / "host" / "tb_host_axi_mem.sv"],
-        parameters={"NUM_QP": num_qp, "NUM_CQ": 16, "NUM_MR": 64, "MEM_AW": mem_aw},
+        parameters={"NUM_QP": num_qp, "NUM_CQ": 16, "NUM_MR": 64, "MEM_AW": mem_aw,
+                    # ROCE_WR_GATE=0: the cores without their write gate (a separate build)
+                    **({"WR_GATE": 0} if os.environ.get("ROCE_WR_GATE") == "0" else {})},
         testcase=testcase, extra_env=env)
 
 

@@ -482,16 +482,20 @@ class Scenario:
 
     def expected(self, bases: dict[str, int], keys: dict[str, int], qpns: dict[str, int],
                  pdn: tuple[int, int] = (1, 2),
-                 fail_reads: tuple[tuple[str, int, int], ...] = ()) -> RcResult:
+                 fail_reads: tuple[tuple[str, int, int], ...] = (),
+                 fail_writes: tuple[tuple[str, int, int], ...] = ()) -> RcResult:
         """Run the model on the bound operations. ``qpns`` maps "a"/"b" to QP numbers;
         ``pdn`` are the PD numbers for MrSpec.pd 0 and 1 (any two distinct values);
-        ``fail_reads`` are (node, offset from its base, length) ranges whose host reads
-        fail (:meth:`RcModel.fail_reads`)."""
+        ``fail_reads`` / ``fail_writes`` are (node, offset from its base, length) ranges
+        whose host reads / writes fail (:meth:`RcModel.fail_reads`,
+        :meth:`RcModel.fail_writes`)."""
         m = RcModel()
         for name, data in self.mem.items():
             m.add_node(name, bases[name], data)
         for name, off, n in fail_reads:
             m.fail_reads(name, bases[name] + off, n)
+        for name, off, n in fail_writes:
+            m.fail_writes(name, bases[name] + off, n)
         for s in self.mrs:
             m.add_mr(s.node, keys[s.name], pdn[s.pd], bases[s.node] + s.offset, s.length,
                      s.access)

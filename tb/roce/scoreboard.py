@@ -86,7 +86,8 @@ class RcScoreboard:
     async def add(self, s: Scenario, *, mtu: int = 1024, timeout: int = 8,
                   retry_cnt: int = 7, rnr_retry: int = 7, sr: bool = False,
                   sq_psn: tuple[int, int] = (0x100, 0x200), depth: int = 64,
-                  fail_reads: tuple[tuple[str, int, int], ...] = ()) -> Lane:
+                  fail_reads: tuple[tuple[str, int, int], ...] = (),
+                  fail_writes: tuple[tuple[str, int, int], ...] = ()) -> Lane:
         from fabnic_tb.fw_bus import run_driver
 
         if s.loopback:
@@ -136,7 +137,8 @@ class RcScoreboard:
             env.cov.pair(qa.qp_num, qb.qp_num, sq_psn[0], sq_psn[1])
         keys = {**ka, **kb}
         lane = Lane(s, bases, keys, qps, cqs)
-        lane.expect = s.expected(bases, keys, lane.qpns, fail_reads=fail_reads)
+        lane.expect = s.expected(bases, keys, lane.qpns, fail_reads=fail_reads,
+                                 fail_writes=fail_writes)
         pending = {k: w for k, w in lane.expect.pending.items() if w}
         if pending:
             raise ValueError(f"scenario leaves WRs waiting for receives: {pending}")

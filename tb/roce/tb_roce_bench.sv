@@ -14,7 +14,8 @@ module tb_roce_bench #(
     parameter int NUM_MR = 64,
     parameter int MEM_AW = 22,
     parameter bit FEC    = 1'b0,
-    parameter int PLAY_DEPTH = 65536
+    parameter int PLAY_DEPTH = 65536,
+    parameter bit WR_GATE = 1'b1    // the cores' write gate (ROCE_WR_GATE=0: off, to compare)
 ) (
     input  wire logic clk,
     input  wire logic rst,
@@ -294,7 +295,8 @@ module tb_roce_bench #(
       .s_rready(b_s_axil_rready), .m_rready(b_p_rready)
   );
 
-  tb_roce_pair #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .FEC(FEC)) u_pair (
+  tb_roce_pair #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .FEC(FEC),
+                 .WR_GATE(WR_GATE)) u_pair (
       .clk, .rst, .ce_mark_ab(1'b0),
       .a_s_axil_awaddr(a_p_awaddr),
       .b_s_axil_awaddr(b_p_awaddr),

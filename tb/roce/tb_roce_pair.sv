@@ -13,7 +13,8 @@ module tb_roce_pair #(
     parameter int NUM_MR = 64,
     parameter bit FEC    = 1'b0,  // fabnic_fec_tx / fabnic_fec_rx between each core and its links
     parameter int FEC_MAX_K = 32,   // largest FEC K of the port shims (cfg K is clamped to it)
-    parameter int FEC_NROB  = 64    // reorder-buffer slots of each shim (>= K*D + R*D + NAK RTT)
+    parameter int FEC_NROB  = 64,   // reorder-buffer slots of each shim (>= K*D + R*D + NAK RTT)
+    parameter bit WR_GATE   = 1'b1  // fabnic_roce_core's write gate (0: off, to show what it closes)
 ) (
     input  wire logic clk,
     input  wire logic rst,
@@ -218,7 +219,7 @@ module tb_roce_pair #(
   logic [63:0]  tx_k [2], crx_k [2];
   logic [1:0]   ctx_r, tx_v, tx_l, tx_u, rx_r, crx_v, crx_l, crx_u;
 
-  fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR)) u_a (
+  fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .WR_GATE(WR_GATE)) u_a (
       .clk, .rst,
       .s_axil_awaddr(a_s_axil_awaddr),
       .s_axil_awprot(a_s_axil_awprot),
@@ -285,7 +286,7 @@ module tb_roce_pair #(
       .s_axis_rx_tdata(a_crx_tdata), .s_axis_rx_tkeep(a_crx_tkeep), .s_axis_rx_tvalid(a_crx_tvalid),
       .s_axis_rx_tready(a_crx_tready), .s_axis_rx_tlast(a_crx_tlast), .s_axis_rx_tuser(a_crx_tuser)
   );
-  fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR)) u_b (
+  fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .WR_GATE(WR_GATE)) u_b (
       .clk, .rst,
       .s_axil_awaddr(b_s_axil_awaddr),
       .s_axil_awprot(b_s_axil_awprot),
