@@ -52,6 +52,7 @@ _FIRST_RUN_WEIGHTS = {
     # the pair model (tb_roce_pair): a build of about 250 s, then each test's simulation
     "test_roce_pair_16k_qps": 380, "test_roce_pair[lossy_mix]": 220,
     "test_roce_pair[read_fault_fatal_mix]": 30, "test_roce_pair[read_fault_mix]": 25,
+    "test_roce_pair[sqe_readahead_persistent]": 40, "test_roce_pair[write_fault_mix]": 35,
     "test_roce_pair[dcqcn_loop]": 160, "test_roce_pair[drop_cases]": 130,
     "test_roce_pair[xlate_cache]": 80, "test_roce_pair[error_cases]": 75,
     "test_roce_pair[multi_qp_mix]": 67, "test_roce_pair[cq_overflow]": 58,

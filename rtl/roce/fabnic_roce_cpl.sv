@@ -4,20 +4,22 @@
 //
 // Per QP (block RAM): the oldest unacknowledged PSN (una), the SQ index and first PSN
 // of the oldest uncompleted WQE, a copy of that WQE's SQE fields once loaded, retry
-// and RNR-retry budgets, the retransmission timer, and the error state.
+// and RNR-retry budgets, the retransmission timer, and the error state
+// (fabnic_roce_cpl_pkg::cpl_state_t).
 //
-// Inputs, one at a time: control (init/query), response packets (ACK, NAK, RNR NAK,
-// READ responses, atomic ACKs) with their payload, kicks from the requester, local
+// Inputs, one at a time (fabnic_roce_cpl_ev picks them): control (init/query), local
 // faults from the core (a write of this engine answered with a BRESP error; a request
-// frame sent with its payload read failed), and a timer sweep that visits QPs
-// round-robin between packets.
+// frame sent with its payload read failed), response packets (ACK, NAK, RNR NAK, READ
+// responses, atomic ACKs) with their payload, kicks from the requester, and a timer
+// sweep that visits QPs round-robin between packets.
 //
-// Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA, up to SQE_BATCH per
-// read, one 512-bit beat each; unused ones are discarded), compute
-// its PSN span (deterministic, see fabnic_roce_req), and complete SEND/WRITE WQEs
-// whose last PSN is acknowledged; READ and atomic WQEs complete when their response
-// arrives. A CQE goes out for signaled WQEs and for every error. An ACK never moves
-// una past a READ/atomic whose response is missing (the timer re-requests it).
+// Completion ("advance"): starting at the oldest WQE, re-read its SQE (DMA, up to
+// SQE_BATCH per read, one 512-bit beat each, fabnic_roce_cpl_rd; unused ones are
+// discarded), compute its PSN span (deterministic, see fabnic_roce_req), and complete
+// SEND/WRITE WQEs whose last PSN is acknowledged; READ and atomic WQEs complete when
+// their response arrives. A CQE goes out for signaled WQEs and for every error. An ACK
+// never moves una past a READ/atomic whose response is missing (the timer re-requests
+// it).
 //
 // Errors: NAK sequence error -> go-back-N rewind (retry budget); RNR NAK -> wait one
 // timeout then rewind (RNR budget, 7 = infinite); remote access/invalid/operational
@@ -27,80 +29,68 @@
 // value not written) is such an error with LOC_QP_OP_ERR; a payload-read fault is
 // remembered (pay_err) until the next progress, and a retry budget spent with it set
 // ends in LOC_QP_OP_ERR instead of RETRY_EXC_ERR. Both are decided in S_FLT from
-// terms registered in S_DISPATCH.
+// terms registered in S_DISPATCH. The requester's local error (lerr) is acted upon
+// when the advance reaches its WQE; the WQEs sent before it may lack an AckReq (the
+// visit ended on the error), so for such a QP the timer asks for una alone (a type 2
+// event, which the requester serves although stopped) instead of a rewind.
 //
 // Selective repeat (QP context bit sr, docs/roce_sr.md): a SACK (0xC0) acknowledges
 // like an ACK of its PSN; its bitmap (base = PSN + 1) asks for the missing PSNs below
 // the highest PSN it marks that were not resent yet (per-QP rtx_hi): one event of type
 // 3 ("resend this PSN", with the oldest uncompleted WQE as the start of the requester's
-// SQE walk; PSNs inside a READ other than its first are skipped there) per missing PSN. The retransmission timer (and the wait after an RNR NAK)
-// resends only una (type 2) instead of rewinding, and lowers rtx_hi to una + 1 so the
-// next SACK asks again for holes whose resends were lost. una is exported to the
-// requester (window cap) on every state write.
+// SQE walk; PSNs inside a READ other than its first are skipped there) per missing
+// PSN. The retransmission timer (and the wait after an RNR NAK) resends only una (type
+// 2) instead of rewinding, and lowers rtx_hi to una + 1 so the next SACK asks again for
+// holes whose resends were lost. una is exported to the requester (window cap) on
+// every state write.
 // SR probe (cfg_sr_probe ticks, 0 = off): an SR QP whose requester is stalled (every
 // posted WQE sent, or cfg_sr_inflight PSNs in flight) and which has heard no response at
-// all for that long (packets still queued in the NIC or on the wire keep bringing SACKs;
-// only silence means nothing more will come) resends, if every posted WQE was sent (a
-// tail), every PSN of [una, psn_hi) once, else (window stall) una only (type 3 events,
-// as for a SACK; rtx_hi set past the resent PSNs) without spending its retry budget.
-// If silence goes on, it probes again after twice the time, then four times (3 probes
-// per no-progress period at most: a loss burst can take the first probe's resends
-// too); the retransmission timer runs from the first probe; progress re-arms the
-// probe. (Resending only una recovered an incast's tail drops one packet per probe
-// period.)
+// all for that long resends, if every posted WQE was sent (a tail), every PSN of
+// [una, psn_hi) once, else (window stall) una only (type 3 events, as for a SACK;
+// rtx_hi set past the resent PSNs) without spending its retry budget. If silence goes
+// on, it probes again after twice the time, then four times (3 probes per no-progress
+// period at most); the retransmission timer runs from the first probe; progress
+// re-arms the probe.
 // READ responses of an SR QP are placed out of order too: a response for a PSN above
 // una inside the oldest WQE (a READ whose request was executed) and less than SR_W
 // above una is placed at its offset and marked in a per-QP bitmap (rr_bmp, bit i = PSN
 // una + i); an in-order response moves una over the marked run after it. Holes at least
-// cfg_sr_reorder below the highest marked response are asked for once each (rtx_hi),
+// cfg_sr_reorder below the highest marked response are asked for once each (rr_rtx_hi),
 // as SACK holes are, with events that carry `one`: the requester re-requests exactly
-// that response packet (a READ request of one PMTU at its PSN, which the responder
-// re-executes as a duplicate READ), not the rest of the READ.
-// A stalled requester sends nothing that could bring a SACK, so this recovers tail
-// losses (fewer than sr_reorder packets after the hole), lost resends and lost ACKs in
-// a few microseconds instead of an RTO.
+// that response packet.
 //
-// SQE look-ahead (PREFETCH=1): with many QPs, each response usually belongs to another
-// QP than the last, and re-reading that QP's oldest SQE cost a host-memory round trip
-// per response. While a response is being handled, a prefetch stage looks at the next
-// response header waiting at s_hdr, reads that QP's state (on the RAM read port, which
-// the FSM uses only when it takes an event) and, if its oldest sent WQE is not loaded,
-// issues the SQE read. SQE reads return in issue order, so the prefetch is issued only
-// in states where the FSM's own read for this event is already out or will not be
-// needed (never between a fetch decision and its fetch), and it sits in a one-entry
-// slot until the FSM's current beats are consumed: at the next fetch decision the slot
-// becomes the cache descriptor (cache_qpn_q/next_idx_q/more_q), and the ordinary cache
-// logic then uses its beats (hit) or drains them (miss) before fetching. A control op
-// that re-initialises a QP marks a pending slot stale, as it does the cache.
-// The same slot also reads ahead for the QP being handled: while its current read is
-// being consumed and more SQEs are posted behind it, the next SQEs (up to SQE_BATCH;
-// the FIFO holds two batches) are read into the slot, so a stream of small WQEs on one
-// QP does not wait a host round trip per batch.
+// SQE look-ahead (PREFETCH=1, fabnic_roce_cpl_rd): while a response is being handled,
+// the look-ahead reads the next waiting header's QP state and, if its oldest sent WQE
+// is not loaded, issues the SQE read; it also reads ahead for the QP being handled. Its
+// read sits in a one-entry slot that becomes the cache descriptor (cache_qpn_q /
+// next_idx_q / cache_end_q / more_q) at the next fetch decision with the current read's
+// beats consumed; the cache logic then uses its beats (hit) or drains them (miss).
 //
-// Per-QP state and hazards: one event at a time owns the QP's state words (read in the
+// Submodules: fabnic_roce_cpl_ev (event intake, registered readies), fabnic_roce_cpl_rd
+// (SQE reads and the look-ahead), fabnic_roce_cpl_post (S_POST / S_PLACE decide
+// helpers), fabnic_roce_cpl_sack (SR resend planner), fabnic_roce_mr_table +
+// fabnic_roce_xlate_cache (READ / atomic buffer translation).
+//
+// Per-QP state and hazards: one event at a time owns the QP's state word (read in the
 // pick cycle, loaded in S_LOAD, written back in S_WB), so two operations on one QP are
-// never in flight; the prefetch stage only reads. Decisions are registered one state
-// ahead of the state that acts on them: S_LOAD registers the timer, probe and window
-// checks S_DISPATCH branches on; S_ADV / S_WAIT / S_CHKW register the new una for
-// S_POST; the path-MTU one-hot, the SQ mask and wqe_idx + 1 are registers of the loaded
-// QP; the distances tgt_q - wqe_psn and tgt_q - w_end are kept beside those registers
-// (the end PSN of a loaded WQE is part of the state word), so a completion test is the
-// sign of one subtraction; the READ-response run length over rr_bmp is a two-step
-// registered count; counters count a registered event flag. The selective-repeat
-// resend planning (SACK holes, READ-response holes, probe resends) is the submodule
-// fabnic_roce_cpl_sack, a pipelined planner with a registered handshake, whose PSNs
-// leave as type 3 events while the FSM waits in S_SREV. docs/roce_engine.md has the
-// measured depth and the cycles each SR step takes.
+// never in flight; the look-ahead only reads. Rule: one operation per QP in flight, the
+// event, from S_LOAD to S_WB (asserted: no pick and no state write outside those).
+// FSM: two-process form (cpl_st_e in fabnic_roce_cpl_pkg, one-hot; one combinational
+// block computes the next state and the next value of every event register, defaults
+// hold; the flops only take them). Decisions are registered one state ahead of the state
+// that acts on them ("decide in one stage, act in the next"); the registered
+// stand-ins and the states that keep them are listed in docs/roce_engine.md
+// ("Completer") and each is checked by an assertion at the end of this file.
 //
-// Handshakes: the event sources are picked in S_IDLE by priority (control, write
-// faults, response packets, kicks, payload-read faults, timer), so s_wf_ready,
-// s_hdr_ready, s_kick_ready and s_pf_ready depend on the higher sources' valids (one
-// pick a cycle).
-// Two combinational paths cross the module by design: in S_PLACE the READ-response
-// payload streams through (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready),
-// and S_CQE takes the next SQE beat in the cycle the CQE is accepted (m_cqe_ready ->
-// s_rd_tready; s_rd_tvalid -> s_rd_tready there). In the core the other ends are the
-// receive payload queue, the write arbiter, the SQE FIFO and the CQE queue.
+// Handshakes: s_ctl_ready, s_wf_ready, s_kick_ready, s_pf_ready are flops (one-entry
+// registers in fabnic_roce_cpl_ev) and s_hdr_ready depends on flops only. m_cqe_valid,
+// m_ev_valid, m_rd_valid, m_wr_valid are decodes of registers. Four combinational
+// paths cross the module by design: in S_PLACE the READ-response payload streams
+// through (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready), and S_CQE
+// takes the next SQE beat in the cycle the CQE is accepted (m_cqe_ready ->
+// s_rd_tready) when that beat is there (s_rd_tvalid -> s_rd_tready). In the core the
+// other ends are the receive payload queue, the write arbiter, the CQE queue and the
+// SQE FIFO.
 `default_nettype none
 
 module fabnic_roce_cpl #(
@@ -235,6 +225,7 @@ module fabnic_roce_cpl #(
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
+  import fabnic_roce_cpl_pkg::*;
 
   if (SQE_BATCH < 1 || SQE_BATCH > 64) begin : g_check_batch
     $error("fabnic_roce_cpl: SQE_BATCH must be 1..64");
@@ -243,68 +234,38 @@ module fabnic_roce_cpl #(
     $error("fabnic_roce_cpl: SR_W must be <= 64 (the SACK and READ-response bitmaps)");
   end
 
-  typedef struct packed {
-    logic [23:0] una;
-    logic [15:0] wqe_idx;
-    logic [23:0] wqe_psn;
-    logic [23:0] wqe_ssn;    // SR: SSN of that WQE (receive-WQE-consuming messages before it)
-    logic        loaded;
-    logic [7:0]  w_opcode;
-    logic [7:0]  w_flags;
-    logic [31:0] w_len;
-    logic [63:0] w_wr_id;
-    logic [63:0] w_haddr;
-    logic [23:0] w_end;      // first PSN after that WQE (valid while loaded)
-    logic [2:0]  retry_left;
-    logic        pay_err;    // a request frame since the last progress had its payload read fail
-    logic [2:0]  rnr_left;
-    logic        armed;
-    logic        rnr_wait;
-    logic [15:0] t_start;
-    logic        err;
-    logic [7:0]  err_status;
-    logic [23:0] rtx_hi;     // SR: PSNs below this were already resent from SACKs
-    logic [23:0] rr_rtx_hi;  // SR: READ responses below this were already re-requested
-    logic [1:0]  probes;     // SR: probes sent in this no-progress period (at most 3)
-    logic [15:0] fb_t;       // SR: tick of the last response (ACK/SACK/NAK) for the QP
-    logic [63:0] rr_bmp;     // SR: READ responses placed out of order, bit i = PSN una+i
-  } astate_t;
-
-  typedef struct packed {
-    logic [15:0] sq_pi;
-    logic [15:0] sq_hi;
-    logic [23:0] psn_hi;
-    logic        lerr;
-    logic [15:0] lerr_idx;
-    logic [7:0]  lerr_status;
-  } pub_t;
-
   // ---------------------------------------------------------------- tables
   qpc_t             st_rd;
-  astate_t          as_rd;
-  pub_t             pb_rd;
+  cpl_state_t       as_rd;
+  cpl_pub_t         pb_rd;
   logic             rd_en, as_wr_en;
-  logic [QPN_W-1:0] rd_addr, qpn_q;
-  astate_t          a_q;
-  qpc_t             qc_q;
-  pub_t             pb_q;
+  logic [QPN_W-1:0] rd_addr;
+
+  // event registers (next value *_d, computed by the FSM's combinational block)
+  cpl_st_e          st_q, st_d;
+  logic [QPN_W-1:0] qpn_q, qpn_d;
+  cpl_state_t       a_q, a_d;
+  qpc_t             qc_q, qc_d;
+  cpl_pub_t         pb_q, pb_d;
 
   fabnic_ram_sdp #(.DATA_W($bits(qpc_t)), .DEPTH(NUM_QP)) u_static (
       .clk, .wr_en(st_wr_en), .wr_be(1'b1), .wr_addr(st_wr_addr), .wr_data(st_wr_data),
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(st_rd)
   );
-  fabnic_ram_sdp #(.DATA_W($bits(astate_t)), .DEPTH(NUM_QP)) u_state (
+  fabnic_ram_sdp #(.DATA_W($bits(cpl_state_t)), .DEPTH(NUM_QP)) u_state (
       .clk, .wr_en(as_wr_en), .wr_be(1'b1), .wr_addr(qpn_q), .wr_data(a_q),
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(as_rd)
   );
-  fabnic_ram_sdp #(.DATA_W($bits(pub_t)), .DEPTH(NUM_QP)) u_pub (
+  fabnic_ram_sdp #(.DATA_W($bits(cpl_pub_t)), .DEPTH(NUM_QP)) u_pub (
       .clk, .wr_en(pub_wr_en), .wr_be(1'b1), .wr_addr(pub_wr_addr),
       .wr_data({pub_sq_pi, pub_sq_hi, pub_psn_hi, pub_lerr, pub_lerr_idx, pub_lerr_status}),
       .rd_en, .rd_regce(1'b1), .rd_addr, .rd_data(pb_rd)
   );
 
-  logic [31:0] sqe_lkey_q;
-  logic [15:0] s_axis_plen_q;
+  logic [31:0] sqe_lkey_q, sqe_lkey_d;   // the loaded READ / atomic's lkey and local address
+  logic [63:0] sqe_va_q, sqe_va_d;       // (the MR check's key and VA)
+  logic [15:0] plen_q, plen_d;       // payload bytes of the response being handled
+  logic        plen0_q, plen0_d;     // ... is 0
   // MR copy: translation of READ/atomic local buffers
   logic        chk_valid, chk_ready, chk_res_valid, chk_ok, unused_mr_wr_ready;
   logic [63:0] chk_addr;
@@ -319,7 +280,7 @@ module fabnic_roce_cpl #(
       .wr_valid(mr_wr_valid), .wr_ready(unused_mr_wr_ready), .wr_index(mr_wr_index),
       .wr_entry(mr_wr_entry),
       .s_chk_valid(chk_valid), .s_chk_ready(chk_ready), .s_chk_key(sqe_lkey_q),
-      .s_chk_va(a_q.w_haddr), .s_chk_len(a_q.w_len), .s_chk_access(4'(1 << MR_ACC_LOCAL_WRITE)),
+      .s_chk_va(sqe_va_q), .s_chk_len(a_q.w_len), .s_chk_access(4'(1 << MR_ACC_LOCAL_WRITE)),
       .s_chk_pd(qc_q.pd), .s_chk_id(8'd0),
       .m_chk_valid(chk_res_valid), .m_chk_ready(1'b1), .m_chk_ok(chk_ok),
       .m_chk_err(unused_chk_err), .m_chk_addr(chk_addr), .m_chk_id(unused_chk_id),
@@ -348,69 +309,83 @@ module fabnic_roce_cpl #(
       now_q      <= '0;
     end
   end
-  logic [QPN_W-1:0] sweep_q;
 
-  // ---------------------------------------------------------------- FSM
-  typedef enum logic [4:0] {
-    S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW, S_CQE,
-    S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH, S_SKIP, S_WB, S_SREV, S_FLT
-  } st_e;
-  logic flt_skip_q;   // S_FLT: the QP takes no fault (in ERR already, or not in RTS)
-  st_e st_q, cqe_ret_q, load_ret_q, ev_ret_q;
-  logic drop_q;
-  logic more_q;   // SQE beats of the current read still to come
-  // S_CQE retiring a WQE of an advance takes the next SQE beat itself when that WQE is a
-  // SEND/WRITE the target acknowledges too (S_ADV's and S_WAIT's work in the same cycle)
-  logic        cqe_chain;
-  // Prefetched SQE beats stay in the FIFO between packets: they belong to QP
-  // cache_qpn_q, the next one is SQ index next_idx_q. A load that matches takes the
-  // next beat without a new read; any other load discards them first.
-  logic [QPN_W-1:0] cache_qpn_q;
-  logic [15:0]      next_idx_q;
-  logic [15:0]      cache_end_q;   // SQ index after the last SQE of the current read
-  logic [15:0]      sq_mask;       // of the loaded QP (set in S_LOAD)
-  logic             stale_q, cache_hit;
-  assign cache_hit = more_q && !stale_q && cache_qpn_q == qpn_q && next_idx_q == a_q.wqe_idx;
-  logic [23:0] una_n;
-  logic [23:0] una0_q;   // una when the event's state was loaded
+  // ---------------------------------------------------------------- event intake
+  logic take_ctl, take_wf, take_pkt, take_kick, take_pf, take_tmr, ctl_pend, ev_ctl_op;
+  logic [23:0] ev_ctl_psn;
+  logic        pf_go;
+  fabnic_roce_cpl_ev #(.NUM_QP(NUM_QP)) u_ev (
+      .clk, .rst, .idle(st_q[I_IDLE]), .pf_go,
+      .s_ctl_valid, .s_ctl_ready, .s_ctl_op, .s_ctl_qpn, .s_ctl_psn,
+      .s_hdr_valid, .s_hdr_ready, .s_hdr_qpn(QPN_W'(s_hdr.bth.dest_qp)),
+      .s_kick_valid, .s_kick_ready, .s_kick_qpn,
+      .s_wf_valid, .s_wf_ready, .s_wf_qpn,
+      .s_pf_valid, .s_pf_ready, .s_pf_qpn,
+      .ctl_pend, .take_ctl, .take_wf, .take_pkt, .take_kick, .take_pf, .take_tmr,
+      .ctl_op(ev_ctl_op), .ctl_psn(ev_ctl_psn), .rd_en, .rd_addr
+  );
 
-  typedef enum logic [2:0] { SRC_CTL, SRC_PKT, SRC_KICK, SRC_TMR, SRC_WF, SRC_PF } src_e;
-  src_e        src_q;
-  logic        ctl_op_q;
-  logic [23:0] ctl_psn_q;
-  roce_hdr_t   h_q;
-  logic [23:0] tgt_q;              // ACK target (first PSN not acknowledged)
-  logic        flushing_q;
-  logic [7:0]  cqe_status_q;
-  logic [1:0]  ev_type_q;
-  logic        ev_one_q;           // resend events of a READ-response hole (one packet)
-  logic        rr_ooo_q;           // placing a READ response out of order
-  logic [5:0]  rr_d;               // its distance from una
-  logic [23:0] sk_base_q;          // SR: SACK base PSN and bitmap
-  logic [63:0] sk_bmp_q;
-  localparam logic [1:0] SK_HOLES = 2'd0, SK_TAIL = 2'd1, SK_ONE = 2'd2;
-  logic        sk_req_q, sk_req_ready, sk_gate_q, sk_ev_valid, sk_done;
-  logic [1:0]  sk_mode_q, sk_kind_q;   // kind: 0 probe, 1 SACK (rtx_hi), 2 READ holes
-  logic [23:0] sk_mark_q, sk_una_q, sk_phi_q, sk_ev_psn, sk_done_mark;
-  logic [23:0] ev_psn_q;
-  logic        placing_atomic_q;
-  logic [7:0]  post_q;             // 0 none, else: what to do after the advance
-  localparam logic [7:0] P_NONE = 8'd0, P_READ = 8'd1, P_ATOMIC = 8'd2, P_SEQ = 8'd3,
-                         P_RNR = 8'd4, P_ERRNAK = 8'd5, P_TMO = 8'd6, P_SACK = 8'd7,
-                         P_PROBE = 8'd8;
-  logic [7:0]  nak_status_q;
+  // ---------------------------------------------------------------- event registers
+  cpl_src_e    src_q, src_d;
+  cpl_st_e     cqe_ret_q, cqe_ret_d, load_ret_q, load_ret_d, ev_ret_q, ev_ret_d;
+  cpl_post_e   post_q, post_d;
+  logic        ctl_op_q, ctl_op_d;
+  logic [23:0] ctl_psn_q, ctl_psn_d;
+  roce_hdr_t   h_q, h_d;
+  logic [23:0] tgt_q, tgt_d;       // ACK target (first PSN not acknowledged)
+  logic        drop_q, drop_d, flushing_q, flushing_d, placing_atomic_q, placing_atomic_d;
+  logic        flt_skip_q, flt_skip_d;   // S_FLT: the QP takes no fault
+  logic [7:0]  cqe_status_q, cqe_status_d, nak_status_q, nak_status_d;
+  logic        cqe_sig_q, cqe_sig_d;     // in S_CQE: a CQE goes out (signaled or error)
+  logic        cmpl_q, cmpl_d;           // in S_CQE: the loaded WQE completes (else S_POST)
+  logic        chkp_q, chkp_d;           // the loaded READ / atomic awaits its MR check
+  logic [1:0]  ev_type_q, ev_type_d;
+  logic        ev_one_q, ev_one_d;       // resend events of a READ-response hole
+  logic [23:0] ev_psn_q, ev_psn_d;
+  logic        rr_ooo_q, rr_ooo_d;       // placing a READ response out of order
+  logic [23:0] una0_q, una0_d;           // una when the event's state was loaded
+  // the SQE cache: beats of the current read belong to QP cache_qpn_q, the next one is
+  // SQ index next_idx_q, the read ends before cache_end_q
+  logic             more_q, more_d, stale_q, stale_d;
+  logic [QPN_W-1:0] cache_qpn_q, cache_qpn_d;
+  logic [15:0]      next_idx_q, next_idx_d, cache_end_q, cache_end_d;
+  // registered at S_LOAD from the RAM words (the values S_DISPATCH sees)
+  logic        outstanding, outstanding_d, tmo_q, tmo_d, probe_go_q, probe_go_d;
+  logic        probe_due_q, probe_due_d;
+  logic        in_win_q, in_win_d, rts_q, rts_d, hipi_q, hipi_d;
+  logic        h_ack_q, h_ack_d, h_sack_q, h_sack_d, h_rresp_q, h_rresp_d, h_aack_q, h_aack_d;
+  logic [15:0] sq_mask, sq_mask_d;
+  logic [3:0]  lg_q, lg_d;
+  logic [4:0]  lg_oh_q, lg_oh_d;
+  // distances kept beside the registers they are taken from (see the assertions):
+  // dtw = tgt - wqe_psn, dtg = tgt - w_end, dpw = psn - wqe_psn, dpe = psn - w_end
+  // (psn: the response's), dhi / dpi / dle / dnx = sq_hi / sq_pi / lerr_idx / next_idx
+  // - wqe_idx, each with its "is 0" and "is 1" flags
+  logic [23:0] dtw_q, dtw_d, dtg_q, dtg_d, dpw_q, dpw_d, dpe_q, dpe_d;
+  logic [15:0] dhi_q, dhi_d, dpi_q, dpi_d, dle_q, dle_d, dnx_q, dnx_d;
+  logic        hi0_q, hi0_d, hi1_q, hi1_d, pi0_q, pi0_d, le0_q, le0_d, le1_q, le1_d;
+  logic        nx0_q, nx0_d, nx1_q, nx1_d, cq_eq_q, cq_eq_d;
+  logic [15:0] wqe_idx1_q, wqe_idx1_d;
+  logic        m_ctl_done_d, m_ctl_err_d;
+  logic [23:0] m_ctl_una_d;
+  logic [7:0]  m_ctl_err_status_d;
+  logic [2:0]  m_ctl_state_d;
+  // SR resend planner request
+  logic        sk_req_q, sk_req_d, sk_gate_q, sk_gate_d, sk_req_ready, sk_ev_valid, sk_done;
+  logic [1:0]  sk_mode_q, sk_mode_d, sk_kind_q, sk_kind_d;   // kind: 0 probe, 1 SACK, 2 READ holes
+  logic [23:0] sk_base_q, sk_base_d, sk_mark_q, sk_mark_d, sk_una_q, sk_una_d;
+  logic [23:0] sk_phi_q, sk_phi_d, sk_ev_psn, sk_done_mark;
+  logic [63:0] sk_bmp_q, sk_bmp_d;
+  logic        inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts,
+               inc_retry_exc, inc_sack_rx, inc_sr_probe;
+  logic        inc_acks_d, inc_naks_d, inc_read_resp_d, inc_rr_ooo_d, inc_drop_psn_d,
+               inc_timeouts_d, inc_retry_exc_d, inc_sack_rx_d, inc_sr_probe_d;
 
-  // path MTU of the loaded QP (qc_q changes only in S_LOAD): log2 and one-hot of
-  // 2^8..2^12, so a packet count is a 5:1 choice of fixed shifts
-  logic [3:0]  lg_q;
-  logic [4:0]  lg_oh_q;
-  logic [23:0] w_end;
-  logic        w_is_rdat;          // READ or atomic
-  always_comb begin
-    w_is_rdat = a_q.w_opcode == WR_READ || a_q.w_opcode == WR_CMP_SWAP
-                || a_q.w_opcode == WR_FETCH_ADD;
-    w_end     = a_q.w_end;         // first PSN after the loaded WQE (set when loaded)
-  end
+  logic cache_hit, hit1;
+  assign cache_hit = more_q && !stale_q && cq_eq_q && nx0_q;   // next beat: wqe_idx
+  assign hit1      = more_q && !stale_q && cq_eq_q && nx1_q;   // next beat: wqe_idx + 1
+
+  // ---------------------------------------------------------------- SQE beat
   // PSNs a WQE of len bytes takes (npkts at the loaded path MTU; an atomic: 1)
   function automatic logic [23:0] span_of(input logic [7:0] op, input logic [31:0] len,
                                           input logic [4:0] oh);
@@ -422,201 +397,53 @@ module fabnic_roce_cpl #(
     if (op == WR_CMP_SWAP || op == WR_FETCH_ADD || len == '0) n = 24'd1;
     return n;
   endfunction
-  logic [23:0] span_nx;            // span of the SQE beat at s_rd
-  // Distances kept beside the registers they are taken from (written wherever tgt_q,
-  // a_q.wqe_psn or a_q.w_end is): dtw_q = tgt_q - wqe_psn, dtg_q = tgt_q - w_end, so
-  // "psn_le(x, tgt_q)" is the sign of one subtraction. (x exactly 2^23 behind tgt_q,
-  // half the PSN space, counts as not reached; the PSNs in flight never span that.)
-  // wqe_idx1_q = a_q.wqe_idx + 1, likewise.
-  logic [23:0] dtw_q, dtg_q, dtw_nx, dtg_nx, dw0, dw1, dg0, dg1;
-  logic [15:0] wqe_idx1_q;
+  sqe_t        sqe_b;              // the SQE beat at s_rd
+  logic        b_rd, b_at;         // it is a READ / an atomic
+  logic [23:0] span_nx, dtw_nx, dtg_nx;
+  logic        cqe_go, cqe_chain, sqe_take;
   always_comb begin
-    dw0 = h_q.bth.psn - a_q.wqe_psn;
-    dw1 = h_q.bth.psn + 24'd1 - a_q.wqe_psn;
-    dg0 = h_q.bth.psn - a_q.w_end;
-    dg1 = h_q.bth.psn + 24'd1 - a_q.w_end;
+    sqe_b   = sqe_decode(s_rd_tdata);
+    b_rd    = sqe_b.opcode == WR_READ;
+    b_at    = sqe_b.opcode == WR_CMP_SWAP || sqe_b.opcode == WR_FETCH_ADD;
+    span_nx = span_of(sqe_b.opcode, sqe_b.len, lg_oh_q);
+    dtw_nx  = dtw_q - span_nx;
+    dtg_nx  = dtg_q - span_nx;
+    // S_CQE: the CQE leaves (or none is due)
+    cqe_go  = !cqe_sig_q || m_cqe_ready;
+    // S_CQE retiring a WQE of an advance takes the next SQE beat itself when that WQE
+    // is a SEND/WRITE the target acknowledges too (S_ADV's and S_WAIT's work in one cycle)
+    // (whether that WQE completes too, psn_le(w_end_nx, tgt), is registered in cmpl_q
+    // and acted upon in the next S_CQE cycle)
+    cqe_chain = st_q[I_CQE] && cmpl_q && cqe_go && cqe_ret_q[I_ADV] && !hi1_q && hit1
+                && s_rd_tvalid && !b_rd && !b_at;
+    // an SQE beat taken for the oldest WQE (S_WAIT, or S_CQE chaining the next WQE)
+    sqe_take  = (st_q[I_WAIT] && s_rd_tvalid) || cqe_chain;
   end
 
-  // decided in S_LOAD from the RAM words (the values S_DISPATCH sees in a_q/pb_q/qc_q)
-  logic outstanding, tmo_q, probe_due_q, infl_q, in_win_q;
-  always_comb begin
-    logic [7:0] nop;
-    nop       = sqe_decode(s_rd_tdata).opcode;
-    span_nx   = span_of(nop, sqe_decode(s_rd_tdata).len, lg_oh_q);
-    dtw_nx    = dtw_q - span_nx;
-    dtg_nx    = dtg_q - span_nx;
-    cqe_chain = st_q == S_CQE && (!m_cqe_valid || m_cqe_ready) && cqe_ret_q == S_ADV
-                && wqe_idx1_q != pb_q.sq_hi && more_q && !stale_q
-                && cache_qpn_q == qpn_q && next_idx_q == wqe_idx1_q && s_rd_tvalid
-                && nop != WR_READ && nop != WR_CMP_SWAP && nop != WR_FETCH_ADD
-                && !dtg_nx[23];   // psn_le(w_end_nx, tgt_q)
-  end
-
-  // SQEs of a read of n from SQ index idx that the requester has sent (below its sq_hi),
-  // so read itself: the core's SQE shadow may serve only those
-  function automatic logic [15:0] sent_n(input logic [15:0] hi, input logic [15:0] idx,
-                                         input logic [15:0] n);
-    logic [15:0] d;
-    d = hi - idx;
-    if (d[15]) d = 16'd0;   // idx above hi (not expected): nothing
-    return (d < n) ? d : n;
-  endfunction
-
-  // ---------------------------------------------------------------- SQE look-ahead
-  // P_IDLE -(pf_go: read the next header's QP state)-> P_LOAD -> P_CALC -> P_NOK -> P_REQ
-  // (issue the read) -> P_IDLE with the slot (pf_slot_q) filled; the read-ahead for the
-  // current QP (pf_cont) enters at P_CALC. P_LOAD captures the RAM words' distances,
-  // P_CALC clamps them to SQE_BATCH, P_NOK takes the minima (SQEs to read, and those
-  // the requester sent). The stages after P_IDLE are abandoned when the FSM returns to
-  // IDLE (the header may be taken next); P_LOAD also when the QP needs no read.
-  typedef enum logic [2:0] { P_IDLE, P_LOAD, P_CALC, P_NOK, P_REQ } pf_e;
-  pf_e              pf_st;
-  logic [QPN_W-1:0] pf_qpn_q;
-  logic [15:0]      pf_idx_q, pf_n_q, pf_nok_q;
-  logic [15:0]      pf_pend_q, pf_end_q, pf_dhi_q;   // SQEs posted / to the ring end / sent
-  logic [6:0]       pf_pend_c, pf_end_c, pf_dhi_c;   // the same, at most SQE_BATCH
-  logic [63:0]      pf_addr_q;
-  logic             pf_slot_q, pf_stale_q;   // slot: a read is out for (pf_qpn_q, pf_idx_q)
-  logic             pf_ok_st, pf_go, pf_issue, pf_take, pf_cont;
-  // states in which the FSM is neither deciding on nor issuing an SQE read
-  always_comb begin
-    case (st_q)
-      S_WAIT, S_CHK, S_CHKW, S_CQE, S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_SREV,
-      S_WB:    pf_ok_st = 1'b1;
-      default: pf_ok_st = 1'b0;
-    endcase
-  end
-  assign pf_go    = PREFETCH && pf_st == P_IDLE && !pf_slot_q && pf_ok_st && s_hdr_valid
-                    && !s_ctl_valid && QPN_W'(s_hdr.bth.dest_qp) != qpn_q
-                    && !(more_q && cache_qpn_q == QPN_W'(s_hdr.bth.dest_qp));
-  assign pf_issue = pf_st == P_REQ && pf_ok_st;
-  // read-ahead for the current QP: its next posted SQEs after the current read (at most
-  // SQE_BATCH: with the current read's at most SQE_BATCH, the 2 * SQE_BATCH-beat FIFO
-  // never makes the R channel wait), issued as soon as the slot is free, so the SQEs
-  // are double-buffered
-  assign pf_cont = PREFETCH && pf_st == P_IDLE && !pf_slot_q && pf_ok_st && !pf_go
-                   && more_q && !stale_q && cache_qpn_q == qpn_q && !a_q.err
-                   && qc_q.state == QPS_RTS && pb_q.sq_pi != cache_end_q;
+  // ---------------------------------------------------------------- SQE reads
+  logic             pf_take, slot, slot_stale;
+  logic             fetched_q;   // S_FETCH's read left last cycle: cache_end_q takes its end now
+  always_ff @(posedge clk) fetched_q <= !rst && st_q[I_FETCH] && m_rd_ready;
+  logic [QPN_W-1:0] slot_qpn;
+  logic [15:0]      slot_idx, slot_end, fetch_end;
+  fabnic_roce_cpl_rd #(.NUM_QP(NUM_QP), .SQE_BATCH(SQE_BATCH), .PREFETCH(PREFETCH)) u_rd (
+      .clk, .rst, .st(st_q), .adv_lim(load_ret_q[I_ADV]),
+      .hdr_valid(s_hdr_valid), .hdr_qpn(QPN_W'(s_hdr.bth.dest_qp)), .ctl_pend,
+      .qpn(qpn_q), .a(a_q), .qc(qc_q), .pb(pb_q), .sq_mask, .more(more_q), .stale(stale_q),
+      .cache_qpn(cache_qpn_q), .cache_own(cq_eq_q), .fetched(fetched_q),
+      .cache_end(cache_end_q), .st_rd, .as_rd, .pb_rd, .pf_take,
+      .stale_mark(st_q[I_DISPATCH] && src_q == SRC_CTL && !ctl_op_q),
+      .pf_go, .slot, .slot_qpn, .slot_idx, .slot_end, .slot_stale, .fetch_end,
+      .m_rd_addr, .m_rd_len, .m_rd_nok, .m_rd_valid, .m_rd_ready
+  );
   // a fetch decision (advance, error, flush with the oldest WQE not loaded) takes the
   // slot over once the current read's beats are all consumed
   always_comb begin
-    case (st_q)
-      S_ADV:   pf_take = a_q.wqe_idx != pb_q.sq_hi && !a_q.loaded;
-      S_ERR, S_FLUSH: pf_take = a_q.wqe_idx != pb_q.sq_pi && !a_q.loaded;
-      default: pf_take = 1'b0;
-    endcase
-    pf_take = pf_take && pf_slot_q && !more_q;
+    pf_take = ((st_q[I_ADV] && !hi0_q) || ((st_q[I_ERR] || st_q[I_FLUSH]) && !pi0_q))
+              && !a_q.loaded && slot && !more_q;
   end
-
-  function automatic logic [6:0] clamp_batch(input logic [15:0] v);
-    return (v > 16'(SQE_BATCH)) ? 7'(SQE_BATCH) : 7'(v);
-  endfunction
-
-  always_ff @(posedge clk) begin
-    pf_pend_c <= clamp_batch(pf_pend_q);
-    pf_end_c  <= clamp_batch(pf_end_q);
-    pf_dhi_c  <= pf_dhi_q[15] ? 7'd0 : clamp_batch(pf_dhi_q);   // idx above sq_hi: none
-    case (pf_st)
-      P_IDLE: if (pf_go) begin
-        pf_qpn_q <= QPN_W'(s_hdr.bth.dest_qp);
-        pf_st    <= P_LOAD;
-      end else if (pf_cont) begin
-        pf_qpn_q  <= qpn_q;
-        pf_idx_q  <= cache_end_q;
-        pf_pend_q <= pb_q.sq_pi - cache_end_q;
-        pf_end_q  <= (sq_mask + 16'd1) - (cache_end_q & sq_mask);
-        pf_dhi_q  <= pb_q.sq_hi - cache_end_q;
-        pf_addr_q <= qc_q.sq_base + {42'd0, (cache_end_q & sq_mask), 6'd0};
-        pf_st     <= P_CALC;
-      end
-      P_LOAD: begin
-        begin
-          logic [15:0] msk;
-          msk       = 16'((32'd1 << st_rd.sq_log) - 1);
-          pf_pend_q <= pb_rd.sq_hi - as_rd.wqe_idx;
-          pf_end_q  <= (msk + 16'd1) - (as_rd.wqe_idx & msk);
-          pf_dhi_q  <= pb_rd.sq_hi - as_rd.wqe_idx;
-          pf_idx_q  <= as_rd.wqe_idx;
-          pf_addr_q <= st_rd.sq_base + {42'd0, (as_rd.wqe_idx & msk), 6'd0};
-        end
-        pf_st <= (st_q != S_IDLE && st_rd.state == QPS_RTS && !as_rd.err && !as_rd.loaded
-                  && as_rd.wqe_idx != pb_rd.sq_hi) ? P_CALC : P_IDLE;
-      end
-      P_CALC: pf_st <= (st_q == S_IDLE) ? P_IDLE : P_NOK;
-      P_NOK: begin
-        begin
-          logic [6:0] n, k;
-          n = (pf_pend_c < pf_end_c) ? pf_pend_c : pf_end_c;
-          k = (pf_dhi_c < n) ? pf_dhi_c : n;
-          pf_n_q   <= 16'(n);
-          pf_nok_q <= 16'(k);
-        end
-        pf_st <= (st_q == S_IDLE) ? P_IDLE : P_REQ;
-      end
-      default: begin   // P_REQ
-        if (st_q == S_IDLE) pf_st <= P_IDLE;
-        else if (pf_issue && m_rd_ready) begin
-          pf_slot_q  <= 1'b1;
-          pf_stale_q <= 1'b0;
-          pf_st      <= P_IDLE;
-        end
-      end
-    endcase
-    if (pf_take) pf_slot_q <= 1'b0;
-    // a control op re-initialising a QP: the slot's SQEs may be the old incarnation's
-    if (st_q == S_DISPATCH && src_q == SRC_CTL && !ctl_op_q) pf_stale_q <= 1'b1;
-    if (rst) begin
-      pf_st     <= P_IDLE;
-      pf_slot_q <= 1'b0;
-    end
-  end
-
-  // picks
-  logic take_ctl, take_wf, take_pkt, take_kick, take_pf, take_tmr;
-  always_comb begin
-    take_ctl  = st_q == S_IDLE && s_ctl_valid;
-    take_wf   = st_q == S_IDLE && !s_ctl_valid && s_wf_valid;
-    take_pkt  = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && s_hdr_valid;
-    take_kick = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && !s_hdr_valid && s_kick_valid;
-    take_pf   = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && !s_hdr_valid
-                && !s_kick_valid && s_pf_valid;
-    take_tmr  = st_q == S_IDLE && !s_ctl_valid && !s_wf_valid && !s_hdr_valid
-                && !s_kick_valid && !s_pf_valid;
-    rd_en     = take_ctl || take_wf || take_pkt || take_kick || take_pf || take_tmr || pf_go;
-    rd_addr   = take_ctl ? s_ctl_qpn : take_wf ? s_wf_qpn : take_pkt ? QPN_W'(s_hdr.bth.dest_qp)
-              : take_kick ? s_kick_qpn : take_pf ? s_pf_qpn : take_tmr ? sweep_q
-              : QPN_W'(s_hdr.bth.dest_qp);
-  end
-  assign s_wf_ready   = take_wf;
-  assign s_pf_ready   = take_pf;
-  assign s_ctl_ready  = take_ctl;
-  assign s_hdr_ready  = take_pkt;
-  assign s_kick_ready = take_kick;
-
-  // SQE fetch
-  assign m_rd_valid  = st_q == S_FETCH || pf_issue;
-  // up to SQE_BATCH SQEs per read: the WQEs the advance or the flush will walk next
-  // The distances are registered every cycle, clamped to SQE_BATCH: S_FETCH follows a
-  // decision state (S_ADV, S_ERR, S_FLUSH) in which wqe_idx, pb_q and sq_mask did not
-  // change, so in S_FETCH they are those of the current WQE
-  logic [6:0]  fe_hi_c, fe_pi_c, fe_end_c, fe_n;
-  logic [15:0] nfetch;
-  always_ff @(posedge clk) begin
-    fe_hi_c  <= clamp_batch(pb_q.sq_hi - a_q.wqe_idx);
-    fe_pi_c  <= clamp_batch(pb_q.sq_pi - a_q.wqe_idx);
-    fe_end_c <= clamp_batch((sq_mask + 16'd1) - (a_q.wqe_idx & sq_mask));
-  end
-  always_comb begin
-    fe_n   = (load_ret_q == S_ADV) ? fe_hi_c : fe_pi_c;
-    if (fe_end_c < fe_n) fe_n = fe_end_c;
-    nfetch = (fe_n == '0) ? 16'd1 : 16'(fe_n);
-  end
-  assign m_rd_addr   = (st_q == S_FETCH) ? qc_q.sq_base + {42'd0, (a_q.wqe_idx & sq_mask), 6'd0}
-                                         : pf_addr_q;
-  assign m_rd_len    = {10'd0, (st_q == S_FETCH) ? nfetch : pf_n_q, 6'd0};
-  assign m_rd_nok    = (st_q == S_FETCH) ? sent_n(pb_q.sq_hi, a_q.wqe_idx, nfetch) : pf_nok_q;
-  assign s_rd_tready = st_q == S_WAIT || st_q == S_SKIP || cqe_chain;
-  assign chk_valid   = st_q == S_CHK;
+  assign s_rd_tready = st_q[I_WAIT] || st_q[I_SKIP] || cqe_chain;
+  assign chk_valid   = st_q[I_CHK];
 
   // lkey translation cache (fabnic_roce_xlate_cache, one entry, as the requester's)
   // for the local buffers of READ / atomic WQEs: the region of the last passed check;
@@ -626,15 +453,15 @@ module fabnic_roce_cpl #(
   logic [63:0] lc_off;
   fabnic_roce_xlate_cache u_lkc (
       .clk, .rst, .mr_wr_valid,
-      .fill(st_q == S_CHKW && chk_res_valid && chk_ok && a_q.w_len != 32'd0),
+      .fill(st_q[I_CHKW] && chk_res_valid && chk_ok && a_q.w_len != 32'd0),
       .fill_key(sqe_lkey_q), .fill_pd(qc_q.pd), .fill_acc(chk_racc), .fill_lo(chk_lo),
       .fill_hi(chk_hi), .fill_off(chk_off),
-      .key(sqe_decode(s_rd_tdata).lkey), .pd(qc_q.pd), .va(sqe_decode(s_rd_tdata).laddr),
-      .len((sqe_decode(s_rd_tdata).opcode == WR_READ) ? sqe_decode(s_rd_tdata).len : 32'd8),
+      .key(sqe_b.lkey), .pd(qc_q.pd), .va(sqe_b.laddr),
+      .len(b_rd ? sqe_b.len : 32'd8),
       .need(4'(1 << MR_ACC_LOCAL_WRITE)), .hit(lc_hit), .off(lc_off)
   );
 
-  // CQE
+  // ---------------------------------------------------------------- CQE, events
   cqe_req_t cqe;
   always_comb begin
     cqe = '0;
@@ -652,148 +479,56 @@ module fabnic_roce_cpl #(
     endcase
   end
   assign m_cqe       = cqe;
-  assign m_cqe_valid = st_q == S_CQE && (a_q.w_flags[0] || cqe_status_q != WS_SUCCESS);
+  assign m_cqe_valid = st_q[I_CQE] && cqe_sig_q;
 
-  // events
-  assign m_ev_valid   = st_q == S_EV || (st_q == S_SREV && sk_ev_valid);
-  assign m_ev_type    = (st_q == S_SREV) ? 2'd3 : ev_type_q;
+  assign m_ev_valid   = st_q[I_EV] || (st_q[I_SREV] && sk_ev_valid);
+  assign m_ev_type    = (st_q[I_SREV]) ? 2'd3 : ev_type_q;
   assign m_ev_qpn     = qpn_q;
   assign m_ev_wqe_idx = a_q.wqe_idx;
   assign m_ev_wqe_psn = a_q.wqe_psn;
-  assign m_ev_psn     = (st_q == S_SREV) ? sk_ev_psn : ev_psn_q;
+  assign m_ev_psn     = (st_q[I_SREV]) ? sk_ev_psn : ev_psn_q;
   assign m_ev_wqe_ssn = a_q.wqe_ssn;
   assign m_ev_one     = ev_one_q;
-  assign rr_d         = 6'(h_q.bth.psn - a_q.una);   // (in S_PLACE: una already una_n)
-  // una after an in-order READ response: past it and the marked run that follows
-  // rr_run = 1 + the ones of rr_bmp from bit 1 up, in two registered steps (4 x 16,
-  // then the groups): rr_bmp does not change in the two cycles before S_PLACE (S_POST
-  // and the state before it change no rr_bmp), so S_PLACE sees the current value
-  logic [23:0] rr_una;
+
+  // ---------------------------------------------------------------- placement
+  // the decide helpers of S_POST and S_PLACE (registered a state ahead)
+  logic [5:0]  rr_dist;            // the response's distance from una (in S_PLACE)
+  logic [23:0] rr_una, una_n;
   logic [6:0]  rr_run;
-  logic [3:0]  rr_gall_q;            // group g of rr_bmp[64:1] (bit 64 = 0) all ones
-  logic [4:0]  rr_gcnt_q [4];        // leading ones of group g
-  always_ff @(posedge clk) begin
-    logic [63:0] b;
-    b = {1'b0, a_q.rr_bmp[63:1]};
-    for (int g = 0; g < 4; g++) begin
-      rr_gall_q[g] <= &b[16*g +: 16];
-      rr_gcnt_q[g] <= 5'd16;
-      for (int i = 15; i >= 0; i--) if (!b[16*g + i]) rr_gcnt_q[g] <= 5'(i);
-    end
-    rr_run <= 7'd1 + (!rr_gall_q[0] ? 7'(rr_gcnt_q[0])
-                     : !rr_gall_q[1] ? 7'd16 + 7'(rr_gcnt_q[1])
-                     : !rr_gall_q[2] ? 7'd32 + 7'(rr_gcnt_q[2]) : 7'd48 + 7'(rr_gcnt_q[3]));
-  end
-  assign rr_una = a_q.una + 24'(rr_run);
-  // psn_lt(rr_una, w_end) in S_PLACE, where una is the response's PSN: the sign of
-  // (psn - w_end) + rr_run, the difference registered (w_end does not change in S_POST)
-  logic [23:0] pwe_q, rr_lt_sum;
-  logic        rr_lt_end;
-  always_ff @(posedge clk) pwe_q <= h_q.bth.psn - a_q.w_end;
-  assign rr_lt_sum = pwe_q + 24'(rr_run);
-  assign rr_lt_end = rr_lt_sum[23];
-
-  // placement
-  // (h_q, wqe_psn and lg_q are stable for a cycle before S_POST and S_PLACE_D)
+  logic        rr_lt_end, rr_any_q, psn_is_una_n, psn_ooo, prog, una_lt_phi, una_ne_wp;
+  logic        rd_fits, rd_place_in, post_desc, f_eq_wqe;
   logic [31:0] rd_off;
-  always_ff @(posedge clk) rd_off <= 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q;
+  fabnic_roce_cpl_post #(.SR_W(SR_W)) u_post (
+      .clk, .st(st_q), .cqe_hold(st_q[I_CQE] && !cmpl_q), .a(a_q), .psn(h_q.bth.psn),
+      .tgt(tgt_q), .una0(una0_q),
+      .psn_hi(pb_q.psn_hi), .lg(lg_q), .plen(plen_q), .dpw(dpw_q), .dpe(dpe_q), .hi0(hi0_q),
+      .una_n, .rr_dist, .rr_run, .rr_una, .rr_lt_end, .rr_any(rr_any_q), .rd_off,
+      .psn_is_una_n, .psn_ooo, .prog, .una_lt_phi, .una_ne_wp, .f_eq_wqe, .rd_fits,
+      .rd_place_in
+  );
   // an in-order READ response is placed from S_POST: its write descriptor goes out there
-  logic rd_place_in, post_desc;
-  logic psn_is_una_n, psn_ooo, rd_fits;   // (below, with una_n)
-  assign rd_place_in = rd_fits && psn_is_una_n;
-  assign post_desc   = st_q == S_POST && post_q == P_READ && rd_place_in && s_axis_plen_q != 0;
-  assign m_wr_valid  = st_q == S_PLACE_D || post_desc;
-  assign m_wr_addr  = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
-  assign m_wr_len   = placing_atomic_q ? 32'd8 : 32'(s_axis_plen_q);
-  assign m_wr_qpn   = qpn_q;
-  // una after the advance: up to the target, but not past a READ/atomic still waiting.
-  // S_POST is entered only from S_ADV (a_q unchanged there) and from S_WAIT / S_CHKW
-  // having loaded a READ / atomic below sq_hi, so una_n is registered in those states:
-  // from a_q in S_ADV, with the WQE taken as a loaded READ / atomic in the other two.
-  // S_POST moves a_q.una to it, so it is also una_n of S_PLACE (the rule is idempotent).
-  // una_sel_q says which of {una, wqe_psn, tgt_q} it is (one-hot), so S_POST compares
-  // the response PSN with it through flags registered against each candidate.
-  logic [23:0] una_c, una_rd, una_n_q;
-  logic [2:0]  sel_c, sel_rd, una_sel_q;
-  always_comb begin
-    una_c = a_q.una;
-    sel_c = 3'b001;
-    if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && w_is_rdat && psn_lt(a_q.wqe_psn, tgt_q)) begin
-      if (psn_lt(a_q.una, a_q.wqe_psn)) begin
-        una_c = a_q.wqe_psn;
-        sel_c = 3'b010;
-      end
-    end else if (psn_lt(a_q.una, tgt_q)) begin
-      una_c = tgt_q;
-      sel_c = 3'b100;
-    end
-    una_rd = a_q.una;
-    sel_rd = 3'b001;
-    if (psn_lt(a_q.wqe_psn, tgt_q)) begin
-      if (psn_lt(a_q.una, a_q.wqe_psn)) begin
-        una_rd = a_q.wqe_psn;
-        sel_rd = 3'b010;
-      end
-    end else if (psn_lt(a_q.una, tgt_q)) begin
-      una_rd = tgt_q;
-      sel_rd = 3'b100;
-    end
-  end
-  always_ff @(posedge clk) begin
-    if (st_q == S_ADV) begin
-      una_n_q   <= una_c;
-      una_sel_q <= sel_c;
-    end else if (st_q == S_WAIT || st_q == S_CHKW) begin
-      una_n_q   <= una_rd;
-      una_sel_q <= sel_rd;
-    end
-  end
-  assign una_n = una_n_q;
-
-  // The response PSN against una, wqe_psn and tgt_q, registered every cycle: none of
-  // them (nor rr_bmp, lg_q, the payload length) changes in the cycle before S_POST, so
-  // in S_POST these are the current comparisons; the candidate in una_sel_q picks.
-  logic [2:0]  f_eq_q, f_ooo_q;
-  logic        f_ge_wqe_q;
-  logic [31:0] rd_end_q;            // rd_off + payload bytes
-  always_ff @(posedge clk) begin
-    logic [23:0] c [3];
-    c = '{a_q.una, a_q.wqe_psn, tgt_q};
-    for (int k = 0; k < 3; k++) begin
-      logic [23:0] d;
-      d = h_q.bth.psn - c[k];
-      f_eq_q[k]  <= h_q.bth.psn == c[k];
-      f_ooo_q[k] <= psn_lt(c[k], h_q.bth.psn) && d < 24'(SR_W) && !a_q.rr_bmp[d[5:0]];
-    end
-    f_ge_wqe_q <= psn_le(a_q.wqe_psn, h_q.bth.psn);
-    rd_end_q   <= (32'(h_q.bth.psn - a_q.wqe_psn) << lg_q) + 32'(s_axis_plen_q);
-  end
-  assign psn_is_una_n = |(una_sel_q & f_eq_q);
-  assign psn_ooo      = |(una_sel_q & f_ooo_q);
-  // the loaded READ may hold this response: inside it, it fits, its buffer was translated
-  assign rd_fits      = a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
-                        && f_ge_wqe_q && psn_lt(h_q.bth.psn, w_end) && rd_end_q <= a_q.w_len
-                        && a_q.w_haddr != 0;
+  assign post_desc    = st_q[I_POST] && !chkp_q && post_q == P_READ && rd_place_in && !plen0_q;
+  assign m_wr_valid   = st_q[I_PLACE_D] || post_desc;
+  assign m_wr_addr    = placing_atomic_q ? a_q.w_haddr : a_q.w_haddr + 64'(rd_off);
+  assign m_wr_len     = placing_atomic_q ? 32'd8 : 32'(plen_q);
+  assign m_wr_qpn     = qpn_q;
   always_comb begin
     if (placing_atomic_q) begin
       m_wr_tdata  = DATA_W'(h_q.atomic_ack_eth.orig_data);
       m_wr_tkeep  = KEEP_W'(8'hFF);
-      m_wr_tvalid = st_q == S_PLACE;
+      m_wr_tvalid = st_q[I_PLACE];
       m_wr_tlast  = 1'b1;
     end else begin
       m_wr_tdata  = s_axis_tdata;
       m_wr_tkeep  = s_axis_tkeep;
-      m_wr_tvalid = st_q == S_PLACE && s_axis_tvalid && s_axis_plen_q != 0;
+      m_wr_tvalid = st_q[I_PLACE] && s_axis_tvalid && !plen0_q;
       m_wr_tlast  = s_axis_tlast;
     end
-  end
-  always_comb begin
-    if (st_q == S_PLACE) s_axis_tready = placing_atomic_q ? 1'b0
-                                       : (s_axis_plen_q == 0 || m_wr_tready);
-    else                 s_axis_tready = st_q == S_DRAIN;
+    s_axis_tready = (st_q[I_PLACE] && !placing_atomic_q && (plen0_q || m_wr_tready))
+                    || st_q[I_DRAIN];
   end
 
-  assign as_wr_en = st_q == S_WB;
+  assign as_wr_en    = st_q[I_WB];
   assign una_wr_en   = as_wr_en;
   assign una_wr_addr = qpn_q;
   assign una_wr_data = a_q.una;
@@ -805,7 +540,7 @@ module fabnic_roce_cpl #(
       .s_valid(sk_req_q), .s_ready(sk_req_ready), .s_mode(sk_mode_q), .s_base(sk_base_q),
       .s_bmp(sk_bmp_q), .s_mark(sk_mark_q), .s_una(sk_una_q), .s_psn_hi(sk_phi_q),
       .s_reorder(cfg_sr_reorder), .s_gate(sk_gate_q),
-      .m_ev_valid(sk_ev_valid), .m_ev_ready(st_q == S_SREV && m_ev_ready),
+      .m_ev_valid(sk_ev_valid), .m_ev_ready(st_q[I_SREV] && m_ev_ready),
       .m_ev_psn(sk_ev_psn), .m_done(sk_done), .m_done_mark(sk_done_mark)
   );
 
@@ -818,14 +553,8 @@ module fabnic_roce_cpl #(
   logic [2:0] syn_kind;
   assign syn_kind = h_q.aeth.syndrome[7:5];
 
-  // an SQE beat taken for the oldest WQE (S_WAIT, or S_CQE chaining the next WQE)
-  logic sqe_take;
-  assign sqe_take = (st_q == S_WAIT && s_rd_tvalid) || cqe_chain;
-
   // Counter events are registered and counted in the next cycle, so a counter's
   // enable is a flop and not the decision logic of the state that found the event.
-  logic inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts,
-        inc_retry_exc, inc_sack_rx, inc_sr_probe;
   always_ff @(posedge clk) begin
     if (inc_acks)      cnt_acks      <= cnt_acks + 1'b1;
     if (inc_naks)      cnt_naks      <= cnt_naks + 1'b1;
@@ -849,602 +578,700 @@ module fabnic_roce_cpl #(
     end
   end
 
-  always_ff @(posedge clk) begin
-    m_ctl_done <= 1'b0;
-    {inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts, inc_retry_exc,
-     inc_sack_rx, inc_sr_probe} <= '0;
+  // ---------------------------------------------------------------- FSM
+  // One process computes the next state and the next value of every event register
+  // (defaults: hold); the flops below take them. Each state decides from registers
+  // (flags kept beside the registers they are taken from, or registered a state ahead)
+  // and, in S_WAIT / S_CQE, from the SQE beat at s_rd.
+  always_comb begin
+    st_d = st_q;
+    qpn_d = qpn_q; a_d = a_q; qc_d = qc_q; pb_d = pb_q; src_d = src_q;
+    cqe_ret_d = cqe_ret_q; load_ret_d = load_ret_q; ev_ret_d = ev_ret_q; post_d = post_q;
+    ctl_op_d = ctl_op_q; ctl_psn_d = ctl_psn_q; h_d = h_q; plen_d = plen_q; plen0_d = plen0_q;
+    tgt_d = tgt_q;
+    drop_d = drop_q; flushing_d = flushing_q; placing_atomic_d = placing_atomic_q;
+    flt_skip_d = flt_skip_q; cqe_status_d = cqe_status_q; nak_status_d = nak_status_q;
+    cqe_sig_d = cqe_sig_q; cmpl_d = cmpl_q; chkp_d = chkp_q; sqe_va_d = sqe_va_q;
+    ev_type_d = ev_type_q; ev_one_d = ev_one_q; ev_psn_d = ev_psn_q;
+    rr_ooo_d = rr_ooo_q; una0_d = una0_q; sqe_lkey_d = sqe_lkey_q;
+    more_d = more_q; stale_d = stale_q; cache_qpn_d = cache_qpn_q; next_idx_d = next_idx_q;
+    cache_end_d = cache_end_q;
+    outstanding_d = outstanding; tmo_d = tmo_q; probe_go_d = probe_go_q; probe_due_d = probe_due_q;
+    in_win_d = in_win_q;
+    rts_d = rts_q; hipi_d = hipi_q; h_ack_d = h_ack_q; h_sack_d = h_sack_q;
+    h_rresp_d = h_rresp_q; h_aack_d = h_aack_q;
+    sq_mask_d = sq_mask; lg_d = lg_q; lg_oh_d = lg_oh_q;
+    dtw_d = dtw_q; dtg_d = dtg_q; dpw_d = dpw_q; dpe_d = dpe_q;
+    dhi_d = dhi_q; dpi_d = dpi_q; dle_d = dle_q; dnx_d = dnx_q;
+    hi0_d = hi0_q; hi1_d = hi1_q; pi0_d = pi0_q; le0_d = le0_q; le1_d = le1_q;
+    nx0_d = nx0_q; nx1_d = nx1_q; cq_eq_d = cq_eq_q; wqe_idx1_d = wqe_idx1_q;
+    m_ctl_done_d = 1'b0; m_ctl_una_d = m_ctl_una; m_ctl_err_d = m_ctl_err;
+    m_ctl_err_status_d = m_ctl_err_status; m_ctl_state_d = m_ctl_state;
+    sk_req_d = sk_req_q && !sk_req_ready; sk_gate_d = sk_gate_q; sk_mode_d = sk_mode_q;
+    sk_kind_d = sk_kind_q; sk_base_d = sk_base_q; sk_mark_d = sk_mark_q; sk_una_d = sk_una_q;
+    sk_phi_d = sk_phi_q; sk_bmp_d = sk_bmp_q;
+    {inc_acks_d, inc_naks_d, inc_read_resp_d, inc_rr_ooo_d, inc_drop_psn_d, inc_timeouts_d,
+     inc_retry_exc_d, inc_sack_rx_d, inc_sr_probe_d} = '0;
+
     // the taken SQE's fields (the states below may override w_haddr: translated)
     if (sqe_take) begin
-      more_q       <= !s_rd_tlast;
-      next_idx_q   <= next_idx_q + 16'd1;
-      a_q.w_opcode <= sqe_decode(s_rd_tdata).opcode;
-      a_q.w_flags  <= sqe_decode(s_rd_tdata).flags;
-      a_q.w_len    <= sqe_decode(s_rd_tdata).len;
+      more_d       = !s_rd_tlast;
+      next_idx_d   = next_idx_q + 16'd1;
+      a_d.w_opcode = sqe_b.opcode;
+      a_d.w_rd     = b_rd;
+      a_d.w_at     = b_at;
+      a_d.w_ok     = 1'b0;
+      a_d.w_flags  = sqe_b.flags;
+      a_d.w_len    = b_at ? 32'd8 : sqe_b.len;
       // a beat with an AXI error is not data: the wr_id is reported as unknown, ones
       // above the SQ index (the driver names the WR from its own ring bookkeeping)
-      a_q.w_wr_id  <= s_rd_tuser ? {48'hFFFF_FFFF_FFFF, next_idx_q}
-                                 : sqe_decode(s_rd_tdata).wr_id;
-      a_q.w_haddr  <= sqe_decode(s_rd_tdata).laddr;
+      a_d.w_wr_id  = s_rd_tuser ? {48'hFFFF_FFFF_FFFF, next_idx_q} : sqe_b.wr_id;
+      a_d.w_haddr  = sqe_b.laddr;
       // its end: after the WQE before it when S_CQE chains it (wqe_psn moves to w_end)
-      a_q.w_end    <= (cqe_chain ? w_end : a_q.wqe_psn) + span_nx;
-      dtg_q        <= (cqe_chain ? dtg_q : dtw_q) - span_nx;
-      sqe_lkey_q   <= sqe_decode(s_rd_tdata).lkey;
-      if (sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
-          || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD)
-        a_q.w_len <= 32'd8;
+      a_d.w_end    = cqe_chain ? a_q.w_end + span_nx : a_q.wqe_psn + span_nx;
+      dtg_d        = cqe_chain ? dtg_nx : dtw_nx;
+      dpe_d        = cqe_chain ? dpe_q - span_nx : dpw_q - span_nx;
+      sqe_va_d     = sqe_b.laddr;
+      chkp_d       = 1'b0;
+      sqe_lkey_d   = sqe_b.lkey;
+      // the beat was SQ index wqe_idx (S_WAIT) or wqe_idx + 1 (chained): next_idx is
+      // wqe_idx + 1 after either
+      dnx_d = 16'd1; nx0_d = 1'b0; nx1_d = 1'b1;
     end
-    case (st_q)
-      S_IDLE: begin
-        flushing_q       <= 1'b0;
-        placing_atomic_q <= 1'b0;
-        post_q           <= P_NONE;
-        drop_q           <= 1'b0;
-        ev_ret_q         <= S_WB;
-        ev_one_q         <= 1'b0;
-        rr_ooo_q         <= 1'b0;
-        if (take_ctl) begin
-          src_q <= SRC_CTL; qpn_q <= s_ctl_qpn; ctl_op_q <= s_ctl_op; ctl_psn_q <= s_ctl_psn;
-          st_q <= S_LOAD;
-        end else if (take_wf) begin
-          src_q <= SRC_WF; qpn_q <= s_wf_qpn;
-          st_q <= S_LOAD;
-        end else if (take_pkt) begin
-          src_q <= SRC_PKT; qpn_q <= QPN_W'(s_hdr.bth.dest_qp); h_q <= s_hdr;
-          s_axis_plen_q <= s_hdr_plen;
-          st_q <= S_LOAD;
-        end else if (take_kick) begin
-          src_q <= SRC_KICK; qpn_q <= s_kick_qpn;
-          st_q <= S_LOAD;
-        end else if (take_pf) begin
-          src_q <= SRC_PF; qpn_q <= s_pf_qpn;
-          st_q <= S_LOAD;
-        end else if (take_tmr) begin
-          src_q   <= SRC_TMR; qpn_q <= sweep_q;
-          sweep_q <= (32'(sweep_q) == NUM_QP - 1) ? '0 : sweep_q + 1'b1;
-          st_q    <= S_LOAD;
-        end
+
+    unique case (1'b1)
+      // pick (fabnic_roce_cpl_ev): the takes are exclusive, the RAM read is under way
+      st_q[I_IDLE]: begin
+        flushing_d       = 1'b0;
+        placing_atomic_d = 1'b0;
+        post_d           = P_NONE;
+        drop_d           = 1'b0;
+        chkp_d           = 1'b0;
+        ev_ret_d         = S_WB;
+        ev_one_d         = 1'b0;
+        rr_ooo_d         = 1'b0;
+        qpn_d            = rd_addr;
+        ctl_op_d         = ev_ctl_op;
+        ctl_psn_d        = ev_ctl_psn;
+        h_d              = s_hdr;
+        plen_d           = s_hdr_plen;
+        plen0_d          = s_hdr_plen == '0;
+        src_d = take_ctl ? SRC_CTL : take_wf ? SRC_WF : take_pkt ? SRC_PKT
+              : take_kick ? SRC_KICK : take_pf ? SRC_PF : SRC_TMR;
+        st_d  = S_LOAD;
       end
-      S_LOAD: begin
-        outstanding <= as_rd.una != pb_rd.psn_hi;
-        tmo_q       <= 32'(16'(now_nx_q - as_rd.t_start)) >= (32'd1 << st_rd.timeout);
-        probe_due_q <= 16'(now_nx_q - as_rd.fb_t) >= (16'(cfg_sr_probe) << as_rd.probes);
-        infl_q      <= (pb_rd.psn_hi - as_rd.una) >= cfg_sr_inflight;
-        in_win_q    <= in_window(h_q.bth.psn, as_rd.una, pb_rd.psn_hi);
-        qc_q <= st_rd;
-        sq_mask <= 16'((32'd1 << st_rd.sq_log) - 1);
-        lg_q    <= pmtu_log(st_rd.pmtu);
-        for (int k = 0; k < 5; k++) lg_oh_q[k] <= pmtu_log(st_rd.pmtu) == 4'(8 + k);
-        a_q  <= as_rd;
-        wqe_idx1_q <= as_rd.wqe_idx + 16'd1;
-        pb_q <= pb_rd;
-        tgt_q <= as_rd.una;
-        dtw_q <= as_rd.una - as_rd.wqe_psn;
-        dtg_q <= as_rd.una - as_rd.w_end;
-        una0_q <= as_rd.una;
-        st_q <= S_DISPATCH;
+      // the RAM words: loaded, and the flags S_DISPATCH decides on registered
+      st_q[I_LOAD]: begin
+        outstanding_d = as_rd.una != pb_rd.psn_hi;
+        tmo_d         = 32'(16'(now_nx_q - as_rd.t_start)) >= (32'd1 << st_rd.timeout);
+        probe_go_d    = st_rd.sr && cfg_sr_probe != '0 && as_rd.probes != 2'd3
+                        && !as_rd.rnr_wait
+                        && (pb_rd.sq_hi == pb_rd.sq_pi
+                            || (pb_rd.psn_hi - as_rd.una) >= cfg_sr_inflight);
+        probe_due_d   = 16'(now_nx_q - as_rd.fb_t) >= (16'(cfg_sr_probe) << as_rd.probes);
+        in_win_d      = in_window(h_q.bth.psn, as_rd.una, pb_rd.psn_hi);
+        rts_d         = st_rd.state == QPS_RTS;
+        hipi_d        = pb_rd.sq_hi == pb_rd.sq_pi;
+        h_ack_d       = h_q.bth.opcode == OP_ACK;
+        h_sack_d      = h_q.bth.opcode == OP_SR_SACK;
+        h_rresp_d     = h_q.bth.opcode inside {OP_READ_RESP_FIRST, OP_READ_RESP_MIDDLE,
+                                               OP_READ_RESP_LAST, OP_READ_RESP_ONLY};
+        h_aack_d      = h_q.bth.opcode == OP_ATOMIC_ACK;
+        qc_d          = st_rd;
+        sq_mask_d     = 16'((32'd1 << st_rd.sq_log) - 1);
+        lg_d          = pmtu_log(st_rd.pmtu);
+        for (int k = 0; k < 5; k++) lg_oh_d[k] = pmtu_log(st_rd.pmtu) == 4'(8 + k);
+        a_d           = as_rd;
+        wqe_idx1_d    = as_rd.wqe_idx + 16'd1;
+        pb_d          = pb_rd;
+        tgt_d         = as_rd.una;
+        dtw_d         = as_rd.una - as_rd.wqe_psn;
+        dtg_d         = as_rd.una - as_rd.w_end;
+        dpw_d         = h_q.bth.psn - as_rd.wqe_psn;
+        dpe_d         = h_q.bth.psn - as_rd.w_end;
+        dhi_d         = pb_rd.sq_hi - as_rd.wqe_idx;
+        hi0_d         = pb_rd.sq_hi == as_rd.wqe_idx;
+        dpi_d         = pb_rd.sq_pi - as_rd.wqe_idx;
+        pi0_d         = pb_rd.sq_pi == as_rd.wqe_idx;
+        dle_d         = pb_rd.lerr_idx - as_rd.wqe_idx;
+        le0_d         = pb_rd.lerr && pb_rd.lerr_idx == as_rd.wqe_idx;
+        dnx_d         = next_idx_q - as_rd.wqe_idx;
+        nx0_d         = next_idx_q == as_rd.wqe_idx;
+        cq_eq_d       = cache_qpn_q == qpn_q;
+        una0_d        = as_rd.una;
+        st_d          = S_DISPATCH;
       end
-      S_DISPATCH: begin
-        case (src_q)
+      // the event's decision, from the flags of S_LOAD
+      st_q[I_DISPATCH]: begin
+        // the "is 1" flags from the distances of S_LOAD (first used in S_CQE)
+        hi1_d = dhi_q == 16'd1;
+        le1_d = pb_q.lerr && dle_q == 16'd1;
+        nx1_d = dnx_q == 16'd1;
+        unique case (src_q)
           SRC_CTL: begin
             if (!ctl_op_q) begin
-              stale_q <= 1'b1;     // prefetched SQEs may belong to the old incarnation
-              a_q <= '0;
-              a_q.una        <= ctl_psn_q;
-              a_q.wqe_psn    <= ctl_psn_q;
-              wqe_idx1_q     <= 16'd1;
-              dtw_q          <= tgt_q - ctl_psn_q;
-              dtg_q          <= tgt_q;            // (w_end = 0)
-              a_q.retry_left <= qc_q.retry_cnt;
-              a_q.rnr_left   <= qc_q.rnr_retry;
-              a_q.rtx_hi     <= ctl_psn_q;
-              a_q.rr_rtx_hi  <= ctl_psn_q;
-              st_q <= S_WB;
+              stale_d = 1'b1;     // prefetched SQEs may belong to the old incarnation
+              a_d = '0;
+              a_d.una        = ctl_psn_q;
+              a_d.wqe_psn    = ctl_psn_q;
+              a_d.retry_left = qc_q.retry_cnt;
+              a_d.rnr_left   = qc_q.rnr_retry;
+              a_d.rtx_hi     = ctl_psn_q;
+              a_d.rr_rtx_hi  = ctl_psn_q;
+              st_d = S_WB;
             end else begin
-              st_q <= S_IDLE;
+              st_d = S_IDLE;
             end
-            m_ctl_una        <= a_q.una;
-            m_ctl_err        <= a_q.err;
-            m_ctl_err_status <= a_q.err_status;
-            m_ctl_state      <= qc_q.state;
-            m_ctl_done       <= 1'b1;
+            m_ctl_una_d        = a_q.una;
+            m_ctl_err_d        = a_q.err;
+            m_ctl_err_status_d = a_q.err_status;
+            m_ctl_state_d      = qc_q.state;
+            m_ctl_done_d       = 1'b1;
           end
           SRC_PKT: begin
-            if (a_q.err || qc_q.state != QPS_RTS) begin
-              inc_drop_psn <= 1'b1;
-              drop_q <= 1'b1;
-              st_q <= S_DRAIN;
+            st_d = S_DRAIN;       // (ACK payload frames are empty; drain them first)
+            if (a_q.err || !rts_q) begin
+              inc_drop_psn_d = 1'b1;
+              drop_d = 1'b1;
+            end else if (h_ack_q) begin
+              // acted upon (and counted as an ACK/NAK) only for an outstanding PSN;
+              // any other ACK/NAK is a drop, so a frame forged without knowing an
+              // outstanding PSN cannot move the QP
+              if (!in_win_q) begin
+                inc_drop_psn_d = 1'b1;
+              end else if (syn_kind == 3'b000) begin
+                inc_acks_d = 1'b1;
+                tgt_d = h_q.bth.psn + 24'd1;
+                dtw_d = dpw_q + 24'd1;
+                dtg_d = dpe_q + 24'd1;
+              end else begin
+                inc_naks_d = 1'b1;
+                tgt_d = h_q.bth.psn;
+                dtw_d = dpw_q;
+                dtg_d = dpe_q;
+                if (syn_kind == 3'b001) post_d = P_RNR;
+                else if (h_q.aeth.syndrome[4:0] == 5'd0) post_d = P_SEQ;
+                else begin
+                  post_d = P_ERRNAK;
+                  nak_status_d = (h_q.aeth.syndrome[4:0] == 5'd1) ? WS_REM_INV_REQ
+                               : (h_q.aeth.syndrome[4:0] == 5'd2) ? WS_REM_ACCESS
+                               : WS_REM_OP_ERR;
+                end
+              end
+            end else if (h_sack_q) begin
+              if (qc_q.sr && syn_kind == 3'b000) begin
+                inc_sack_rx_d = 1'b1;
+                if (in_win_q) begin
+                  tgt_d = h_q.bth.psn + 24'd1;
+                  dtw_d = dpw_q + 24'd1;
+                  dtg_d = dpe_q + 24'd1;
+                end
+                sk_base_d = h_q.reth.va[55:32];
+                sk_bmp_d  = {h_q.reth.va[31:0], h_q.reth.rkey};
+                post_d    = P_SACK;
+              end else begin
+                inc_drop_psn_d = 1'b1;   // not an SR QP: opcode error
+                drop_d = 1'b1;
+              end
+            end else if ((h_rresp_q || h_aack_q) && in_win_q) begin
+              tgt_d  = h_q.bth.psn;   // a response acknowledges what came before
+              dtw_d  = dpw_q;
+              dtg_d  = dpe_q;
+              post_d = h_rresp_q ? P_READ : P_ATOMIC;
+              if (h_rresp_q) st_d = S_ADV;
             end else begin
-              case (h_q.bth.opcode)
-                OP_ACK: begin
-                  // acted upon (and counted as an ACK/NAK) only for an outstanding PSN;
-                  // any other ACK/NAK is a drop, so a frame forged without knowing an
-                  // outstanding PSN cannot move the QP
-                  if (!in_win_q) begin
-                    inc_drop_psn <= 1'b1;
-                  end else if (syn_kind == 3'b000) begin
-                    inc_acks <= 1'b1;
-                    tgt_q <= h_q.bth.psn + 24'd1;
-                    dtw_q <= dw1;
-                    dtg_q <= dg1;
-                  end else begin
-                    inc_naks <= 1'b1;
-                    tgt_q <= h_q.bth.psn;
-                    dtw_q <= dw0;
-                    dtg_q <= dg0;
-                    if (syn_kind == 3'b001) post_q <= P_RNR;
-                    else if (h_q.aeth.syndrome[4:0] == 5'd0) post_q <= P_SEQ;
-                    else begin
-                      post_q <= P_ERRNAK;
-                      nak_status_q <= (h_q.aeth.syndrome[4:0] == 5'd1) ? WS_REM_INV_REQ
-                                    : (h_q.aeth.syndrome[4:0] == 5'd2) ? WS_REM_ACCESS
-                                    : WS_REM_OP_ERR;
-                    end
-                  end
-                  st_q <= S_DRAIN;    // ACK payload frame is empty; drain it first
-                end
-                OP_SR_SACK: begin
-                  if (qc_q.sr && syn_kind == 3'b000) begin
-                    inc_sack_rx <= 1'b1;
-                    if (in_win_q) begin
-                      tgt_q <= h_q.bth.psn + 24'd1;
-                      dtw_q <= dw1;
-                      dtg_q <= dg1;
-                    end
-                    sk_base_q <= h_q.reth.va[55:32];
-                    sk_bmp_q  <= {h_q.reth.va[31:0], h_q.reth.rkey};
-                    post_q    <= P_SACK;
-                  end else begin
-                    inc_drop_psn <= 1'b1;   // not an SR QP: opcode error
-                    drop_q <= 1'b1;
-                  end
-                  st_q <= S_DRAIN;
-                end
-                OP_READ_RESP_FIRST, OP_READ_RESP_MIDDLE, OP_READ_RESP_LAST,
-                OP_READ_RESP_ONLY: begin
-                  if (in_win_q) begin
-                    tgt_q  <= h_q.bth.psn;   // a response acknowledges what came before
-                    dtw_q  <= dw0;
-                    dtg_q  <= dg0;
-                    post_q <= P_READ;
-                    st_q   <= S_ADV;
-                  end else begin
-                    inc_drop_psn <= 1'b1;
-                    drop_q <= 1'b1;
-                    st_q <= S_DRAIN;
-                  end
-                end
-                OP_ATOMIC_ACK: begin
-                  if (in_win_q) begin
-                    tgt_q  <= h_q.bth.psn;
-                    dtw_q  <= dw0;
-                    dtg_q  <= dg0;
-                    post_q <= P_ATOMIC;
-                    st_q   <= S_DRAIN;
-                  end else begin
-                    inc_drop_psn <= 1'b1;
-                    drop_q <= 1'b1;
-                    st_q <= S_DRAIN;
-                  end
-                end
-                default: begin
-                  inc_drop_psn <= 1'b1;
-                  drop_q <= 1'b1;
-                  st_q <= S_DRAIN;
-                end
-              endcase
+              inc_drop_psn_d = 1'b1;
+              drop_d = 1'b1;
             end
           end
-          SRC_KICK: st_q <= S_ADV;
+          SRC_KICK: st_d = S_ADV;
           SRC_PF, SRC_WF: begin   // decided in S_FLT from registered terms
-            flt_skip_q <= a_q.err || qc_q.state != QPS_RTS;
-            st_q <= S_FLT;
+            flt_skip_d = a_q.err || !rts_q;
+            st_d = S_FLT;
           end
           default: begin   // timer visit
-            if (a_q.err || qc_q.state != QPS_RTS || !outstanding) begin
+            if (a_q.err || !rts_q || !outstanding) begin
               if (a_q.armed) begin
-                a_q.armed <= 1'b0;
-                st_q <= S_WB;
+                a_d.armed = 1'b0;
+                st_d = S_WB;
               end else begin
-                st_q <= S_IDLE;
+                st_d = S_IDLE;
               end
             end else if (!a_q.armed) begin
-              a_q.armed   <= 1'b1;
-              a_q.t_start <= now_q;
-              a_q.probes  <= '0;
-              a_q.fb_t    <= now_q;
-              st_q <= S_WB;
+              a_d.armed   = 1'b1;
+              a_d.t_start = now_q;
+              a_d.probes  = '0;
+              a_d.fb_t    = now_q;
+              st_d = S_WB;
             end else if (tmo_q) begin
-              inc_timeouts <= 1'b1;
-              post_q <= P_TMO;
-              st_q   <= S_ADV;
-            end else if (qc_q.sr && cfg_sr_probe != '0 && a_q.probes != 2'd3 && !a_q.rnr_wait
-                         && (pb_q.sq_hi == pb_q.sq_pi || infl_q) && probe_due_q) begin
-              post_q <= P_PROBE;
-              st_q   <= S_ADV;
+              inc_timeouts_d = 1'b1;
+              post_d = P_TMO;
+              st_d   = S_ADV;
+            end else if (probe_go_q && probe_due_q) begin
+              post_d = P_PROBE;
+              st_d   = S_ADV;
             end else begin
-              st_q <= S_IDLE;
+              st_d = S_IDLE;
             end
           end
         endcase
       end
-      // ------------------------------------------------ advance over acknowledged WQEs
-      S_ADV: begin
-        if (a_q.wqe_idx == pb_q.sq_hi) begin
-          st_q <= S_POST;
+      // advance over acknowledged WQEs: load the oldest, complete it, or go on
+      st_q[I_ADV]: begin
+        if (hi0_q) begin
+          st_d = S_POST;
         end else if (!a_q.loaded) begin
-          load_ret_q <= S_ADV;
-          if (!pf_take) st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
-        end else if (!w_is_rdat && !dtg_q[23]) begin   // psn_le(w_end, tgt_q)
-          cqe_status_q <= WS_SUCCESS;
-          cqe_ret_q    <= S_ADV;
-          st_q         <= S_CQE;
+          load_ret_d = S_ADV;
+          if (!pf_take) st_d = cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
+        end else if (!a_q.w_rd && !a_q.w_at && !dtg_q[23]) begin   // psn_le(w_end, tgt_q)
+          cqe_status_d = WS_SUCCESS;
+          cqe_sig_d    = a_q.w_flags[0];
+          cmpl_d       = 1'b1;
+          cqe_ret_d    = S_ADV;
+          st_d         = S_CQE;
         end else begin
-          st_q <= S_POST;
+          st_d = S_POST;
         end
       end
-      S_FETCH: begin
+      // the oldest WQE's SQE read (fabnic_roce_cpl_rd drives m_rd)
+      st_q[I_FETCH]: begin
         if (m_rd_ready) begin
-          cache_qpn_q <= qpn_q;
-          next_idx_q  <= a_q.wqe_idx;
-          cache_end_q <= a_q.wqe_idx + nfetch;
-          stale_q     <= 1'b0;
-          st_q <= S_WAIT;
+          cache_qpn_d = qpn_q;
+          next_idx_d  = a_q.wqe_idx;
+          stale_d     = 1'b0;
+          cq_eq_d = 1'b1; dnx_d = '0; nx0_d = 1'b1; nx1_d = 1'b0;
+          st_d = S_WAIT;
         end
       end
-      S_WAIT: begin
-        if (s_rd_tvalid) begin   // (the SQE's fields: sqe_take, before the case)
-          // only READ and atomic WQEs place data here: their buffer is translated (and
-          // checked again); SEND / WRITE WQEs skip the MR check
-          if (sqe_decode(s_rd_tdata).opcode == WR_READ
-              || sqe_decode(s_rd_tdata).opcode == WR_CMP_SWAP
-              || sqe_decode(s_rd_tdata).opcode == WR_FETCH_ADD) begin
-            st_q <= S_CHK;
-            if (lc_hit) begin
-              a_q.w_haddr <= sqe_decode(s_rd_tdata).laddr + lc_off;
-              a_q.loaded  <= 1'b1;
-              // a loaded READ / atomic: S_ADV would only go on to S_POST
-              st_q <= (load_ret_q == S_ADV) ? S_POST : load_ret_q;
-            end
-          end else begin
-            a_q.loaded <= 1'b1;
-            st_q <= load_ret_q;
+      // the SQE beat of the oldest WQE (its fields: sqe_take, above)
+      st_q[I_WAIT]: begin
+        if (s_rd_tvalid) begin
+          a_d.loaded = 1'b1;
+          st_d = load_ret_q;
+          if (b_rd || b_at) begin
+            // only READ and atomic WQEs place data here: their buffer is translated
+            // (the lkey cache's hit, registered: w_ok) or checked again (chkp: S_POST
+            // sends it to S_CHK first); SEND / WRITE WQEs skip the MR check
+            a_d.w_haddr = sqe_b.laddr + lc_off;
+            a_d.w_ok    = lc_hit;
+            chkp_d      = !lc_hit;
+            // a loaded READ / atomic: S_ADV would only go on to S_POST
+            if (load_ret_q[I_ADV]) st_d = S_POST;
+          end else if (load_ret_q[I_ADV]) begin
             // an advance (the WQE is below sq_hi: S_ADV checked that before the read):
-            // S_ADV's completion decision made here, from the beat
-            if (load_ret_q == S_ADV
-                && !dtw_nx[23]) begin   // psn_le(wqe_psn + span, tgt_q)
-              cqe_status_q <= WS_SUCCESS;
-              cqe_ret_q    <= S_ADV;
-              st_q         <= S_CQE;
-            end
+            // S_ADV's completion decision, psn_le(wqe_psn + span, tgt_q), registered here
+            // and acted upon in S_CQE
+            cmpl_d       = !dtw_nx[23];
+            cqe_status_d = WS_SUCCESS;
+            cqe_sig_d    = sqe_b.flags[0] && !dtw_nx[23];
+            cqe_ret_d    = S_ADV;
+            st_d         = S_CQE;
           end
         end
       end
-      S_CHK: if (chk_ready) st_q <= S_CHKW;
-      S_CHKW: begin
+      // MR check of a READ / atomic buffer
+      st_q[I_CHK]: if (chk_ready) st_d = S_CHKW;
+      // its result: the requester checked this buffer before sending; a failure here
+      // means the MR went away meanwhile: nothing is placed (w_ok 0)
+      st_q[I_CHKW]: begin
         if (chk_res_valid) begin
-          // the requester checked this buffer before sending; a failure here means the
-          // MR went away meanwhile: nothing is placed (address 0 marks it)
-          a_q.w_haddr <= chk_ok ? chk_addr : 64'd0;
-          a_q.loaded  <= 1'b1;
-          st_q <= (load_ret_q == S_ADV) ? S_POST : load_ret_q;   // (as above)
+          a_d.w_haddr = chk_addr;
+          a_d.w_ok    = chk_ok;
+          a_d.loaded  = 1'b1;
+          chkp_d      = 1'b0;
+          st_d = S_POST;   // (S_CHK is entered from S_POST only)
         end
       end
-      S_CQE: begin
-        if (!m_cqe_valid || m_cqe_ready) begin
-          a_q.wqe_idx <= a_q.wqe_idx + 16'd1;
-          wqe_idx1_q  <= wqe_idx1_q + 16'd1;
-          a_q.wqe_psn <= w_end;
-          dtw_q       <= dtg_q;
-          a_q.wqe_ssn <= a_q.wqe_ssn + 24'(a_q.w_opcode == WR_SEND || a_q.w_opcode == WR_SEND_IMM
+      // complete the loaded WQE (its CQE leaves when signaled or an error)
+      st_q[I_CQE]: begin
+        if (!cmpl_q) begin
+          // the WQE loaded for an advance is not acknowledged yet: as S_ADV would
+          st_d = S_POST;
+        end else if (cqe_go) begin
+          a_d.wqe_idx = a_q.wqe_idx + 16'd1;
+          wqe_idx1_d  = wqe_idx1_q + 16'd1;
+          a_d.wqe_psn = a_q.w_end;
+          dtw_d       = dtg_q;
+          dpw_d       = dpe_q;
+          a_d.wqe_ssn = a_q.wqe_ssn + 24'(a_q.w_opcode == WR_SEND
+                                          || a_q.w_opcode == WR_SEND_IMM
                                           || a_q.w_opcode == WR_WRITE_IMM);
-          a_q.rr_bmp  <= '0;
-          a_q.loaded  <= 1'b0;
-          if (cqe_status_q == WS_SUCCESS && psn_lt(a_q.una, w_end)) a_q.una <= w_end;
-          st_q <= cqe_ret_q;
+          a_d.rr_bmp  = '0;
+          a_d.loaded  = 1'b0;
+          chkp_d      = 1'b0;   // (an error / flush completes a READ without its check)
+          if (cqe_status_q == WS_SUCCESS && psn_lt(a_q.una, a_q.w_end)) a_d.una = a_q.w_end;
+          // the distances to wqe_idx move by one
+          dhi_d = dhi_q - 16'd1; hi0_d = hi1_q; hi1_d = dhi_q == 16'd2;
+          dpi_d = dpi_q - 16'd1; pi0_d = dpi_q == 16'd1;
+          dle_d = dle_q - 16'd1; le0_d = le1_q; le1_d = pb_q.lerr && dle_q == 16'd2;
+          if (!cqe_chain) begin
+            dnx_d = dnx_q - 16'd1; nx0_d = nx1_q; nx1_d = dnx_q == 16'd2;
+          end
+          st_d = cqe_ret_q;
           // advancing and the next SQE is the next beat of the current read: S_ADV's
           // decision for it (not loaded, cache hit) made here
-          if (cqe_ret_q == S_ADV && wqe_idx1_q != pb_q.sq_hi && more_q && !stale_q
-              && cache_qpn_q == qpn_q && next_idx_q == wqe_idx1_q) begin
-            load_ret_q <= S_ADV;
-            st_q       <= S_WAIT;
+          if (cqe_ret_q[I_ADV] && !hi1_q && hit1) begin
+            load_ret_d = S_ADV;
+            st_d       = S_WAIT;
           end
-          if (cqe_chain) begin       // (the SQE's fields: sqe_take, before the case)
-            a_q.loaded   <= 1'b1;
-            cqe_status_q <= WS_SUCCESS;
-            st_q         <= S_CQE;
+          if (cqe_chain) begin       // (the SQE's fields: sqe_take, above)
+            a_d.loaded   = 1'b1;
+            cmpl_d       = !dtg_nx[23];   // psn_le(w_end_nx, tgt)
+            cqe_status_d = WS_SUCCESS;
+            cqe_sig_d    = sqe_b.flags[0] && !dtg_nx[23];
+            st_d         = S_CQE;
           end
         end
       end
-      // ------------------------------------------------ after the advance
-      S_POST: begin
-        a_q.una <= una_n;
-        if (src_q == SRC_PKT) a_q.fb_t <= now_q;    // a response: the peer is talking
-        // progress against una as loaded: S_ADV may already have moved a_q.una over
-        // the WQEs it completed (an ACK ending on a WQE boundary)
-        if (psn_lt(una0_q, una_n)) begin
-          a_q.t_start    <= now_q;            // progress
-          a_q.retry_left <= qc_q.retry_cnt;
-          a_q.pay_err    <= 1'b0;
-          a_q.rnr_wait   <= 1'b0;
-          a_q.probes     <= '0;
+      // after the advance: una moves, the event's own action
+      st_q[I_POST]: begin
+        if (chkp_q) begin
+          st_d = S_CHK;   // the loaded READ / atomic's buffer: MR check first
+        end else begin
+          a_d.una = una_n;
+          if (src_q == SRC_PKT) a_d.fb_t = now_q;    // a response: the peer is talking
+          // progress against una as loaded: S_ADV may already have moved a_q.una over
+          // the WQEs it completed (an ACK ending on a WQE boundary)
+          if (prog) begin
+            a_d.t_start    = now_q;
+            a_d.retry_left = qc_q.retry_cnt;
+            a_d.pay_err    = 1'b0;
+            a_d.rnr_wait   = 1'b0;
+            a_d.probes     = '0;
+          end
+          unique case (post_q)
+            P_READ: begin
+              if (rd_place_in) begin
+                // (post_desc: the write descriptor went out in this cycle if taken)
+                st_d = (plen0_q || m_wr_ready) ? S_PLACE : S_PLACE_D;
+              end else if (qc_q.sr && rd_fits && psn_ooo) begin
+                // SR: a later response of the READ (its request was executed): place now
+                rr_ooo_d = 1'b1;
+                st_d = plen0_q ? S_PLACE : S_PLACE_D;
+              end else begin
+                inc_drop_psn_d = 1'b1;
+                st_d   = S_DRAIN;
+                post_d = P_NONE;
+              end
+            end
+            P_ATOMIC: begin
+              if (!hi0_q && a_q.loaded && a_q.w_at && f_eq_wqe && psn_is_una_n && a_q.w_ok) begin
+                placing_atomic_d = 1'b1;
+                st_d = S_PLACE_D;
+              end else begin
+                inc_drop_psn_d = 1'b1;
+                post_d = P_NONE;
+                st_d   = S_WB;
+              end
+            end
+            P_SEQ, P_RNR, P_TMO: begin
+              if (post_q == P_SEQ || (post_q == P_TMO && !a_q.rnr_wait)) begin
+                if (a_q.retry_left == 3'd0) begin
+                  // budget spent: a local payload-read failure since the last progress is
+                  // the cause (LOC_QP_OP_ERR, the read errors count in dma_err), else the
+                  // peer did not answer (RETRY_EXC_ERR)
+                  cqe_status_d    = a_q.pay_err ? WS_LOC_QP_OP_ERR : WS_RETRY_EXC;
+                  inc_retry_exc_d = !a_q.pay_err;
+                  st_d = S_ERR;
+                end else begin
+                  a_d.retry_left = a_q.retry_left - 3'd1;
+                  a_d.t_start    = now_q;
+                  a_d.armed      = 1'b1;
+                  // SR: resend only una; the SACK it brings back asks for the rest.
+                  // A requester stopped by a local error (lerr) does not go back: it
+                  // resends una alone too, and its AckReq brings the cumulative ACK of
+                  // what it sent before the error
+                  ev_type_d = (qc_q.sr || pb_q.lerr) ? 2'd2 : 2'd0;
+                  if (qc_q.sr) a_d.rtx_hi = una_n + 24'd1;
+                  if (qc_q.sr) a_d.rr_rtx_hi = una_n + 24'd1;
+                  ev_psn_d = una_n;
+                  ev_ret_d = S_WB;
+                  st_d = S_EV;
+                end
+              end else if (post_q == P_RNR) begin
+                // wait one timeout, then rewind (below, as P_TMO with rnr_wait)
+                a_d.rnr_wait = 1'b1;
+                a_d.armed    = 1'b1;
+                a_d.t_start  = now_q;
+                st_d = S_WB;
+              end else begin   // timeout after an RNR NAK
+                if (a_q.rnr_left == 3'd0) begin
+                  cqe_status_d    = WS_RNR_RETRY_EXC;
+                  inc_retry_exc_d = 1'b1;
+                  st_d = S_ERR;
+                end else begin
+                  if (a_q.rnr_left != 3'd7) a_d.rnr_left = a_q.rnr_left - 3'd1;
+                  a_d.rnr_wait = 1'b0;
+                  a_d.t_start  = now_q;
+                  ev_type_d = (qc_q.sr || pb_q.lerr) ? 2'd2 : 2'd0;   // (as above)
+                  if (qc_q.sr) a_d.rtx_hi = a_q.una + 24'd1;
+                  ev_psn_d = a_q.una;
+                  ev_ret_d = S_WB;
+                  st_d = S_EV;
+                end
+              end
+            end
+            P_ERRNAK: begin
+              cqe_status_d = nak_status_q;
+              st_d = S_ERR;
+            end
+            P_PROBE: begin
+              if (una_lt_phi && !a_q.err) begin
+                // tail-loss probe: silence while stalled means that nothing more is on
+                // its way; after the last posted WQE every PSN not acknowledged was lost
+                // (or its ACK was): resend all of [una, psn_hi) (the window caps it at
+                // SR_W <= 64) through the SACK resend path; in a window stall resend
+                // una only. The ordinary timeout counts from here
+                inc_sr_probe_d = 1'b1;
+                // a probe whose resends are lost too (a loss burst) is repeated after twice
+                // the silence, up to 3 per no-progress period; the first one restarts the
+                // retransmission timer
+                a_d.probes = a_q.probes + 2'd1;
+                a_d.fb_t   = now_q;
+                if (a_q.probes == '0) a_d.t_start = now_q;
+                if (!hi0_q && a_q.loaded && a_q.w_rd && (una_ne_wp || rr_any_q)
+                    && psn_lt(una_n, a_q.w_end)) begin
+                  // the tail of an executed READ's responses: re-issue it from una for the
+                  // rest (type 2), as the timer would
+                  ev_type_d = 2'd2;
+                  ev_psn_d  = una_n;
+                  ev_ret_d  = S_WB;
+                  st_d = S_EV;
+                end else begin
+                  a_d.rtx_hi = hipi_q ? pb_q.psn_hi : una_n + 24'd1;
+                  sk_base_d  = una_n;
+                  // at the end of the posted work (a true tail) everything after the last
+                  // acknowledgement is missing; in a window stall only una is known to be
+                  sk_mode_d  = hipi_q ? SK_TAIL : SK_ONE;
+                  sk_phi_d   = pb_q.psn_hi;
+                  sk_kind_d  = 2'd0;
+                  sk_gate_d  = 1'b0;
+                  sk_req_d   = 1'b1;
+                  st_d = S_SREV;
+                end
+              end else begin
+                st_d = S_WB;
+              end
+            end
+            P_SACK: begin
+              // the planner moves rtx_hi; it resends while PSNs are outstanding - including
+              // inside a WQE still being sent (a message longer than the window: sq_hi has
+              // not moved past it yet)
+              sk_mode_d = SK_HOLES;
+              sk_mark_d = a_q.rtx_hi;
+              sk_una_d  = una_n;
+              sk_phi_d  = pb_q.psn_hi;
+              sk_gate_d = 1'b1;
+              sk_kind_d = 2'd1;
+              sk_req_d  = 1'b1;
+              st_d = S_SREV;
+            end
+            default: begin   // P_NONE
+              if (le0_q && !a_q.err) begin
+                cqe_status_d = pb_q.lerr_status;
+                st_d = S_ERR;
+              end else if (a_q.err && !pi0_q) begin
+                flushing_d   = 1'b1;
+                cqe_status_d = WS_WR_FLUSH_ERR;
+                st_d = S_FLUSH;
+              end else begin
+                st_d = S_WB;
+              end
+            end
+          endcase
         end
-        case (post_q)
-          P_READ: begin
-            if (rd_place_in) begin
-              // (post_desc: the write descriptor went out in this cycle if taken)
-              st_q <= (s_axis_plen_q == 0 || m_wr_ready) ? S_PLACE : S_PLACE_D;
-            end else if (qc_q.sr && rd_fits && psn_ooo) begin
-              // SR: a later response of the READ (its request was executed): place now
-              rr_ooo_q <= 1'b1;
-              st_q <= (s_axis_plen_q == 0) ? S_PLACE : S_PLACE_D;
-            end else begin
-              inc_drop_psn <= 1'b1;
-              st_q <= S_DRAIN;
-              post_q <= P_NONE;
-            end
-          end
-          P_ATOMIC: begin
-            if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
-                && (a_q.w_opcode == WR_CMP_SWAP || a_q.w_opcode == WR_FETCH_ADD)
-                && f_eq_q[1] && psn_is_una_n && a_q.w_haddr != 0) begin
-              placing_atomic_q <= 1'b1;
-              st_q <= S_PLACE_D;
-            end else begin
-              inc_drop_psn <= 1'b1;
-              post_q <= P_NONE;
-              st_q <= S_WB;
-            end
-          end
-          P_SEQ, P_RNR, P_TMO: begin
-            if (post_q == P_SEQ || (post_q == P_TMO && !a_q.rnr_wait)) begin
-              if (a_q.retry_left == 3'd0) begin
-                // budget spent: a local payload-read failure since the last progress is
-                // the cause (LOC_QP_OP_ERR, the read errors count in dma_err), else the
-                // peer did not answer (RETRY_EXC_ERR)
-                cqe_status_q  <= a_q.pay_err ? WS_LOC_QP_OP_ERR : WS_RETRY_EXC;
-                inc_retry_exc <= !a_q.pay_err;
-                st_q <= S_ERR;
-              end else begin
-                a_q.retry_left <= a_q.retry_left - 3'd1;
-                a_q.t_start <= now_q;
-                a_q.armed   <= 1'b1;
-                // SR: resend only una; the SACK it brings back asks for the rest
-                ev_type_q <= qc_q.sr ? 2'd2 : 2'd0;
-                if (qc_q.sr) a_q.rtx_hi <= una_n + 24'd1;
-                if (qc_q.sr) a_q.rr_rtx_hi <= una_n + 24'd1;
-                ev_psn_q  <= una_n;
-                ev_ret_q  <= S_WB;
-                st_q <= S_EV;
-              end
-            end else if (post_q == P_RNR) begin
-              // wait one timeout, then rewind (below, as P_TMO with rnr_wait)
-              a_q.rnr_wait <= 1'b1;
-              a_q.armed    <= 1'b1;
-              a_q.t_start  <= now_q;
-              st_q <= S_WB;
-            end else begin   // timeout after an RNR NAK
-              if (a_q.rnr_left == 3'd0) begin
-                cqe_status_q <= WS_RNR_RETRY_EXC;
-                inc_retry_exc <= 1'b1;
-                st_q <= S_ERR;
-              end else begin
-                if (a_q.rnr_left != 3'd7) a_q.rnr_left <= a_q.rnr_left - 3'd1;
-                a_q.rnr_wait <= 1'b0;
-                a_q.t_start  <= now_q;
-                ev_type_q <= qc_q.sr ? 2'd2 : 2'd0;
-                if (qc_q.sr) a_q.rtx_hi <= a_q.una + 24'd1;
-                ev_psn_q  <= a_q.una;
-                ev_ret_q  <= S_WB;
-                st_q <= S_EV;
-              end
-            end
-          end
-          P_ERRNAK: begin
-            cqe_status_q <= nak_status_q;
-            st_q <= S_ERR;
-          end
-          P_PROBE: begin
-            if (psn_lt(una_n, pb_q.psn_hi) && !a_q.err) begin
-              // tail-loss probe: silence while stalled means that nothing more is on
-              // its way; after the last posted WQE every PSN not acknowledged was lost
-              // (or its ACK was): resend all of [una, psn_hi) (the window caps it at
-              // SR_W <= 64) through the SACK resend path; in a window stall resend
-              // una only. The ordinary timeout counts from here
-              inc_sr_probe <= 1'b1;
-              // a probe whose resends are lost too (a loss burst) is repeated after twice
-              // the silence, up to 3 per no-progress period; the first one restarts the
-              // retransmission timer
-              a_q.probes  <= a_q.probes + 2'd1;
-              a_q.fb_t    <= now_q;
-              if (a_q.probes == '0) a_q.t_start <= now_q;
-              if (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded && a_q.w_opcode == WR_READ
-                  && (una_n != a_q.wqe_psn || a_q.rr_bmp != '0) && psn_lt(una_n, w_end)) begin
-                // the tail of an executed READ's responses: re-issue it from una for the
-                // rest (type 2), as the timer would
-                ev_type_q <= 2'd2;
-                ev_psn_q  <= una_n;
-                ev_ret_q  <= S_WB;
-                st_q <= S_EV;
-              end else begin
-                a_q.rtx_hi  <= (pb_q.sq_hi == pb_q.sq_pi) ? pb_q.psn_hi : una_n + 24'd1;
-                sk_base_q   <= una_n;
-                // at the end of the posted work (a true tail) everything after the last
-                // acknowledgement is missing; in a window stall only una is known to be
-                sk_mode_q   <= (pb_q.sq_hi == pb_q.sq_pi) ? SK_TAIL : SK_ONE;
-                sk_phi_q    <= pb_q.psn_hi;
-                sk_kind_q   <= 2'd0;
-                sk_gate_q   <= 1'b0;
-                sk_req_q    <= 1'b1;
-                st_q <= S_SREV;
-              end
-            end else begin
-              st_q <= S_WB;
-            end
-          end
-          P_SACK: begin
-            // the planner moves rtx_hi; it resends while PSNs are outstanding - including
-            // inside a WQE still being sent (a message longer than the window: sq_hi has
-            // not moved past it yet)
-            sk_mode_q <= SK_HOLES;
-            sk_mark_q <= a_q.rtx_hi;
-            sk_una_q  <= una_n;
-            sk_phi_q  <= pb_q.psn_hi;
-            sk_gate_q <= 1'b1;
-            sk_kind_q <= 2'd1;
-            sk_req_q  <= 1'b1;
-            st_q <= S_SREV;
-          end
-          default: begin
-            if (pb_q.lerr && a_q.wqe_idx == pb_q.lerr_idx && !a_q.err) begin
-              cqe_status_q <= pb_q.lerr_status;
-              st_q <= S_ERR;
-            end else if (a_q.err && a_q.wqe_idx != pb_q.sq_pi) begin
-              flushing_q <= 1'b1;
-              cqe_status_q <= WS_WR_FLUSH_ERR;
-              st_q <= S_FLUSH;
-            end else begin
-              st_q <= S_WB;
-            end
-          end
-        endcase
       end
-      S_PLACE_D: if (m_wr_ready) st_q <= S_PLACE;
-      S_PLACE: begin
+      // the placement write's descriptor
+      st_q[I_PLACE_D]: if (m_wr_ready) st_d = S_PLACE;
+      // the placement payload: the READ response streams through, or the atomic value
+      st_q[I_PLACE]: begin
         if (placing_atomic_q) begin
           if (m_wr_tready) begin
-            a_q.una <= a_q.una + 24'd1;
-            cqe_status_q <= WS_SUCCESS;
-            cqe_ret_q <= S_WB;
-            st_q <= S_CQE;
+            a_d.una      = a_q.una + 24'd1;
+            cqe_status_d = WS_SUCCESS;
+            cqe_sig_d    = a_q.w_flags[0];
+            cmpl_d       = 1'b1;
+            cqe_ret_d    = S_WB;
+            st_d = S_CQE;
           end
-        end else if (s_axis_tvalid && s_axis_tready && s_axis_tlast && rr_ooo_q) begin
+        end else if (s_axis_tvalid && (plen0_q || m_wr_tready) && s_axis_tlast && rr_ooo_q) begin
           // out of order: mark it; holes far enough below the highest mark are asked for
-          inc_read_resp    <= 1'b1;
-          inc_rr_ooo       <= 1'b1;
-          a_q.rr_bmp[rr_d] <= 1'b1;
-          sk_base_q        <= a_q.una;
-          sk_bmp_q         <= a_q.rr_bmp | (64'd1 << rr_d);
+          inc_read_resp_d = 1'b1;
+          inc_rr_ooo_d    = 1'b1;
+          a_d.rr_bmp[rr_dist] = 1'b1;
+          sk_base_d = a_q.una;
+          sk_bmp_d  = a_q.rr_bmp | (64'd1 << rr_dist);
           // holes as a SACK's, with one-packet re-requests
-          sk_mode_q        <= SK_HOLES;
-          sk_mark_q        <= a_q.rr_rtx_hi;
-          sk_una_q         <= una_n;
-          sk_phi_q         <= pb_q.psn_hi;
-          sk_gate_q        <= 1'b0;
-          sk_kind_q        <= 2'd2;
-          sk_req_q         <= 1'b1;
-          ev_one_q         <= 1'b1;
-          st_q <= S_SREV;
-        end else if (s_axis_tvalid && s_axis_tready && s_axis_tlast) begin
-          inc_read_resp <= 1'b1;
-          a_q.una     <= rr_una;                   // (rr_bmp is 0 on a standard QP)
-          a_q.rr_bmp  <= a_q.rr_bmp >> rr_run;
-          a_q.t_start <= now_q;
-          a_q.probes  <= '0;                       // progress re-arms the probe
-          a_q.retry_left <= qc_q.retry_cnt;
-          a_q.pay_err    <= 1'b0;
+          sk_mode_d = SK_HOLES;
+          sk_mark_d = a_q.rr_rtx_hi;
+          sk_una_d  = una_n;
+          sk_phi_d  = pb_q.psn_hi;
+          sk_gate_d = 1'b0;
+          sk_kind_d = 2'd2;
+          sk_req_d  = 1'b1;
+          ev_one_d  = 1'b1;
+          st_d = S_SREV;
+        end else if (s_axis_tvalid && (plen0_q || m_wr_tready) && s_axis_tlast) begin
+          inc_read_resp_d = 1'b1;
+          a_d.una        = rr_una;                   // (rr_bmp is 0 on a standard QP)
+          a_d.rr_bmp     = a_q.rr_bmp >> rr_run;
+          a_d.t_start    = now_q;
+          a_d.probes     = '0;                       // progress re-arms the probe
+          a_d.retry_left = qc_q.retry_cnt;
+          a_d.pay_err    = 1'b0;
           if (!rr_lt_end) begin   // rr_una at or past the READ's end
-            cqe_status_q <= WS_SUCCESS;
-            cqe_ret_q <= S_WB;
-            st_q <= S_CQE;
+            cqe_status_d = WS_SUCCESS;
+            cqe_sig_d    = a_q.w_flags[0];
+            cmpl_d       = 1'b1;
+            cqe_ret_d    = S_WB;
+            st_d = S_CQE;
           end else begin
-            st_q <= S_WB;
+            st_d = S_WB;
           end
         end
       end
-      S_DRAIN: begin
-        if (s_axis_tvalid && s_axis_tlast) begin
-          st_q <= drop_q ? S_WB : S_ADV;
-        end
+      // drain the response payload (ACK frames, drops), then advance
+      st_q[I_DRAIN]: begin
+        if (s_axis_tvalid && s_axis_tlast) st_d = drop_q ? S_WB : S_ADV;
       end
-      S_EV: if (m_ev_ready) st_q <= ev_ret_q;
+      // one event to the requester
+      st_q[I_EV]: if (m_ev_ready) st_d = ev_ret_q;
       // SR: the planner's resend events go out (m_ev, type 3) until it is done; then
       // the mark it moved is kept
-      S_SREV: begin
+      st_q[I_SREV]: begin
         if (sk_done) begin
-          if (sk_kind_q == 2'd1) a_q.rtx_hi    <= sk_done_mark;
-          if (sk_kind_q == 2'd2) a_q.rr_rtx_hi <= sk_done_mark;
-          st_q <= S_WB;
+          if (sk_kind_q == 2'd1) a_d.rtx_hi    = sk_done_mark;
+          if (sk_kind_q == 2'd2) a_d.rr_rtx_hi = sk_done_mark;
+          st_d = S_WB;
         end
       end
-      // ------------------------------------------------ local faults
-      S_FLT: begin
+      // local faults
+      st_q[I_FLT]: begin
         if (src_q == SRC_PF) begin
           // a request frame left with its payload read failed: remembered until the
           // next progress, so retries that keep failing end in LOC_QP_OP_ERR, not
           // RETRY_EXC_ERR
-          a_q.pay_err <= 1'b1;
-          st_q <= S_WB;
+          a_d.pay_err = 1'b1;
+          st_d = S_WB;
         end else if (flt_skip_q) begin
-          st_q <= S_IDLE;
+          st_d = S_IDLE;
         end else begin
           // a READ response or atomic result could not be written (BRESP): the data
           // is lost, so the WQE it belongs to (the oldest not complete: the advance
           // completes the acknowledged ones before it first, as for a NAK) completes
           // LOC_QP_OP_ERR, the QP enters ERR and the rest are flushed
-          nak_status_q <= WS_LOC_QP_OP_ERR;
-          post_q <= P_ERRNAK;
-          st_q   <= S_ADV;
+          nak_status_d = WS_LOC_QP_OP_ERR;
+          post_d = P_ERRNAK;
+          st_d   = S_ADV;
         end
       end
-      // ------------------------------------------------ errors
-      S_ERR: begin
-        // complete the oldest WQE with the error status, stop the requester, flush
-        if (a_q.wqe_idx == pb_q.sq_pi) begin
-          a_q.err        <= 1'b1;
-          a_q.err_status <= cqe_status_q;
-          ev_type_q <= 2'd1;
-          st_q <= S_EV;
+      // complete the oldest WQE with the error status, stop the requester, flush
+      st_q[I_ERR]: begin
+        if (pi0_q) begin
+          a_d.err        = 1'b1;
+          a_d.err_status = cqe_status_q;
+          ev_type_d = 2'd1;
+          st_d = S_EV;
         end else if (!a_q.loaded) begin
-          load_ret_q <= S_ERR;
-          if (!pf_take) st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
+          load_ret_d = S_ERR;
+          if (!pf_take) st_d = cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else begin
-          a_q.err        <= 1'b1;
-          a_q.err_status <= cqe_status_q;
-          cqe_ret_q  <= S_FLUSH;
-          flushing_q <= 1'b1;
-          st_q <= S_CQE;
+          a_d.err        = 1'b1;
+          a_d.err_status = cqe_status_q;
+          cqe_sig_d  = a_q.w_flags[0] || cqe_status_q != WS_SUCCESS;
+          cmpl_d       = 1'b1;
+          cqe_ret_d  = S_FLUSH;
+          flushing_d = 1'b1;
+          st_d = S_CQE;
         end
       end
-      S_FLUSH: begin
-        cqe_status_q <= WS_WR_FLUSH_ERR;
-        if (a_q.wqe_idx == pb_q.sq_pi) begin
-          ev_type_q <= 2'd1;
-          st_q <= S_EV;
+      // complete every further posted WQE WR_FLUSH_ERR
+      st_q[I_FLUSH]: begin
+        cqe_status_d = WS_WR_FLUSH_ERR;
+        if (pi0_q) begin
+          ev_type_d = 2'd1;
+          st_d = S_EV;
         end else if (!a_q.loaded) begin
-          load_ret_q <= S_FLUSH;
-          if (!pf_take) st_q <= cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
+          load_ret_d = S_FLUSH;
+          if (!pf_take) st_d = cache_hit ? S_WAIT : more_q ? S_SKIP : S_FETCH;
         end else begin
-          cqe_ret_q <= S_FLUSH;
-          st_q <= S_CQE;
+          cqe_sig_d = 1'b1;
+          cmpl_d       = 1'b1;
+          cqe_ret_d = S_FLUSH;
+          st_d = S_CQE;
         end
       end
-      S_SKIP: begin
+      // discard the beats of a read that does not serve this WQE, then decide again
+      st_q[I_SKIP]: begin
         if (s_rd_tvalid && s_rd_tlast) begin
-          more_q  <= 1'b0;
-          stale_q <= 1'b0;
-          st_q    <= load_ret_q;   // decide again: the prefetch slot, or a fetch
+          more_d  = 1'b0;
+          stale_d = 1'b0;
+          st_d    = load_ret_q;
         end
       end
-      S_WB: st_q <= S_IDLE;
-      default: st_q <= S_IDLE;
+      // write the state word back (and una to the requester)
+      st_q[I_WB]: st_d = S_IDLE;
+      default: st_d = S_IDLE;
     endcase
-    if (sk_req_q && sk_req_ready) sk_req_q <= 1'b0;
-    // the prefetch slot becomes the cache descriptor (its beats follow the consumed ones)
+    // the look-ahead slot becomes the cache descriptor (its beats follow the consumed
+    // ones)
+    if (fetched_q) cache_end_d = fetch_end;
     if (pf_take) begin
-      cache_qpn_q <= pf_qpn_q;
-      next_idx_q  <= pf_idx_q;
-      cache_end_q <= pf_idx_q + pf_n_q;
-      more_q      <= 1'b1;
-      stale_q     <= pf_stale_q;
+      cache_qpn_d = slot_qpn;
+      next_idx_d  = slot_idx;
+      cache_end_d = slot_end;
+      more_d      = 1'b1;
+      stale_d     = slot_stale;
+      cq_eq_d     = slot_qpn == qpn_q;
+      dnx_d       = slot_idx - a_q.wqe_idx;
+      nx0_d       = slot_idx == a_q.wqe_idx;
+      nx1_d       = slot_idx == wqe_idx1_q;
     end
+  end
+
+  // the state flop
+  always_ff @(posedge clk) begin
+    st_q <= st_d;
+    if (rst) st_q <= S_IDLE;
+  end
+
+  // the event registers
+  always_ff @(posedge clk) begin
+    qpn_q <= qpn_d; a_q <= a_d; qc_q <= qc_d; pb_q <= pb_d; src_q <= src_d;
+    cqe_ret_q <= cqe_ret_d; load_ret_q <= load_ret_d; ev_ret_q <= ev_ret_d; post_q <= post_d;
+    ctl_op_q <= ctl_op_d; ctl_psn_q <= ctl_psn_d; h_q <= h_d; plen_q <= plen_d; plen0_q <= plen0_d;
+    tgt_q <= tgt_d;
+    drop_q <= drop_d; flushing_q <= flushing_d; placing_atomic_q <= placing_atomic_d;
+    flt_skip_q <= flt_skip_d; cqe_status_q <= cqe_status_d; nak_status_q <= nak_status_d;
+    cqe_sig_q <= cqe_sig_d; cmpl_q <= cmpl_d; chkp_q <= chkp_d; sqe_va_q <= sqe_va_d;
+    ev_type_q <= ev_type_d; ev_one_q <= ev_one_d; ev_psn_q <= ev_psn_d;
+    rr_ooo_q <= rr_ooo_d; una0_q <= una0_d; sqe_lkey_q <= sqe_lkey_d;
+    more_q <= more_d; stale_q <= stale_d; cache_qpn_q <= cache_qpn_d; next_idx_q <= next_idx_d;
+    cache_end_q <= cache_end_d;
+    outstanding <= outstanding_d; tmo_q <= tmo_d; probe_go_q <= probe_go_d;
+    probe_due_q <= probe_due_d;
+    in_win_q <= in_win_d; rts_q <= rts_d; hipi_q <= hipi_d; h_ack_q <= h_ack_d;
+    h_sack_q <= h_sack_d; h_rresp_q <= h_rresp_d; h_aack_q <= h_aack_d;
+    sq_mask <= sq_mask_d; lg_q <= lg_d; lg_oh_q <= lg_oh_d;
+    dtw_q <= dtw_d; dtg_q <= dtg_d; dpw_q <= dpw_d; dpe_q <= dpe_d;
+    dhi_q <= dhi_d; dpi_q <= dpi_d; dle_q <= dle_d; dnx_q <= dnx_d;
+    hi0_q <= hi0_d; hi1_q <= hi1_d; pi0_q <= pi0_d; le0_q <= le0_d; le1_q <= le1_d;
+    nx0_q <= nx0_d; nx1_q <= nx1_d; cq_eq_q <= cq_eq_d; wqe_idx1_q <= wqe_idx1_d;
+    m_ctl_done <= m_ctl_done_d; m_ctl_una <= m_ctl_una_d; m_ctl_err <= m_ctl_err_d;
+    m_ctl_err_status <= m_ctl_err_status_d; m_ctl_state <= m_ctl_state_d;
+    sk_req_q <= sk_req_d; sk_gate_q <= sk_gate_d; sk_mode_q <= sk_mode_d;
+    sk_kind_q <= sk_kind_d; sk_base_q <= sk_base_d; sk_mark_q <= sk_mark_d;
+    sk_una_q <= sk_una_d; sk_phi_q <= sk_phi_d; sk_bmp_q <= sk_bmp_d;
+    {inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts,
+     inc_retry_exc, inc_sack_rx, inc_sr_probe} <= {inc_acks_d, inc_naks_d, inc_read_resp_d,
+     inc_rr_ooo_d, inc_drop_psn_d, inc_timeouts_d, inc_retry_exc_d, inc_sack_rx_d,
+     inc_sr_probe_d};
     if (rst) begin
-      st_q          <= S_IDLE;
-      sk_req_q      <= 1'b0;
-      more_q        <= 1'b0;
-      stale_q       <= 1'b0;
-      load_ret_q    <= S_ADV;
-      sweep_q       <= '0;
-      m_ctl_done    <= 1'b0;
+      sk_req_q   <= 1'b0;
+      more_q     <= 1'b0;
+      stale_q    <= 1'b0;
+      load_ret_q <= S_ADV;
+      m_ctl_done <= 1'b0;
       {inc_acks, inc_naks, inc_read_resp, inc_rr_ooo, inc_drop_psn, inc_timeouts,
        inc_retry_exc, inc_sack_rx, inc_sr_probe} <= '0;
     end
@@ -1453,81 +1280,122 @@ module fabnic_roce_cpl #(
   logic unused;
   assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
                     unused_chk_id, as_rd.err_status, h_q, qc_q, flushing_q, dtw_nx[22:0],
-                    dtg_nx[22:0], rr_lt_sum[22:0], rr_gall_q[3]};
+                    dtg_nx[22:0], take_wf, take_pkt,
+                    take_kick, take_pf, take_tmr, dhi_q, dpi_q, dle_q, dnx_q, wqe_idx1_q,
+                    sqe_b, pb_q, sk_una_q};
 
+  // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS
-  // The registered decisions equal the expressions they replace, in the states that use
-  // them; one event owns the QP's state at a time (no second pick before S_IDLE).
+  // The registered stand-ins equal the expressions they replace, in the states that use
+  // them; one event owns the QP's state at a time.
   logic loaded_st;   // a_q, tgt_q and the registers kept beside them are the event's
-  assign loaded_st = st_q != S_IDLE && st_q != S_LOAD;
+  assign loaded_st = !(st_q inside {S_IDLE, S_LOAD, S_WB});
   always_ff @(posedge clk) begin
     if (!rst) begin
-      assert (st_q <= S_FLT) else $error("fabnic_roce_cpl: illegal state %0d", st_q);
-      assert (pf_st <= P_REQ) else $error("fabnic_roce_cpl: illegal prefetch state");
-      assert (!rd_en || st_q == S_IDLE || pf_go);
-      assert (!(st_q != S_IDLE && (s_ctl_ready || s_hdr_ready || s_kick_ready || s_wf_ready
-                                   || s_pf_ready)));
-      if (loaded_st) begin
+      assert ($onehot(st_q) && plen0_q == (plen_q == '0));
+      assert (st_q inside {S_IDLE, S_LOAD, S_DISPATCH, S_ADV, S_FETCH, S_WAIT, S_CHK, S_CHKW,
+                           S_CQE, S_POST, S_PLACE_D, S_PLACE, S_DRAIN, S_EV, S_ERR, S_FLUSH,
+                           S_SKIP, S_WB, S_SREV, S_FLT})
+        else $error("fabnic_roce_cpl: illegal state %0d", st_q);
+      assert (post_q inside {P_NONE, P_READ, P_ATOMIC, P_SEQ, P_RNR, P_ERRNAK, P_TMO,
+                             P_SACK, P_PROBE}) else $error("fabnic_roce_cpl: illegal post");
+      // one operation per QP in flight: the event, from the pick to its write-back (no
+      // pick while one is under way; the state word is written only in S_WB)
+      assert (!(!st_q[I_IDLE] && (take_ctl || take_wf || take_pkt || take_kick || take_pf
+                                   || take_tmr))) else $error("fabnic_roce_cpl: pick while busy");
+      assert (!(rd_en && !st_q[I_IDLE] && !pf_go));
+      assert (!(as_wr_en && !st_q[I_WB]));
+      // SQE beats are taken only where the FSM takes them
+      assert (!(s_rd_tvalid && s_rd_tready && !(st_q inside {S_WAIT, S_SKIP, S_CQE})));
+      // a beat taken in S_WAIT is the oldest WQE's
+      assert (!(st_q[I_WAIT] && s_rd_tvalid && (!nx0_q || dnx_q != '0 || !cq_eq_q)))
+        else $error("fabnic_roce_cpl: S_WAIT beat not the oldest WQE's");
+      assert (!(st_q[I_CQE] && cmpl_q
+                && cqe_sig_q != (a_q.w_flags[0] || cqe_status_q != WS_SUCCESS)))
+        else $error("fabnic_roce_cpl: cqe_sig_q");
+      if (loaded_st && !st_q[I_DISPATCH]) begin
         assert (dtw_q == tgt_q - a_q.wqe_psn) else $error("fabnic_roce_cpl: dtw_q");
         assert (dtg_q == tgt_q - a_q.w_end) else $error("fabnic_roce_cpl: dtg_q");
         assert (wqe_idx1_q == a_q.wqe_idx + 16'd1);
         assert (lg_q == pmtu_log(qc_q.pmtu) && $onehot(lg_oh_q));
         assert (sq_mask == 16'((32'd1 << qc_q.sq_log) - 1));
-        if (a_q.loaded)
+        assert (dhi_q == pb_q.sq_hi - a_q.wqe_idx && hi0_q == (dhi_q == '0)
+                && hi1_q == (dhi_q == 16'd1)) else $error("fabnic_roce_cpl: hi flags");
+        assert (dpi_q == pb_q.sq_pi - a_q.wqe_idx && pi0_q == (dpi_q == '0))
+          else $error("fabnic_roce_cpl: pi flags");
+        assert (dle_q == pb_q.lerr_idx - a_q.wqe_idx && le0_q == (pb_q.lerr && dle_q == '0)
+                && le1_q == (pb_q.lerr && dle_q == 16'd1))
+          else $error("fabnic_roce_cpl: lerr flags");
+        assert (dnx_q == next_idx_q - a_q.wqe_idx && nx0_q == (dnx_q == '0)
+                && nx1_q == (dnx_q == 16'd1)) else $error("fabnic_roce_cpl: next_idx flags");
+        assert (cq_eq_q == (cache_qpn_q == qpn_q)) else $error("fabnic_roce_cpl: cq_eq_q");
+        // a pending MR check belongs to the event's loaded READ / atomic
+        assert (!chkp_q || (a_q.loaded && (a_q.w_rd || a_q.w_at)))
+          else $error("fabnic_roce_cpl: chkp_q without a loaded READ / atomic");
+        assert (cache_hit == (more_q && !stale_q && cache_qpn_q == qpn_q
+                              && next_idx_q == a_q.wqe_idx));
+        if (src_q == SRC_PKT) begin
+          assert (dpw_q == h_q.bth.psn - a_q.wqe_psn) else $error("fabnic_roce_cpl: dpw_q");
+          assert (dpe_q == h_q.bth.psn - a_q.w_end) else $error("fabnic_roce_cpl: dpe_q");
+        end
+        if (a_q.loaded) begin
           assert (a_q.w_end == a_q.wqe_psn + ((a_q.w_opcode == WR_CMP_SWAP
                                                || a_q.w_opcode == WR_FETCH_ADD)
                                               ? 24'd1 : npkts(a_q.w_len, lg_q)))
             else $error("fabnic_roce_cpl: w_end of the loaded WQE");
+          assert (a_q.w_rd == (a_q.w_opcode == WR_READ)
+                  && a_q.w_at == (a_q.w_opcode == WR_CMP_SWAP || a_q.w_opcode == WR_FETCH_ADD));
+        end
       end
-      if (st_q == S_DISPATCH) begin
+      if (st_q[I_DISPATCH]) begin
         assert (outstanding == (a_q.una != pb_q.psn_hi));
         assert (tmo_q == (32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)));
+        assert (probe_go_q == (qc_q.sr && cfg_sr_probe != '0 && a_q.probes != 2'd3
+                               && !a_q.rnr_wait && (pb_q.sq_hi == pb_q.sq_pi
+                                   || (pb_q.psn_hi - a_q.una) >= cfg_sr_inflight)));
         assert (probe_due_q == (16'(now_q - a_q.fb_t) >= (16'(cfg_sr_probe) << a_q.probes)));
-        assert (infl_q == ((pb_q.psn_hi - a_q.una) >= cfg_sr_inflight));
+        assert (rts_q == (qc_q.state == QPS_RTS) && hipi_q == (pb_q.sq_hi == pb_q.sq_pi));
         assert (src_q != SRC_PKT || in_win_q == in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi));
       end
-      if (st_q == S_POST) begin
-        assert (una_n_q == una_c) else $error("fabnic_roce_cpl: una_n_q");
-        assert ((una_sel_q == 3'b001 && una_n_q == a_q.una)
-                || (una_sel_q == 3'b010 && una_n_q == a_q.wqe_psn)
-                || (una_sel_q == 3'b100 && una_n_q == tgt_q));
-        assert (rd_place_in == (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
-                                && a_q.w_opcode == WR_READ && h_q.bth.psn == una_n
-                                && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
-                                && rd_off + 32'(s_axis_plen_q) <= a_q.w_len
-                                && a_q.w_haddr != 0)) else $error("fabnic_roce_cpl: rd_place_in");
-        assert ((rd_fits && psn_ooo) == (a_q.wqe_idx != pb_q.sq_hi && a_q.loaded
-                                && a_q.w_opcode == WR_READ && psn_lt(una_n, h_q.bth.psn)
-                                && (h_q.bth.psn - una_n) < 24'(SR_W)
-                                && in_window(h_q.bth.psn, a_q.wqe_psn, w_end)
-                                && !a_q.rr_bmp[6'(h_q.bth.psn - una_n)]
-                                && rd_off + 32'(s_axis_plen_q) <= a_q.w_len
-                                && a_q.w_haddr != 0)) else $error("fabnic_roce_cpl: rr ooo");
-        assert (psn_is_una_n == (h_q.bth.psn == una_n) && f_eq_q[1] == (h_q.bth.psn == a_q.wqe_psn));
-        assert (rd_off == 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q);
+      if (st_q[I_CQE] && cqe_ret_q[I_ADV])
+        assert (a_q.loaded && !a_q.w_rd && !a_q.w_at && cmpl_q == !dtg_q[23])
+          else $error("fabnic_roce_cpl: cmpl_q");
+      assert (!(st_q[I_CQE] && !cmpl_q && cqe_sig_q));
+      if (st_q[I_POST] && !chkp_q) begin
+        assert (prog == psn_lt(una0_q, una_n) && una_lt_phi == psn_lt(una_n, pb_q.psn_hi)
+                && una_ne_wp == (una_n != a_q.wqe_psn) && rr_any_q == (a_q.rr_bmp != '0))
+          else $error("fabnic_roce_cpl: S_POST flags");
+        if (src_q == SRC_PKT) begin
+          assert (rd_place_in == (!hi0_q && a_q.loaded && a_q.w_opcode == WR_READ
+                                  && h_q.bth.psn == una_n
+                                  && in_window(h_q.bth.psn, a_q.wqe_psn, a_q.w_end)
+                                  && rd_off + 32'(plen_q) <= a_q.w_len && a_q.w_ok))
+            else $error("fabnic_roce_cpl: rd_place_in");
+          assert ((rd_fits && psn_ooo) == (!hi0_q && a_q.loaded && a_q.w_opcode == WR_READ
+                                  && psn_lt(una_n, h_q.bth.psn)
+                                  && (h_q.bth.psn - una_n) < 24'(SR_W)
+                                  && in_window(h_q.bth.psn, a_q.wqe_psn, a_q.w_end)
+                                  && !a_q.rr_bmp[6'(h_q.bth.psn - una_n)]
+                                  && rd_off + 32'(plen_q) <= a_q.w_len && a_q.w_ok))
+            else $error("fabnic_roce_cpl: rr ooo");
+          assert (psn_is_una_n == (h_q.bth.psn == una_n)
+                  && f_eq_wqe == (h_q.bth.psn == a_q.wqe_psn));
+          assert (rd_off == 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q);
+        end
       end
-      if (st_q == S_PLACE_D) assert (placing_atomic_q || rd_off == 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q);
-      if (st_q == S_PLACE && !placing_atomic_q) begin
+      if (st_q[I_PLACE_D] && src_q == SRC_PKT)
+        assert (placing_atomic_q || rd_off == 32'(h_q.bth.psn - a_q.wqe_psn) << lg_q);
+      if (st_q[I_PLACE] && !placing_atomic_q) begin
         logic [6:0] r;
         r = 7'd1;
         for (int i = 1; i < 64; i++) if (a_q.rr_bmp[i] && r == 7'(i)) r = 7'(i + 1);
         assert (rr_run == r) else $error("fabnic_roce_cpl: rr_run");
         assert (rr_ooo_q || a_q.una == h_q.bth.psn);
-        assert (rr_ooo_q || rr_lt_end == psn_lt(rr_una, w_end));
-      end
-      if (st_q == S_FETCH) begin
-        logic [15:0] lim, pend, to_end, n;
-        lim    = (load_ret_q == S_ADV) ? pb_q.sq_hi : pb_q.sq_pi;
-        pend   = lim - a_q.wqe_idx;
-        to_end = (sq_mask + 16'd1) - (a_q.wqe_idx & sq_mask);
-        n      = (pend < to_end) ? pend : to_end;
-        if (n > 16'(SQE_BATCH)) n = 16'(SQE_BATCH);
-        if (n == 16'd0) n = 16'd1;
-        assert (nfetch == n) else $error("fabnic_roce_cpl: nfetch");
+        assert (rr_ooo_q || rr_lt_end == psn_lt(rr_una, a_q.w_end));
       end
       // the resend planner takes a request at once (it is idle outside S_SREV)
       assert (!sk_req_q || sk_req_ready);
-      assert (!sk_ev_valid || st_q == S_SREV);
+      assert (!sk_ev_valid || st_q[I_SREV]);
     end
   end
 `endif

@@ -65,11 +65,14 @@
 // set) and sent; the QP's send position is then restored. SR SENDs carry a SOFFETH in the
 // RETH slot of the job (packet offset, SSN, message length).
 // Events are taken one at a time in this priority: control (init/query), completer
-// (rewind/error), doorbell, active FIFO. A local protection error (lkey check) stops
-// the QP: the failing SQ index and status are published for the completer, which
-// completes the WQEs before it and then flushes. The published state (SQ producer
-// index, WQEs started, highest PSN sent) is rewritten after every packet, so a
-// response never arrives for a PSN the completer does not know was sent.
+// (rewind/error), doorbell, active FIFO. A local error (lkey check, an SQE that cannot
+// be read) stops the QP: the failing SQ index and status are published for the
+// completer, which completes the WQEs before it and then flushes; resend events (types
+// 2/3) are still served after it (a rewind or new work is not), so the completer can
+// get the ACK of WQEs sent before the error whose last packet had no AckReq. The
+// published state (SQ producer index, WQEs started, highest PSN sent) is rewritten
+// after every packet, so a response never arrives for a PSN the completer does not know
+// was sent.
 // Host-memory errors: an SQE read whose beat carries tuser (an AXI error so far in the
 // read) is not used; the QP reads it again on a later visit, and after SQE_RETRIES
 // failed reads in a row the WQE completes with LOC_QP_OP_ERR like a local error.
@@ -472,6 +475,7 @@ module fabnic_roce_req #(
 
   // dispatch flags, computed in S_LOAD from the RAM words (S_DISPATCH sees flops only)
   logic        d_sched, d_err, d_rts, d_qerr, d_empty, d_pfci, d_win_full, d_db_fast;
+  logic        d_lerr;
   logic [31:0] d_rw_off;
   logic [23:0] d_win_cap;
   assign d_win_cap = (cfg_sr_inflight == '0 || cfg_sr_inflight > 24'(SR_W)) ? 24'(SR_W)
@@ -480,6 +484,7 @@ module fabnic_roce_req #(
     if (st_q == S_LOAD) begin
       d_sched    <= rs_rd.in_sched;
       d_err      <= rs_rd.err;
+      d_lerr     <= rs_rd.lerr;
       d_rts      <= st_rd.state == QPS_RTS;
       d_qerr     <= st_rd.state == QPS_ERR;
       d_empty    <= rs_rd.sq_ci == rs_rd.sq_pi;
@@ -608,8 +613,12 @@ module fabnic_roce_req #(
           end
           E_EV: begin
             if (resend_q) begin
-              // SR: walk the SQEs from the oldest uncompleted WQE to the PSN's WQE
-              if (d_err || !d_rts) begin
+              // SR: walk the SQEs from the oldest uncompleted WQE to the PSN's WQE.
+              // Also after a local error (lerr): the send side is stopped, but a PSN
+              // it sent before the error is still resent when the completer asks (the
+              // completer asks for una alone, and its AckReq gets the cumulative ACK of
+              // the WQEs before the failing one)
+              if ((d_err && !d_lerr) || !d_rts) begin
                 st_d = S_IDLE;
               end else begin
                 sv_sq_ci_d    = rs_q.sq_ci;
