@@ -46,11 +46,14 @@
 // counted when a SEND meets it.
 // Timing structure (docs/roce_engine.md, "Responder structure and logic depth"): the
 // FSM's decisions read values registered one or more cycles ahead (opcode classes,
-// context-derived sizes, S_DISPATCH's PSN and RQ compares, the fast path's rkey lookup
-// and length checks, S_FIN's pick and prefetch flags, the SR window request's span, the
-// SR stash lookup, the MSN advance), each under a rule checked by an
-// assertion at the end of the module; the state RAM is read every cycle at the QP the
-// next pick would take, and written one cycle after the write-back decision from r_q
+// context-derived sizes, S_DISPATCH's PSN, RQ and RQE-epoch compares, S_NEW's whole
+// decision, the SEND and WRITE length checks, the fast path's rkey lookup and length
+// checks, S_FIN's pick and prefetch flags, S_PF's and S_RQE_RD's batch compares, the
+// next batch's size, the SR window request's span, the SR stash lookup, the MSN
+// advance), each under a rule checked by an assertion at the end of the module; every
+// next state is a constant, so synthesis codes st_q one-hot. The state RAM is read
+// every cycle at the QP the next pick would take, and written one cycle after the
+// write-back decision from r_q
 // (one event in flight; the state an event starts from is checked against a shadow of
 // the RAM in simulation).
 // ACK/NAK jobs and receive CQEs leave through bypass hold registers
@@ -277,9 +280,14 @@ module fabnic_roce_resp #(
     S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
     S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
     S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI, S_SCHK, S_CMP, S_CMPQ,
-    S_RFL, S_RFLQ, S_WFE
+    S_RFL, S_RFLQ, S_WFE, S_RQE_DONE, S_PF
   } st_e;
   st_e st_q, after_rqe_q;
+  // S_NEW's outcomes: opcode sequence error, prefetched RQE to check again, RNR NAK,
+  // RQE to read, access error, misaligned atomic, MR check, execute
+  typedef enum logic [2:0] {
+    NW_SEQ, NW_REFETCH, NW_RNR, NW_RQE, NW_ACC, NW_ALIGN, NW_MR, NW_EXEC
+  } nw_e;
 
   typedef enum logic [2:0] { SRC_CTL, SRC_DB, SRC_PKT, SRC_CNP, SRC_RQE, SRC_WF } src_e;
   src_e        src_q;
@@ -289,7 +297,7 @@ module fabnic_roce_resp #(
   // background RQE reader (see the DMA read section)
   localparam int BGW = $clog2(RQE_BATCH + 1);
   localparam int BGI = (RQE_BATCH > 1) ? $clog2(RQE_BATCH) : 1;
-  typedef enum logic [1:0] { BG_IDLE, BG_RD, BG_WAIT, BG_HAVE } bg_e;
+  typedef enum logic [2:0] { BG_IDLE, BG_RD, BG_WAIT, BG_HAVE, BG_NX1, BG_NX2 } bg_e;
   bg_e              bg_st_q;
   logic [QPN_W-1:0] bg_qpn_q;
   logic [15:0]      bg_base_q;                  // RQ index of entry 0
@@ -299,6 +307,7 @@ module fabnic_roce_resp #(
   logic [63:0]      bg_addr_q;
   rqe_t             bg_e_q [RQE_BATCH];
   logic             bg_busy, bg_hit, bg_pend, bg_pop, bg_launch;
+  logic             bg_hit_r, bg_pend_r;         // from compares registered (S_PF, S_RQE_RD)
   logic [15:0]      bg_off;
   rqe_t             bg_ent;
   typedef enum logic [1:0] { PF_NONE, PF_FSM, PF_LAUNCH } pf_e;
@@ -307,7 +316,6 @@ module fabnic_roce_resp #(
   logic        pt_ne0, pt_ne1;   // rq_ci != rq_pi, rq_ci + 1 != rq_pi (of r_q)
   logic        cm_cqe;      // the commit completes a receive (CQE)
   logic        cm_err;      // the commit moves the receive side to ERR
-  logic [15:0] fr_off;
   logic        fp_ok_q;     // S_FIN may pick: receive side not in ERR, no stashed CQEs
   logic        fp_cmp_q;    // S_FIN: stashed completions passed (cmp_map_q != 0)
   logic        fp_pt_q;     // S_FIN is a prefetch point (the QP's RQE used up, more posted)
@@ -321,7 +329,7 @@ module fabnic_roce_resp #(
   logic fin_done;
   logic signed [23:0] pd_diff;
   // S_DISPATCH's registered PSN / RQ checks (see pd0_q below)
-  logic        dq_eq, dq_pos, dq_neg, dq_w64, dq_sknz, dq_skge, dq_arep;
+  logic        dq_eq, dq_pos, dq_neg, dq_w64, dq_sknz, dq_skge, dq_arep, dq_epne, dq_oqh, dq_emp;
   logic        pd_eq, pd0_q;   // the packet is at the expected PSN
   logic        ctl_op_q;
   logic [23:0] ctl_psn_q;
@@ -445,6 +453,20 @@ module fabnic_roce_resp #(
   assign u_ok    = side_q ? oq_ok : r_q.rqe_ok;
   assign u_haddr = side_q ? oq_haddr : r_q.rqe_haddr;
   assign u_len   = side_q ? oq_len : r_q.rqe_len;
+  // The SEND length checks, registered one cycle ahead of S_EXEC, S_SCHK, S_SRW and the
+  // commit that read them: the cycle before never writes their inputs (msg_off, the RQE
+  // fields, oq_*, h_q, plen_q, the context; an RQE install passes S_RQE_DONE first).
+  // Both RQE choices side by side: side_q may be written in the cycle before S_SCHK.
+  logic [31:0] se_end, se_end_q;  // send_off + payload length (wraps as in the check)
+  logic        sb0_q, sb1_q;      // se_end > the length of r_q's RQE / the side RQE
+  logic        send_lbad;         // se_end > u_len
+  assign se_end = send_off + 32'(plen_q);
+  always_ff @(posedge clk) begin
+    se_end_q <= se_end;
+    sb0_q    <= se_end > r_q.rqe_len;
+    sb1_q    <= se_end > oq_len;
+  end
+  assign send_lbad = side_q ? sb1_q : sb0_q;
 
   // CQE stash of out-of-order SEND LASTs: {QP, PSN of the LAST, byte_len, immediate}
   localparam int STI_W = (SR_STASH > 1) ? $clog2(SR_STASH) : 1;
@@ -454,6 +476,8 @@ module fabnic_roce_resp #(
   logic [31:0]         stl [SR_STASH];
   logic [31:0]         sti [SR_STASH];
   logic                st_free_any;
+  logic                st_free_q;   // st_free_any of the cycle before (S_DISPATCH: the
+                                    // stash is not written in S_LOAD or a pick cycle)
   logic [STI_W-1:0]    st_free_idx;
   // completions the last advance passed: bit i = PSN cmp_base_q + i
   logic [63:0]         cmp_map_q;
@@ -468,6 +492,7 @@ module fabnic_roce_resp #(
       end
     end
   end
+  always_ff @(posedge clk) st_free_q <= st_free_any;
   // Stash lookup for S_CMP, two register stages (lk1: lowest map bit, each entry's PSN
   // offset from cmp_base_q; lk2: the oldest matching entry). Rule: S_CMP acts only when
   // lk_age_q == 2, i.e. no input of the lookup (map, base, stash, qpn_q) was written in
@@ -565,11 +590,27 @@ module fabnic_roce_resp #(
   always_comb begin
     sr_adv_mask = (sw_adv >= 24'(SRW)) ? '1 : ((SRW'(1) << sw_adv[5:0]) - SRW'(1));
   end
+  // population count as a tree: six-bit groups (one LUT per output bit, a truth table
+  // indexed by the group) summed pairwise, not a chain of SRW one-bit adds
+  function automatic logic [2:0] pc6(input logic [5:0] v);
+    logic [2:0] t [64];
+    for (int k = 0; k < 64; k++)
+      t[k] = 3'(((k >> 0) & 1) + ((k >> 1) & 1) + ((k >> 2) & 1) + ((k >> 3) & 1)
+                + ((k >> 4) & 1) + ((k >> 5) & 1));
+    return t[v];
+  endfunction
+  function automatic logic [6:0] pc64(input logic [63:0] x);
+    logic [65:0] y;
+    logic [6:0]  g [11];
+    y = {2'b00, x};
+    for (int i = 0; i < 11; i++) g[i] = 7'(pc6(y[6*i +: 6]));
+    for (int i = 0; i < 5; i++) g[i] = g[2*i] + g[2*i+1];        // 11 -> 6 (g[5] <- g[10])
+    g[5] = g[10];
+    for (int i = 0; i < 3; i++) g[i] = g[2*i] + g[2*i+1];        // 6 -> 3
+    return (g[0] + g[1]) + g[2];
+  endfunction
   always_ff @(posedge clk) begin
-    logic [6:0] c;
-    c = '0;
-    for (int i = 0; i < SRW; i++) c = c + 7'(eom_pass_q[i]);
-    eom_cnt_q <= c;
+    eom_cnt_q <= pc64(eom_pass_q);
     mp1_q     <= st_q == S_SRW && sw_rsp_valid && sw_class == fabnic_roce_sr_pkg::SR_NEW_IN_ORDER;
     mp2_q     <= mp1_q;
     if (rst) begin
@@ -657,7 +698,7 @@ module fabnic_roce_resp #(
   // (the FSM reads only while the background RQE reader has nothing outstanding, so
   // the in-order read data belongs to whoever is waiting)
   logic fsm_rd_valid;
-  assign fsm_rd_valid = ((st_q == S_RQE_RD && !(bg_hit && !side_q)) || st_q == S_ATOM_RD)
+  assign fsm_rd_valid = ((st_q == S_RQE_RD && !(bg_hit_r && !side_q)) || st_q == S_ATOM_RD)
                         && !bg_busy;
   assign m_rd_valid  = fsm_rd_valid || bg_st_q == BG_RD;
   assign m_rd_addr   = (bg_st_q == BG_RD) ? bg_addr_q
@@ -683,13 +724,15 @@ module fabnic_roce_resp #(
                    && bg_off >= 16'(bg_lo_q) && bg_off < 16'(bg_n_q);
   assign bg_pend = bg_busy && !bg_stale_q && bg_qpn_q == qpn_q && bg_off < 16'(bg_n_q);
   assign bg_ent  = bg_e_q[BGI'(bg_off)];
-  assign bg_pop  = st_q == S_RQE_RD && !side_q && bg_hit;
+  assign bg_pop  = st_q == S_RQE_RD && !side_q && bg_hit_r;
 
   // S_FIN's inputs, registered in the cycle that enters S_FIN and held while it lasts:
   // r_q (r_cm at a commit), qpn_q, cmp_map_q and the batch's QP, base, size and low
   // index do not change from that edge until S_FIN is left (asserted at the end).
   assign fr     = commit_now ? r_cm : r_q;
-  assign fr_off = fr.rq_ci - bg_base_q;
+  logic [15:0] fo0, fo1;   // fr_off without and with the commit's rq_ci + 1
+  assign fo0 = r_q.rq_ci - bg_base_q;
+  assign fo1 = r_q.rq_ci + 16'd1 - bg_base_q;
   always_ff @(posedge clk) begin
     if (st_q != S_FIN) begin
       fp_ok_q <= !fr.err && cmp_map_q == '0;
@@ -700,8 +743,9 @@ module fabnic_roce_resp #(
                  && !(commit_now && cm_err)
                  && ((commit_now && cm_cqe) ? pt_ne1 : (!r_q.rqe_valid && pt_ne0));
       fp_qm_q <= bg_qpn_q == qpn_q;
-      fp_lt_q <= fr_off < 16'(bg_n_q);
-      fp_ge_q <= fr_off >= 16'(bg_lo_q);
+      // (fr.rq_ci is r_q.rq_ci, + 1 when the commit completes a receive: both compared)
+      fp_lt_q <= (commit_now && cm_cqe) ? fo1 < 16'(bg_n_q) : fo0 < 16'(bg_n_q);
+      fp_ge_q <= (commit_now && cm_cqe) ? fo1 >= 16'(bg_lo_q) : fo0 >= 16'(bg_lo_q);
     end
   end
   assign pt_ne0 = r_q.rq_ci != r_q.rq_pi;
@@ -711,21 +755,46 @@ module fabnic_roce_resp #(
 
   // prefetch points (RQ doorbell, a packet that used the RQE up, stashed completions
   // done): what to do for the QP's next RQE
+  // S_PF decides from compares registered in the cycle before it (S_DISPATCH of a
+  // doorbell or of a fetched batch, S_CMP with no completion left), and S_RQE_RD from
+  // those of the cycle before it: in that cycle r_q's RQ indices, qpn_q and the batch's
+  // QP, base, size and low index do not change (the doorbell's new producer index is
+  // pf_pi; asserted at the end). The batch's state (bg_st_q, bg_stale_q) is read live.
+  logic pf_ne_q, bgo_lt_q, bgo_ge_q, bgq_q;
+  logic [BGW-1:0] pf_cnt_q, fp_cnt_q;   // (pf_cnt_q: from the registered room / posted)
+  logic [16:0]    pf_room_q, pf_posted_q;
   always_comb begin
     pf_pi     = (st_q == S_DISPATCH && src_q == SRC_DB) ? db_pi_q : r_q.rq_pi;
-    pf_point  = RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != pf_pi && !r_q.err
-                && qps_ok
-                && ((st_q == S_DISPATCH && src_q == SRC_DB)
-                    || (st_q == S_CMP && lk_ok && !lk_any_q));
     pf_room   = rq_size - 17'(r_q.rq_ci & rq_mask);
     pf_posted = 17'(pf_pi - r_q.rq_ci);
     pf_cnt    = BGW'(RQE_BATCH);
     if (pf_posted < 17'(pf_cnt)) pf_cnt = BGW'(pf_posted);
     if (pf_room < 17'(pf_cnt))   pf_cnt = BGW'(pf_room);
-    if (!pf_point || bg_pend)  pf_act = PF_NONE;     // on its way: installed on arrival
-    else if (bg_hit)           pf_act = PF_FSM;      // here: S_RQE_RD takes it
-    else if (!bg_busy)         pf_act = PF_LAUNCH;
-    else                       pf_act = PF_FSM;      // reader busy for another QP
+  end
+  always_ff @(posedge clk) begin
+    pf_ne_q  <= r_q.rq_ci != pf_pi;
+    bgo_lt_q <= bg_off < 16'(bg_n_q);
+    bgo_ge_q <= bg_off >= 16'(bg_lo_q);
+    bgq_q    <= bg_qpn_q == qpn_q;
+    pf_room_q   <= pf_room;
+    pf_posted_q <= pf_posted;
+  end
+  always_comb begin
+    pf_cnt_q = BGW'(RQE_BATCH);
+    if (pf_posted_q < 17'(pf_cnt_q)) pf_cnt_q = BGW'(pf_posted_q);
+    if (pf_room_q < 17'(pf_cnt_q))   pf_cnt_q = BGW'(pf_room_q);
+  end
+  assign bg_hit_r  = bg_st_q == BG_HAVE && !bg_stale_q && bgq_q && bgo_ge_q && bgo_lt_q;
+  assign bg_pend_r = bg_busy && !bg_stale_q && bgq_q && bgo_lt_q;
+  always_comb begin
+    // (a fetched batch's pass installs or does nothing: it never launches a read)
+    pf_point  = RQE_PREFETCH && !r_q.rqe_valid && pf_ne_q && !r_q.err && qps_ok
+                && st_q == S_PF;
+    if (!pf_point || bg_pend_r)              pf_act = PF_NONE;  // on its way: installed on arrival
+    else if (bg_hit_r)                       pf_act = PF_FSM;   // here: S_RQE_RD takes it
+    else if (!bg_busy && src_q != SRC_RQE)   pf_act = PF_LAUNCH;
+    else if (!bg_busy)                       pf_act = PF_NONE;
+    else                                     pf_act = PF_FSM;   // reader busy for another QP
     // the same in S_FIN, at the end of a packet that may have used the RQE up
     if (!(fp_pt_q && fin_done) || fin_bg_pend) fin_pf_act = PF_NONE;
     else if (fin_bg_hit)                      fin_pf_act = PF_FSM;
@@ -733,13 +802,52 @@ module fabnic_roce_resp #(
     else                                      fin_pf_act = PF_FSM;
   end
   assign bg_launch = (st_q == S_FIN) ? fin_pf_act == PF_LAUNCH : pf_act == PF_LAUNCH;
-  // next batch after the one being used up (posted entries behind rq_ci + 1)
-  logic [16:0] nx_room, nx_posted;
-  logic [BGW-1:0] nx_cnt;
+  // S_FIN's batch size, from the committed state (rq_ci + 1 when the commit completes a
+  // receive: both computed), registered on entering S_FIN like fp_*_q
+  function automatic logic [BGW-1:0] batch_cnt(input logic [15:0] ci, input logic [15:0] pi);
+    logic [16:0] b_room, b_posted;
+    logic [BGW-1:0] c;
+    b_room   = rq_size - 17'(ci & rq_mask);
+    b_posted = 17'(pi - ci);
+    c        = BGW'(RQE_BATCH);
+    if (b_posted < 17'(c)) c = BGW'(b_posted);
+    if (b_room < 17'(c))   c = BGW'(b_room);
+    return c;
+  endfunction
+  always_ff @(posedge clk) begin
+    if (st_q != S_FIN)
+      fp_cnt_q <= (commit_now && cm_cqe) ? batch_cnt(r_q.rq_ci + 16'd1, r_q.rq_pi)
+                                         : batch_cnt(r_q.rq_ci, r_q.rq_pi);
+  end
+  // next batch after the one being used up (posted entries behind rq_ci + 1), in two
+  // register stages from r_q and the context: the pop that uses the batch up moves the
+  // reader to BG_NX1, BG_NX2 launches the read from nx_*_q. r_q's RQ indices and the
+  // context do not change in the pop cycle and the one after it (S_RQE_RD with a pop,
+  // then S_RQE_CHK), so nx_*_q describe the state of the pop (asserted at the end).
+  logic [16:0] nx_room, nx_posted, nx_room_q, nx_posted_q;
+  logic        nx_none_q;
+  logic [15:0] nx_base_q;
+  logic [63:0] nx_addr_q;
+  logic [BGW-1:0] nx_cnt, nx_cnt_q;
+  assign nx_room   = rq_size - 17'((r_q.rq_ci + 16'd1) & rq_mask);
+  assign nx_posted = 17'(r_q.rq_pi - r_q.rq_ci - 16'd1);
+  always_ff @(posedge clk) begin
+    logic [BGW-1:0] c;
+    // stage 1: from r_q
+    nx_room_q   <= nx_room;
+    nx_posted_q <= nx_posted;
+    nx_none_q   <= !RQE_PREFETCH || r_q.rq_ci == r_q.rq_pi;
+    nx_base_q   <= r_q.rq_ci + 16'd1;
+    nx_addr_q   <= qc_q.rq_base + {43'd0, ((r_q.rq_ci + 16'd1) & rq_mask), 5'd0};
+    // stage 2: the count
+    c = BGW'(RQE_BATCH);
+    if (nx_posted_q < 17'(c)) c = BGW'(nx_posted_q);
+    if (nx_room_q < 17'(c))   c = BGW'(nx_room_q);
+    if (nx_none_q) c = '0;
+    nx_cnt_q <= c;
+  end
   always_comb begin
-    nx_room   = rq_size - 17'((r_q.rq_ci + 16'd1) & rq_mask);
-    nx_posted = 17'(r_q.rq_pi - r_q.rq_ci - 16'd1);
-    nx_cnt    = BGW'(RQE_BATCH);
+    nx_cnt = BGW'(RQE_BATCH);
     if (nx_posted < 17'(nx_cnt)) nx_cnt = BGW'(nx_posted);
     if (nx_room < 17'(nx_cnt))   nx_cnt = BGW'(nx_room);
     if (!RQE_PREFETCH || r_q.rq_ci == r_q.rq_pi) nx_cnt = '0;
@@ -750,7 +858,7 @@ module fabnic_roce_resp #(
       bg_st_q    <= BG_RD;
       bg_qpn_q   <= qpn_q;
       bg_base_q  <= r_q.rq_ci;
-      bg_n_q     <= pf_cnt;
+      bg_n_q     <= (st_q == S_FIN) ? fp_cnt_q : pf_cnt_q;
       bg_lo_q    <= '0;
       bg_rx_q    <= '0;
       bg_stale_q <= 1'b0;
@@ -773,19 +881,21 @@ module fabnic_roce_resp #(
         end
         BG_HAVE: if (bg_pop) begin
           bg_lo_q <= BGW'(bg_off + 16'd1);
-          if (bg_off + 16'd1 >= 16'(bg_n_q)) begin
-            // the last entry of the batch is being installed: read the next batch now,
-            // while the QP still holds one (double buffering through r_q)
-            bg_st_q <= BG_IDLE;
-            if (nx_cnt != '0) begin
-              bg_st_q   <= BG_RD;
-              bg_base_q <= r_q.rq_ci + 16'd1;
-              bg_n_q    <= nx_cnt;
-              bg_lo_q   <= '0;
-              bg_rx_q   <= '0;
-              bg_new_q  <= 1'b0;
-              bg_addr_q <= qc_q.rq_base + {43'd0, ((r_q.rq_ci + 16'd1) & rq_mask), 5'd0};
-            end
+          // the last entry of the batch is being installed: read the next batch two
+          // cycles on (nx_*_q), while the QP still holds one (double buffering via r_q)
+          if (bg_off + 16'd1 >= 16'(bg_n_q)) bg_st_q <= BG_NX1;
+        end
+        BG_NX1: bg_st_q <= BG_NX2;
+        BG_NX2: begin
+          bg_st_q <= BG_IDLE;
+          if (nx_cnt_q != '0) begin
+            bg_st_q   <= BG_RD;
+            bg_base_q <= nx_base_q;
+            bg_n_q    <= nx_cnt_q;
+            bg_lo_q   <= '0;
+            bg_rx_q   <= '0;
+            bg_new_q  <= 1'b0;
+            bg_addr_q <= nx_addr_q;
           end
         end
         default: ;
@@ -839,6 +949,19 @@ module fabnic_roce_resp #(
                                     || (is_last && 32'(plen_q) != wr_rem_now)))
                       || (qc_q.sr && 32'(plen_q) > pmtu_b)
                       || (!is_last && 32'(plen_q) != pmtu_b);
+  // registered one cycle ahead for S_MR_CHKW (the RETH's length) and S_EXEC (the
+  // cursor's): neither state's previous cycle writes plen_q, h_q, r_q.wr_rem or the context
+  function automatic logic wlb_f(input logic [31:0] rem, input logic [15:0] pl,
+                                 input logic sr, input logic last, input logic [31:0] pm);
+    return (!sr && (32'(pl) > rem || (last && 32'(pl) != rem)))
+           || (sr && 32'(pl) > pm) || (!last && 32'(pl) != pm);
+  endfunction
+  logic wlb_h_q, wlb_r_q, wr_len_bad_q;
+  always_ff @(posedge clk) begin
+    wlb_h_q <= wlb_f(h_q.reth.dma_len, plen_q, qc_q.sr, is_last, pmtu_b);
+    wlb_r_q <= wlb_f(r_q.wr_rem, plen_q, qc_q.sr, is_last, pmtu_b);
+  end
+  assign wr_len_bad_q = (st_q == S_MR_CHKW) ? wlb_h_q : wlb_r_q;
   assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && dq_eq
                      && qps_ok && !r_q.err
                      && (is_read || is_atomic || (is_write && is_first));
@@ -908,10 +1031,10 @@ module fabnic_roce_resp #(
   // state itself (S_MR_CHKW: the translated address straight from the checker; S_EXEC),
   // S_PLACE_D only when the arbiter did not take it in that cycle.
   logic desc_chkw, desc_exec, send_bad;
-  assign send_bad  = !u_ok || send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad_q);
-  assign desc_chkw = st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && !wr_len_bad
+  assign send_bad  = !u_ok || send_lbad || (qc_q.sr && soff_bad_q);
+  assign desc_chkw = st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && !wr_len_bad_q
                      && plen_q != 0;
-  assign desc_exec = st_q == S_EXEC && plen_q != 0 && (is_send ? !send_bad : !wr_len_bad);
+  assign desc_exec = st_q == S_EXEC && plen_q != 0 && (is_send ? !send_bad : !wr_len_bad_q);
   assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD || desc_chkw || desc_exec
                       || fast_disp;
   assign m_wr_addr  = (st_q == S_ATOM_WD) ? r_q.wr_haddr
@@ -1058,11 +1181,15 @@ module fabnic_roce_resp #(
   // Each source's flags are computed side by side from its own registers (one carry
   // chain each) and the state picks one: S_LOAD (RAM word, or r_q when forwarded), a
   // pick from S_PLACE (fast finish: psn - (epsn + 1) = psn + ~epsn), any other pick.
-  typedef struct packed { logic eq, pos, neg, w64, sknz, skge, arep; } dflags_t;
+  // The MR-table epoch compares (prefetched RQE, side RQE) see mr_epoch_q of the cycle
+  // before: an MR write in that cycle (mrw_q) counts as a change (conservative: the RQE
+  // is fetched and checked again).
+  typedef struct packed { logic eq, pos, neg, w64, sknz, skge, arep, epne, oqh, emp; } dflags_t;
   function automatic dflags_t dflags(input logic [23:0] d, input logic [23:0] psn,
                                      input logic [15:0] ssn, input logic [15:0] ci,
                                      input logic [15:0] pi, input logic av,
-                                     input logic [23:0] apsn);
+                                     input logic [23:0] apsn, input logic [15:0] rep,
+                                     input logic oqh_r);
     dflags_t f;
     f.eq   = d == '0;
     f.pos  = !d[23] && d != '0;
@@ -1071,18 +1198,32 @@ module fabnic_roce_resp #(
     f.sknz = ssn != ci;
     f.skge = 16'(ssn - ci) >= 16'(pi - ci);
     f.arep = av && apsn == psn;
+    f.epne = rep != mr_epoch_q;
+    f.oqh  = oqh_r && oq_idx == ssn;
+    f.emp  = ci == pi;
     return f;
   endfunction
   dflags_t dk_l, dk_f, dk_p0, dk_p1, dk_sel;
+  logic    oqh_r;   // the side RQE is valid, of qpn_q and of the current MR epoch
+  logic    mrw_q;   // an MR-table write in the cycle before
+  logic    pdn_q;   // pd_diff < 0 (S_MR_CHKW, S_SRW: epsn and h_q unchanged the cycle before)
+  logic    arep_q;  // the atomic replay match of r_q (S_SRW: unchanged the cycle before)
+  assign oqh_r = oq_valid && oq_qpn == qpn_q && oq_epoch == mr_epoch_q;
+  always_ff @(posedge clk) begin
+    mrw_q  <= mr_wr_valid;
+    pdn_q  <= pd_diff < 0;
+    arep_q <= r_q.atom_valid && r_q.atom_psn == h_q.bth.psn;
+  end
   always_comb begin
     dk_l  = dflags(h_q.bth.psn - rs_rd.epsn, h_q.bth.psn, h_q.reth.rkey[15:0],
-                   rs_rd.rq_ci, rs_rd.rq_pi, rs_rd.atom_valid, rs_rd.atom_psn);
+                   rs_rd.rq_ci, rs_rd.rq_pi, rs_rd.atom_valid, rs_rd.atom_psn,
+                   rs_rd.rqe_epoch, oqh_r);
     dk_f  = dflags(h_q.bth.psn - r_q.epsn, h_q.bth.psn, h_q.reth.rkey[15:0],
-                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn);
+                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn, r_q.rqe_epoch, oqh_r);
     dk_p0 = dflags(s_hdr.bth.psn - r_q.epsn, s_hdr.bth.psn, s_hdr.reth.rkey[15:0],
-                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn);
+                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn, r_q.rqe_epoch, oqh_r);
     dk_p1 = dflags(s_hdr.bth.psn + ~r_q.epsn, s_hdr.bth.psn, s_hdr.reth.rkey[15:0],
-                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn);
+                   r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn, r_q.rqe_epoch, oqh_r);
     dk_sel = (st_q == S_LOAD) ? (fwd_q ? dk_f : dk_l) : (st_q == S_PLACE) ? dk_p1 : dk_p0;
   end
   always_ff @(posedge clk) begin
@@ -1093,7 +1234,40 @@ module fabnic_roce_resp #(
     dq_sknz <= dk_sel.sknz;
     dq_skge <= dk_sel.skge;
     dq_arep <= dk_sel.arep;
+    dq_epne <= dk_sel.epne;
+    dq_oqh  <= dk_sel.oqh;
+    dq_emp  <= dk_sel.emp;
   end
+
+  // S_NEW's decision, made one cycle ahead (decide in one stage, act in the next):
+  // computed every cycle from the packet, the context and r_q, and read in S_NEW, whose
+  // previous cycle (S_DISPATCH, S_SRW, S_RQE_DONE) writes none of its inputs. The
+  // MR-epoch term sees the epoch of the cycle before S_NEW and counts an MR write in
+  // that cycle as a change (conservative: the RQE is fetched and checked again).
+  nw_e nw_d, nw_q;
+  always_comb begin
+    if ((is_send && !qc_q.sr && (is_first == r_q.in_send))
+        || (is_write && !qc_q.sr && (is_first == r_q.in_write))
+        || ((is_read || is_atomic) && (r_q.in_send || r_q.in_write)))
+      nw_d = NW_SEQ;
+    else if (needs_rqe && !sr_send && r_q.rqe_valid && r_q.rqe_pf
+             && (r_q.rqe_epoch != mr_epoch_q || mr_wr_valid))
+      nw_d = NW_REFETCH;
+    else if (needs_rqe && !sr_send && !r_q.rqe_valid)
+      nw_d = (r_q.rq_ci == r_q.rq_pi) ? NW_RNR : NW_RQE;
+    else if (is_read || is_atomic || (is_write && (is_first || qc_q.sr))) begin
+      if ((is_read && !qc_q.access[MR_ACC_REMOTE_READ])
+          || (is_atomic && !qc_q.access[MR_ACC_REMOTE_ATOMIC])
+          || (is_write && !qc_q.access[MR_ACC_REMOTE_WRITE]))
+        nw_d = NW_ACC;
+      else if (is_atomic && h_q.atomic_eth.va[2:0] != 3'd0)
+        nw_d = NW_ALIGN;
+      else
+        nw_d = NW_MR;
+    end else
+      nw_d = NW_EXEC;
+  end
+  always_ff @(posedge clk) nw_q <= nw_d;
 
   // receive CQE template from the loaded RQE
   function automatic cqe_req_t recv_cqe(input logic [63:0] wrid, input logic [15:0] rcq,
@@ -1143,25 +1317,13 @@ module fabnic_roce_resp #(
             r_q.rq_pi <= db_pi_q;
             if (r_q.err) begin
               st_q <= S_RFL;            // receives posted in ERR complete flushed
-            end else if (pf_act == PF_FSM) begin
-              rqe_pf_q    <= 1'b1;      // load the next RQE now, not when a SEND needs it
-              after_rqe_q <= S_WB;
-              st_q <= S_RQE_RD;
             end else begin
-              st_q <= S_WB;             // (or the background reader fetches it)
+              st_q <= S_PF;             // load the next RQE, or have it read, or not
             end
           end
-          SRC_RQE: begin
-            // the background read is back: install the QP's next RQE if it still wants it
-            if (RQE_PREFETCH && !r_q.rqe_valid && r_q.rq_ci != r_q.rq_pi && bg_hit && !r_q.err
-                && qps_ok) begin
-              rqe_pf_q    <= 1'b1;
-              after_rqe_q <= S_WB;
-              st_q <= S_RQE_RD;
-            end else begin
-              st_q <= S_IDLE;
-            end
-          end
+          // the background read is back: S_PF installs the QP's next RQE if it still
+          // wants it
+          SRC_RQE: st_q <= S_PF;
           SRC_WF: begin
             // a placement write failed (BRESP): IBA remote operational error. NAK at the
             // failing packet's PSN (acted upon by the requester while that PSN is
@@ -1207,13 +1369,13 @@ module fabnic_roce_resp #(
                   cnt_sr_drop <= cnt_sr_drop + 1'b1;   // not posted yet: comes back
                 end
                 st_q <= S_DRAIN;
-              end else if (!dq_eq && is_last && !st_free_any) begin
+              end else if (!dq_eq && is_last && !st_free_q) begin
                 cnt_sr_drop <= cnt_sr_drop + 1'b1;     // no stash entry: in order later
                 st_q <= S_DRAIN;
               end else begin
                 side_q <= dq_sknz;
-                if (dq_sknz ? oq_hit
-                            : (r_q.rqe_valid && !(r_q.rqe_pf && r_q.rqe_epoch != mr_epoch_q))) begin
+                if (dq_sknz ? (dq_oqh && !mrw_q)
+                            : (r_q.rqe_valid && !(r_q.rqe_pf && (dq_epne || mrw_q)))) begin
                   st_q <= S_SCHK;
                 end else begin
                   rqe_pf_q    <= 1'b0;
@@ -1222,8 +1384,7 @@ module fabnic_roce_resp #(
                 end
               end
             end else if (qc_q.sr) begin
-              if (dq_eq && needs_rqe && !is_send && !r_q.rqe_valid
-                  && r_q.rq_ci == r_q.rq_pi) begin
+              if (dq_eq && needs_rqe && !is_send && !r_q.rqe_valid && dq_emp) begin
                 // RNR before the window sees the packet: it stays unreceived
                 ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
                 cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
@@ -1275,52 +1436,49 @@ module fabnic_roce_resp #(
       end
       // ------------------------------------------------ a new request at the expected PSN
       S_NEW: begin
-        if ((is_send && !qc_q.sr && (is_first == r_q.in_send))
-            || (is_write && !qc_q.sr && (is_first == r_q.in_write))
-            || ((is_read || is_atomic) && (r_q.in_send || r_q.in_write))) begin
-          // opcode out of sequence
-          ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
-          cnt_inv_req <= cnt_inv_req + 1'b1;
-          st_q <= S_DRAIN;
-        end else if (needs_rqe && !sr_send && r_q.rqe_valid && r_q.rqe_pf
-                     && r_q.rqe_epoch != mr_epoch_q) begin
-          // prefetched before an MR-table write: fetch and check it again
-          rqe_pf_q    <= 1'b0;
-          after_rqe_q <= is_send ? S_EXEC : S_NEW;
-          st_q <= S_RQE_RD;
-        end else if (needs_rqe && !sr_send && !r_q.rqe_valid) begin
-          rqe_pf_q <= 1'b0;
-          if (r_q.rq_ci == r_q.rq_pi) begin
+        unique case (nw_q)
+          NW_SEQ: begin
+            // opcode out of sequence
+            ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+            cnt_inv_req <= cnt_inv_req + 1'b1;
+            st_q <= S_DRAIN;
+          end
+          NW_REFETCH: begin
+            // prefetched before an MR-table write: fetch and check it again
+            rqe_pf_q    <= 1'b0;
+            after_rqe_q <= is_send ? S_EXEC : S_NEW;
+            st_q <= S_RQE_RD;
+          end
+          NW_RNR: begin
             // the RNR NAK answers for the packets behind it too: they meet a gap and
             // are dropped without a sequence NAK (which would rewind the requester out
             // of its RNR wait and spend its retry budget) until this PSN comes back
+            rqe_pf_q <= 1'b0;
             r_q.nak_sent <= 1'b1;
             ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
             cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
             st_q <= S_DRAIN;
-          end else begin
+          end
+          NW_RQE: begin
             // a SEND has passed every S_NEW check but the RQE one: straight to S_EXEC
             // after the RQE (WRITE with immediate still needs its MR check in S_NEW)
+            rqe_pf_q    <= 1'b0;
             after_rqe_q <= is_send ? S_EXEC : S_NEW;
             st_q <= S_RQE_RD;
           end
-        end else if (is_read || is_atomic || (is_write && (is_first || qc_q.sr))) begin
-          if ((is_read && !qc_q.access[MR_ACC_REMOTE_READ])
-              || (is_atomic && !qc_q.access[MR_ACC_REMOTE_ATOMIC])
-              || (is_write && !qc_q.access[MR_ACC_REMOTE_WRITE])) begin
+          NW_ACC: begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_ACCESS;
             cnt_access_err <= cnt_access_err + 1'b1;
             st_q <= S_DRAIN;
-          end else if (is_atomic && h_q.atomic_eth.va[2:0] != 3'd0) begin
+          end
+          NW_ALIGN: begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             st_q <= S_DRAIN;
-          end else begin
-            st_q <= spec_q ? S_MR_CHKW : S_MR_CHK;   // issued at dispatch: result next
           end
-        end else begin
-          st_q <= S_EXEC;
-        end
+          NW_MR: st_q <= spec_q ? S_MR_CHKW : S_MR_CHK;   // issued at dispatch: result next
+          default: st_q <= S_EXEC;
+        endcase
         spec_q <= 1'b0;
       end
       S_RQE_RD: begin
@@ -1359,6 +1517,17 @@ module fabnic_roce_resp #(
         st_q <= S_RQE_CHKW;
       end
       S_RQE_CHKW: begin
+        // the state after the RQE, as constants (after_rqe_q names one of these)
+        if (chk_res_valid) begin
+          unique case (after_rqe_q)
+            S_SCHK:  st_q <= S_RQE_DONE;
+            S_EXEC:  st_q <= S_RQE_DONE;
+            S_NEW:   st_q <= S_RQE_DONE;
+            S_CMP:   st_q <= S_CMP;
+            S_RFL:   st_q <= S_RFL;
+            default: st_q <= S_WB;
+          endcase
+        end
         if (chk_res_valid && side_q) begin
           oq_valid <= 1'b1;
           oq_ok    <= chk_ok && !rqe_bad_q;
@@ -1366,7 +1535,6 @@ module fabnic_roce_resp #(
           oq_idx   <= ssn_idx;
           oq_epoch <= rqe_ep_q;
           if (chk_ok) oq_haddr <= chk_addr;
-          st_q <= after_rqe_q;
         end else if (chk_res_valid) begin
           r_q.rqe_valid <= 1'b1;
           // WRITE_IMM places nothing in it; a prefetched one keeps the verdict for the
@@ -1379,13 +1547,16 @@ module fabnic_roce_resp #(
           if (chk_ok) r_q.rqe_haddr <= chk_addr;
           cnt_lkey_err <= cnt_lkey_err + CNT_W'(!chk_ok && is_send && !rqe_pf_q
                                                 && after_rqe_q != S_CMP);
-          st_q <= after_rqe_q;
         end
       end
+      // one cycle for the registered SEND checks to see the RQE just installed
+      // (and for S_NEW's registered decision)
+      S_RQE_DONE: st_q <= (after_rqe_q == S_SCHK) ? S_SCHK
+                        : (after_rqe_q == S_NEW) ? S_NEW : S_EXEC;
       S_MR_CHK: if (chk_ready) st_q <= S_MR_CHKW;
       S_MR_CHKW: begin
         if (chk_res_valid) begin
-          if (!chk_ok && pd_diff < 0) begin
+          if (!chk_ok && pdn_q) begin
             // a duplicate READ that fails the check again is dropped (counted as a
             // duplicate): anyone can forge a PSN behind the expected one, so it may
             // neither NAK nor move the receive side to ERR
@@ -1410,7 +1581,7 @@ module fabnic_roce_resp #(
               st_q <= S_RJOB;
             end else if (is_atomic) begin
               st_q <= S_ATOM_RD;
-            end else if (wr_len_bad) begin
+            end else if (wr_len_bad_q) begin
               ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
               cnt_inv_req <= cnt_inv_req + 1'b1;
               r_q.in_write <= 1'b0;
@@ -1437,7 +1608,7 @@ module fabnic_roce_resp #(
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
             st_q <= S_DRAIN;
-          end else if (send_off + 32'(plen_q) > u_len || (qc_q.sr && soff_bad_q)) begin
+          end else if (send_lbad || (qc_q.sr && soff_bad_q)) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_LEN_ERR, WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
@@ -1449,7 +1620,7 @@ module fabnic_roce_resp #(
             accept_q <= 1'b1;
           end
         end else begin  // write
-          if (wr_len_bad) begin
+          if (wr_len_bad_q) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             r_q.in_write <= 1'b0;
@@ -1535,7 +1706,7 @@ module fabnic_roce_resp #(
       // SR SEND: is the packet placeable with its RQE? An out-of-order one that is not is
       // dropped unmarked (its in-order resend gets the error CQE and NAK)
       S_SCHK: begin
-        if (!u_ok || soff_bad_q || send_off + 32'(plen_q) > u_len) begin
+        if (!u_ok || soff_bad_q || send_lbad) begin
           if (!pd0_q) begin
             cnt_sr_drop <= cnt_sr_drop + 1'b1;
             st_q <= S_DRAIN;
@@ -1555,14 +1726,8 @@ module fabnic_roce_resp #(
         if (!lk_ok) begin
           ;   // the lookup has not seen the last change yet
         end else if (!lk_any_q) begin
-          if (pf_act == PF_FSM) begin
-            rqe_pf_q    <= 1'b1;
-            after_rqe_q <= S_WB;
-            st_q <= S_RQE_RD;
-          end else begin
-            st_q <= S_WB;
-          end
-        end else if (r_q.rq_ci == r_q.rq_pi) begin
+          st_q <= S_PF;
+        end else if (!pf_ne_q) begin
           // cannot happen (accepted with a posted RQE): drop the parked completion
           if (lk_hit_q) stv[lk_idx_q] <= 1'b0;
           cmp_map_q[lk_low_q] <= 1'b0;
@@ -1589,7 +1754,7 @@ module fabnic_roce_resp #(
         side_q    <= 1'b0;
         cmp_map_q <= '0;
         for (int i = 0; i < SR_STASH; i++) if (stq[i] == qpn_q) stv[i] <= 1'b0;
-        if (r_q.rq_ci == r_q.rq_pi) begin
+        if (!pf_ne_q) begin
           wf_first_q <= 1'b0;
           st_q <= S_WB;
         end else if (!r_q.rqe_valid) begin
@@ -1608,6 +1773,18 @@ module fabnic_roce_resp #(
         end
       end
       S_RFLQ: if (cqe_room) st_q <= S_RFL;
+      // prefetch point (after a doorbell, a fetched batch, the last stashed completion):
+      // take the batch's entry now, have the background reader fetch a batch (the
+      // launch, bg_launch), or nothing; a fetched batch's pass writes nothing back
+      S_PF: begin
+        if (pf_act == PF_FSM) begin
+          rqe_pf_q    <= 1'b1;      // load the next RQE now, not when a SEND needs it
+          after_rqe_q <= S_WB;
+          st_q <= S_RQE_RD;
+        end else begin
+          st_q <= (src_q == SRC_RQE) ? S_IDLE : S_WB;
+        end
+      end
       S_WFE: st_q <= S_FIN;
       S_SRQ: if (sw_req_ready) st_q <= S_SRW;
       S_SRW: begin
@@ -1639,7 +1816,7 @@ module fabnic_roce_resp #(
                 stv[st_free_idx] <= 1'b1;
                 stq[st_free_idx] <= qpn_q;
                 stp[st_free_idx] <= h_q.bth.psn;
-                stl[st_free_idx] <= send_off + 32'(plen_q);
+                stl[st_free_idx] <= se_end_q;
                 sti[st_free_idx] <= h_q.immdt.imm;
                 stimm[st_free_idx] <= has_imm;
               end
@@ -1652,10 +1829,9 @@ module fabnic_roce_resp #(
               // a packet the window had already: the sender resent it needlessly (READ
               // requests excluded: the requester re-asks for lost responses with them)
               cnt_sr_spurious <= cnt_sr_spurious + CNT_W'(!is_read);
-              if (pd_diff < 0 && is_read) begin
+              if (pdn_q && is_read) begin
                 st_q <= S_MR_CHK;          // re-execute
-              end else if (pd_diff < 0 && is_atomic && r_q.atom_valid
-                           && r_q.atom_psn == h_q.bth.psn) begin
+              end else if (pdn_q && is_atomic && arep_q) begin
                 ack_q       <= A_ATOMIC;
                 syn_q       <= SYN_ACK;
                 atom_orig_q <= r_q.atom_orig;
@@ -1686,7 +1862,7 @@ module fabnic_roce_resp #(
         if (cm_cqe) begin
           cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_SUCCESS,
                             is_send ? WC_RECV : WC_RECV_RDMA_IMM,
-                            is_send ? send_off + 32'(plen_q) : r_q.wr_len,
+                            is_send ? se_end_q : r_q.wr_len,
                             h_q.immdt.imm, has_imm, qpn_q);
           cqe_pend_q    <= 1'b1;
           if (oq_qpn == qpn_q) oq_valid <= 1'b0;
@@ -1774,7 +1950,7 @@ module fabnic_roce_resp #(
     end
     if (rst) a_seen <= '0;
     if (!rst) begin
-      assert (st_q <= S_WFE) else $error("fabnic_roce_resp: illegal state %0d", st_q);
+      assert (!$isunknown(st_q)) else $error("fabnic_roce_resp: unknown state");
       assert (!(wr_en && wb_en_q && wb_qpn_q != qpn_q && rd_en))
       else $error("fabnic_roce_resp: two write-backs in flight for a pick");
       if (st_q == S_DISPATCH && a_seen[qpn_q])
@@ -1831,9 +2007,47 @@ module fabnic_roce_resp #(
                 && dq_skge == (sk >= posted)
                 && dq_arep == (r_q.atom_valid && r_q.atom_psn == h_q.bth.psn))
         else $error("fabnic_roce_resp: registered dispatch checks differ");
+        if (!mrw_q)
+          assert (dq_oqh == oq_hit && dq_epne == (r_q.rqe_epoch != mr_epoch_q))
+          else $error("fabnic_roce_resp: registered RQE epoch checks differ");
+      end
+      // S_NEW's registered decision: the same outcome as from its inputs now, except
+      // that an MR write in the cycle before may turn it into a conservative refetch
+      if (st_q == S_NEW)
+        assert (nw_q == nw_d || (nw_q == NW_REFETCH && mrw_q)
+                || (nw_d == NW_REFETCH && mr_wr_valid))
+        else $error("fabnic_roce_resp: S_NEW decision stale");
+      if (st_q == S_MR_CHKW || st_q == S_SRW) begin
+        assert (pdn_q == (pd_diff < 0)) else $error("fabnic_roce_resp: pdn_q stale");
+        assert (arep_q == (r_q.atom_valid && r_q.atom_psn == h_q.bth.psn))
+        else $error("fabnic_roce_resp: arep_q stale");
       end
       if (st_q == S_SCHK || st_q == S_EXEC)
         assert (soff_bad_q == soff_bad) else $error("fabnic_roce_resp: soff_bad_q stale");
+      if (((st_q == S_SCHK || st_q == S_EXEC) && is_send) || st_q == S_SRW
+          || (commit_now && accept_q && is_send))
+        assert (se_end_q == se_end && send_lbad == (se_end > u_len))
+        else $error("fabnic_roce_resp: registered SEND checks stale");
+      if (st_q == S_PF || st_q == S_RQE_RD)
+        assert (bg_hit_r == bg_hit && bg_pend_r == bg_pend)
+        else $error("fabnic_roce_resp: registered batch compares stale");
+      if (st_q == S_NEW || st_q == S_CMP || st_q == S_RFL)
+        assert (pf_ne_q == (r_q.rq_ci != r_q.rq_pi)) else $error("fabnic_roce_resp: pf_ne_q stale");
+      if (st_q == S_DISPATCH)
+        assert (st_free_q == st_free_any) else $error("fabnic_roce_resp: st_free_q stale");
+      if (st_q == S_DISPATCH)
+        assert (dq_emp == (r_q.rq_ci == r_q.rq_pi)) else $error("fabnic_roce_resp: dq_emp differs");
+      if (st_q == S_PF)
+        assert (pf_ne_q == (r_q.rq_ci != r_q.rq_pi) && pf_cnt_q == pf_cnt)
+        else $error("fabnic_roce_resp: registered prefetch point stale");
+      if (st_q == S_FIN && bg_launch)
+        assert (fp_cnt_q == pf_cnt) else $error("fabnic_roce_resp: fp_cnt_q stale");
+      if (bg_st_q == BG_NX2 && !bg_launch)
+        assert (nx_cnt_q == nx_cnt && nx_base_q == r_q.rq_ci + 16'd1
+                && nx_addr_q == qc_q.rq_base + {43'd0, ((r_q.rq_ci + 16'd1) & rq_mask), 5'd0})
+        else $error("fabnic_roce_resp: next RQE batch registers stale");
+      if (st_q == S_MR_CHKW || (st_q == S_EXEC && !is_send))
+        assert (wr_len_bad_q == wr_len_bad) else $error("fabnic_roce_resp: wr_len_bad_q stale");
       if (st_q == S_RJOB || st_q == S_SCHK)
         assert (pd0_q == pd_eq) else $error("fabnic_roce_resp: pd0_q stale");
       if (st_q == S_SRQ)
