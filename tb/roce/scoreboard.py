@@ -169,7 +169,18 @@ class RcScoreboard:
     async def check(self, max_polls: int = 40000, settle_cycles: int = 200) -> list[str]:
         """Wait for every lane's expected completions, then compare completions and both
         memories with the model. Returns the differences ("lane i: ..."), at most a few
-        per lane and kind."""
+        per lane and kind. When the wait itself fails (a timeout, an unmatched CQE), both
+        NICs' counters are logged before the exception goes on."""
+        from fabnic_tb.fw_bus import run_driver
+
+        try:
+            return await self._check(max_polls, settle_cycles)
+        except Exception:
+            for n, nic in (("a", self.env.a), ("b", self.env.b)):
+                self.env.dut._log.error("%s %s", n, await run_driver(nic.ctx.counters))
+            raise
+
+    async def _check(self, max_polls: int, settle_cycles: int) -> list[str]:
         from cocotb.triggers import ClockCycles
 
         from fabnic_tb.fw_bus import run_driver

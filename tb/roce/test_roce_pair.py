@@ -1743,12 +1743,7 @@ if cocotb is not None:
                       n_poison["a"], n_poison["b"])
         c0 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
         await sb.post()
-        try:
-            diff = await sb.check()
-        except Exception:
-            for n, nic in nics.items():
-                dut._log.error("%s %s", n, await run_driver(nic.ctx.counters))
-            raise
+        diff = await sb.check()
         assert not diff, "\n".join(diff)
         c1 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
         for n in nics:
@@ -1844,12 +1839,7 @@ if cocotb is not None:
         dut._log.info("mix: %s; faults %s", sb.summary(), kinds)
         c0 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
         await sb.post()
-        try:
-            diff = await sb.check(max_polls=200000)
-        except Exception:
-            for n, nic in nics.items():
-                dut._log.error("%s %s", n, await run_driver(nic.ctx.counters))
-            raise
+        diff = await sb.check(max_polls=200000)
         assert not diff, "\n".join(diff)
         c1 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
         for n in nics:
@@ -1985,12 +1975,7 @@ if cocotb is not None:
         dut._log.info("mix: %s; faults %s", sb.summary(), kinds)
         c0 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
         await sb.post()
-        try:
-            diff = await sb.check(max_polls=200000)
-        except Exception:
-            for n, nic in nics.items():
-                dut._log.error("%s %s", n, await run_driver(nic.ctx.counters))
-            raise
+        diff = await sb.check(max_polls=200000)
         assert not diff, "\n".join(diff)
         c1 = {n: await run_driver(nic.ctx.counters) for n, nic in nics.items()}
         for n in nics:
