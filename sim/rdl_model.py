@@ -56,7 +56,11 @@ class Model:
 
 
 def compile_rdl(top_file: Path = RDL_TOP_FILE) -> dict[str, RootNode]:
+    from peakrdl_regblock.udps import ALL_UDPS
+
     rdlc = RDLCompiler()
+    for udp in ALL_UDPS:  # buffer_reads & co. mean what PeakRDL-regblock makes of them
+        rdlc.register_udp(udp, soft=False)
     rdlc.compile_file(str(top_file))
     return {top: rdlc.elaborate(top) for top in TOPS}
 
