@@ -68,10 +68,12 @@ class RcPair(NamedTuple):
 
 
 class PairEnv:
-    def __init__(self, dut, pcap: Path | None = None) -> None:
+    def __init__(self, dut, pcap: Path | None = None, ipv6: bool = False) -> None:
+        """``ipv6``: the NICs get IPv6 addresses (fd00::a, fd00::b), so every QP
+        connected between them runs over IPv6."""
         self.dut = dut
-        self.a = Nic(dut, "a", "02:00:00:00:00:0a", "10.0.0.1")
-        self.b = Nic(dut, "b", "02:00:00:00:00:0b", "10.0.0.2")
+        self.a = Nic(dut, "a", "02:00:00:00:00:0a", "fd00::a" if ipv6 else "10.0.0.1")
+        self.b = Nic(dut, "b", "02:00:00:00:00:0b", "fd00::b" if ipv6 else "10.0.0.2")
         self.pcap = SimPcap(pcap) if pcap else None
         self.frames: list[tuple[str, bytes]] = []
         self.frame_cycles: list[int] = []  # clock cycle of each frame's last beat (frames[i])
