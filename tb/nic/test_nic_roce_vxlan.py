@@ -51,8 +51,12 @@ if cocotb is not None:
     ACC = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
 
     class Env:
-        def __init__(self, dut) -> None:
+        def __init__(self, dut, engine: dict | None = None, port: dict | None = None) -> None:
+            """``engine``/``port``: the RoCE engines' and the underlay ports' (MAC, IP)
+            per NIC (default ENGINE / PORT, IPv4)."""
             self.dut = dut
+            self.engine = engine or ENGINE
+            self.port = port or PORT
             size = 1 << int(dut.MEM_AW.value)
             self.mem = {s: SvHostMemory(getattr(dut, f"u_mem_{s}"), size) for s in "ab"}
             self.bus = {s: SimAxiLiteBus(dut, f"{s}_s_axil") for s in "ab"}
@@ -66,14 +70,15 @@ if cocotb is not None:
                 getattr(dut, f"{L}_delay").value = 100
                 getattr(dut, f"{L}_link_down").value = 0
             await start_clock_reset(dut)
+            eng, port = self.engine, self.port
             for s, o in (("a", "b"), ("b", "a")):
-                mac, ip = ENGINE[s]
+                mac, ip = eng[s]
                 self.nic[s] = await run_driver(fnic.open_nic, self.bus[s], self.mem[s],
                                                mac=mac, ip=ip)
-                tun = Tunnel(PORT[s][1], PORT[o][1], PORT[s][0], PORT[o][0])
+                tun = Tunnel(port[s][1], port[o][1], port[s][0], port[o][0])
                 for slot, vni in ((0, 100), (1, 200)):
                     await run_driver(self.nic[s].add_roce_tenant, vni, vni_slot=slot,
-                                     tunnel_slot=0, tunnel=tun, peer_macs=[ENGINE[o][0]])
+                                     tunnel_slot=0, tunnel=tun, peer_macs=[eng[o][0]])
 
         async def qp(self, s: str, vni: int | None):
             ctx = self.nic[s].ctx
@@ -95,7 +100,7 @@ if cocotb is not None:
             def up(ctx, qp, peer, peer_qpn):
                 ctx.modify_qp(qp, verbs.QpState.INIT, access=ACC)
                 ctx.modify_qp(qp, verbs.QpState.RTR, dest_qpn=peer_qpn, rq_psn=0, path_mtu=mtu,
-                              dest_mac=ENGINE[peer][0], dest_ip=ENGINE[peer][1])
+                              dest_mac=self.engine[peer][0], dest_ip=self.engine[peer][1])
                 ctx.modify_qp(qp, verbs.QpState.RTS, sq_psn=0, timeout=timeout,
                               retry_cnt=retry_cnt, rnr_retry=7)
             await run_driver(up, self.nic["a"].ctx, qa, "b", qb.qpn)
@@ -228,6 +233,120 @@ if cocotb is not None:
             vs = await run_driver(env.nic[s].vswitch.counters)
             assert vs["rx_roce"] == seen[o]["vxlan"] and vs["tx_out"] == seen[s]["vxlan"], vs
         dut._log.info("frames on the wire: %s", seen)
+
+    ENGINE6 = {"a": ("02:00:00:00:00:0a", "fd00::a"), "b": ("02:00:00:00:00:0b", "fd00::b")}
+    PORT6 = {"a": ("02:00:00:00:01:0a", "fd01::1"), "b": ("02:00:00:00:01:0b", "fd01::2")}
+
+    def classify6(s: str, f: bytes) -> tuple[int | None, int]:
+        """One wire frame of NIC ``s`` on the IPv6 underlay: outer Ethernet/IPv6/UDP
+        4789/VXLAN (the UDP checksum, mandatory over IPv6, recomputed by scapy) around an
+        inner RoCEv2 frame over IPv6 (ICRC from the masking rules), or a plain IPv6
+        RoCEv2 frame. Returns (VNI or None, inner BTH DestQP)."""
+        import ipaddress
+
+        from scapy.layers.inet6 import IPv6
+
+        def same(a: str, b: str) -> bool:
+            return ipaddress.ip_address(a) == ipaddress.ip_address(b)
+
+        o = "b" if s == "a" else "a"
+        p = Ether(f)
+        assert IPv6 in p and IP not in p and UDP in p, f"{s}: not IPv6/UDP: {f[:80].hex()}"
+        vni, inner = None, f
+        if p[UDP].dport == 4789:
+            assert p.dst == PORT6[o][0] and p.src == PORT6[s][0], f"{s}: outer MACs"
+            assert same(p[IPv6].src, PORT6[s][1]) and same(p[IPv6].dst, PORT6[o][1]), \
+                f"{s}: outer IPs {p[IPv6].src} -> {p[IPv6].dst}"
+            assert p[IPv6].nh == 17 and p[IPv6].plen == len(bytes(p[UDP])), f"{s}: IPv6 hdr"
+            assert p[UDP].len == len(bytes(p[UDP])), f"{s}: outer UDP length"
+            assert p[UDP].chksum != 0, f"{s}: outer UDP checksum 0 over IPv6"
+            q = Ether(f)
+            del q[UDP].chksum
+            assert Ether(bytes(q))[UDP].chksum == p[UDP].chksum, f"{s}: outer UDP checksum"
+            assert VXLAN in p and p[VXLAN].flags & 0x08, f"{s}: VXLAN I flag"
+            vni = int(p[VXLAN].vni)
+            inner = bytes(p[VXLAN].payload)
+            p = Ether(inner)
+        assert IPv6 in p and UDP in p and p[UDP].dport == 4791, f"{s}: inner not RoCEv2/IPv6"
+        assert p.dst == ENGINE6[o][0] and p.src == ENGINE6[s][0], f"{s}: RoCE MACs"
+        assert same(p[IPv6].src, ENGINE6[s][1]) and same(p[IPv6].dst, ENGINE6[o][1]), \
+            f"{s}: RoCE IPs"
+        assert inner[-4:] == rl.icrc_reference(inner[:-4]), f"{s}: ICRC wrong"
+        return vni, int(p[rl.BTH].dqpn)
+
+    @cocotb.test()
+    async def ipv6_underlay(dut):
+        """RoCEv2 over IPv6 inside VXLAN over an IPv6 underlay on the complete NIC: QP
+        pair 1 bound to VNI 100, pair 2 plain, WRITE, READ and SEND on both at once.
+        Memory exact; every frame of pair 1 is outer IPv6/UDP 4789/VXLAN 100 between the
+        two underlay addresses with a correct UDP checksum, every frame of pair 2 plain
+        IPv6 RoCEv2 (scapy); counters = frames on the wire."""
+        env = Env(dut, engine=ENGINE6, port=PORT6)
+        await env.start()
+        a, b = env.nic["a"], env.nic["b"]
+        t1a, t1b = await env.connect(100, 100)
+        t2a, t2b = await env.connect(None, None)
+        ma, mb = env.mem["a"], env.mem["b"]
+        size = 16384
+        jobs = []
+        for k, (ta, tb) in enumerate(((t1a, t1b), (t2a, t2b))):
+            pda, cqa, qa = ta
+            pdb, cqb, qb = tb
+            la = await run_driver(ma.alloc, size, 4096)
+            lb = await run_driver(mb.alloc, size, 4096)
+            src_a, src_b = pattern(21 + k, 8192), pattern(31 + k, 8192)
+            await run_driver(ma.write, la, src_a + bytes(8192))
+            await run_driver(mb.write, lb, src_b + bytes(8192))
+            mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+            n_w, n_r, n_s = 2900 + 33 * k, 2100 + 5 * k, 1300 + 9 * k
+            await run_driver(b.ctx.post_recv, qb, [RecvWR(wr_id=60, addr=lb + 12288,
+                                                          length=2048, lkey=mrb.lkey)])
+            wrs = [SendWR(WrOpcode.RDMA_WRITE, wr_id=1, local_addr=la, length=n_w,
+                          lkey=mra.lkey, remote_addr=lb + 8192, rkey=mrb.rkey),
+                   SendWR(WrOpcode.RDMA_READ, wr_id=2, local_addr=la + 8192, length=n_r,
+                          lkey=mra.lkey, remote_addr=lb, rkey=mrb.rkey),
+                   SendWR(WrOpcode.SEND, wr_id=3, local_addr=la + 4096, length=n_s,
+                          lkey=mra.lkey)]
+            await run_driver(a.ctx.post_send, qa, wrs)
+            jobs.append((cqa, cqb, la, lb, src_a, src_b, n_w, n_r, n_s))
+        for cqa, cqb, la, lb, src_a, src_b, n_w, n_r, n_s in jobs:
+            wcs = await run_driver(a.ctx.wait_cq, cqa, 3, 20000)
+            assert [w.wr_id for w in wcs] == [1, 2, 3] and all(w.ok for w in wcs), wcs
+            wr = await run_driver(b.ctx.wait_cq, cqb, 1, 20000)
+            assert wr[0].ok and wr[0].wr_id == 60 and wr[0].byte_len == n_s, wr
+            assert await run_driver(mb.read, lb + 8192, n_w) == src_a[:n_w], "WRITE at B"
+            assert await run_driver(ma.read, la + 8192, n_r) == src_b[:n_r], "READ at A"
+            assert await run_driver(mb.read, lb + 12288, n_s) == src_a[4096:4096 + n_s], \
+                "SEND at B"
+        await ClockCycles(dut.clk, 2000)     # last ACKs on the wire
+        bound = {t1a[2].qpn, t1b[2].qpn}
+        plain = {t2a[2].qpn, t2b[2].qpn}
+        seen: dict[str, dict[str, int]] = {}
+        for s in "ab":
+            n = {"vxlan": 0, "plain": 0}
+            frames = env.frames(s)
+            for f in frames:
+                vni, dqp = classify6(s, f)
+                if vni is None:
+                    assert dqp in plain, f"{s}: plain frame for QP {dqp}"
+                    n["plain"] += 1
+                else:
+                    assert vni == 100 and dqp in bound, f"{s}: VNI {vni} frame for QP {dqp}"
+                    n["vxlan"] += 1
+            assert n["vxlan"] >= 4 and n["plain"] >= 4, n
+            seen[s] = n
+            c = await env.counters(s)
+            assert c["tx_wire"] == len(frames), c
+            assert c["tx_tunnel"] == n["vxlan"] and c["tx_plain"] == n["plain"], (c, n)
+        for s, o in (("a", "b"), ("b", "a")):
+            c = await env.counters(s)
+            assert c["rx_wire_vxlan"] == seen[o]["vxlan"] == c["rx_tunnel"], c
+            assert c["rx_wire_roce"] == seen[o]["plain"] == c["rx_plain"], c
+            for d in ("drop_vni_mismatch", "drop_unbound_tun", "drop_bound_plain",
+                      "drop_not_roce", "rx_wire_other"):
+                assert c[d] == 0, (s, d, c)
+        dut._log.info("IPv6 underlay, frames on the wire: %s", seen)
 
     @cocotb.test()
     async def isolation(dut):
