@@ -216,6 +216,7 @@ class QpContext(Layout):
     sr: int = 0  # w0[23] selective repeat
     fec: int = 0  # w0[24] packet-level FEC
     cc: int = 0  # w0[25] DCQCN rate control
+    min_rnr_timer: int = 0  # w0[30:26] RNR NAK timer code this QP sends as a responder (IBTA encoding: 0 = 655.36 ms, 1 = 0.01 ms .. 31 = 491.52 ms)
     dqpn: int = 0  # w1[23:0] destination QPN
     sq_psn: int = 0  # w2[23:0] first send PSN (taken when reset_sq is set)
     rq_psn: int = 0  # w3[23:0] expected receive PSN (taken when reset_rq is set)
@@ -244,6 +245,7 @@ class QpContext(Layout):
         Field("sr", 23, 1, None),
         Field("fec", 24, 1, None),
         Field("cc", 25, 1, None),
+        Field("min_rnr_timer", 26, 5, None),
         Field("dqpn", 32, 24, None),
         Field("sq_psn", 64, 24, None),
         Field("rq_psn", 96, 24, None),
@@ -271,6 +273,7 @@ class QpContext(Layout):
                 | _fit(self, "sr", 1) << 23
                 | _fit(self, "fec", 1) << 24
                 | _fit(self, "cc", 1) << 25
+                | _fit(self, "min_rnr_timer", 5) << 26
                 | _fit(self, "dqpn", 24) << 32
                 | _fit(self, "sq_psn", 24) << 64
                 | _fit(self, "rq_psn", 24) << 96
@@ -299,6 +302,7 @@ class QpContext(Layout):
             sr=value >> 23 & 0x1,
             fec=value >> 24 & 0x1,
             cc=value >> 25 & 0x1,
+            min_rnr_timer=value >> 26 & 0x1F,
             dqpn=value >> 32 & 0xFFFFFF,
             sq_psn=value >> 64 & 0xFFFFFF,
             rq_psn=value >> 96 & 0xFFFFFF,

@@ -218,6 +218,7 @@ _BIT_ATTRS: dict[QPAttrMask, frozenset[str]] = {
     _M.IBV_QP_TIMEOUT: frozenset({"timeout"}),
     _M.IBV_QP_RETRY_CNT: frozenset({"retry_cnt"}),
     _M.IBV_QP_RNR_RETRY: frozenset({"rnr_retry"}),
+    _M.IBV_QP_MIN_RNR_TIMER: frozenset({"min_rnr_timer"}),
     _M.IBV_QP_AV: frozenset({"dest_mac", "dest_ip", "dscp"}),    # and udp_sport if given
     _M.FABNIC_QP_MODES: frozenset({"selective_repeat", "fec", "dcqcn"}),
 }
@@ -226,15 +227,10 @@ _BIT_ATTRS: dict[QPAttrMask, frozenset[str]] = {
 _ACCEPTED: dict[tuple[QpState, QpState], QPAttrMask] = {
     (QpState.RESET, QpState.INIT): _M.IBV_QP_PKEY_INDEX | _M.IBV_QP_PORT,
     (QpState.INIT, QpState.INIT): _M.IBV_QP_PKEY_INDEX | _M.IBV_QP_PORT,
-    (QpState.INIT, QpState.RTR): (_M.IBV_QP_PKEY_INDEX | _M.IBV_QP_MAX_DEST_RD_ATOMIC
-                                  | _M.IBV_QP_MIN_RNR_TIMER),
-    (QpState.RTR, QpState.RTS): _M.IBV_QP_MAX_QP_RD_ATOMIC | _M.IBV_QP_MIN_RNR_TIMER,
-    (QpState.RTS, QpState.RTS): _M.IBV_QP_MIN_RNR_TIMER,
-    (QpState.SQD, QpState.RTS): _M.IBV_QP_MIN_RNR_TIMER,
-    (QpState.SQE, QpState.RTS): _M.IBV_QP_MIN_RNR_TIMER,
+    (QpState.INIT, QpState.RTR): _M.IBV_QP_PKEY_INDEX | _M.IBV_QP_MAX_DEST_RD_ATOMIC,
+    (QpState.RTR, QpState.RTS): _M.IBV_QP_MAX_QP_RD_ATOMIC,
     (QpState.SQD, QpState.SQD): (_M.IBV_QP_PKEY_INDEX | _M.IBV_QP_PORT
-                                 | _M.IBV_QP_MAX_QP_RD_ATOMIC | _M.IBV_QP_MAX_DEST_RD_ATOMIC
-                                 | _M.IBV_QP_MIN_RNR_TIMER),
+                                 | _M.IBV_QP_MAX_QP_RD_ATOMIC | _M.IBV_QP_MAX_DEST_RD_ATOMIC),
 }
 # Mask bits for features fabnic does not have at all.
 _UNSUPPORTED = (_M.IBV_QP_EN_SQD_ASYNC_NOTIFY | _M.IBV_QP_QKEY | _M.IBV_QP_ALT_PATH
@@ -662,7 +658,7 @@ class QPAttr:
     timeout: int = 14
     retry_cnt: int = 7
     rnr_retry: int = 7
-    min_rnr_timer: int = 0
+    min_rnr_timer: int = 1
     max_rd_atomic: int = 0
     max_dest_rd_atomic: int = 0
     selective_repeat: bool = False
@@ -911,8 +907,7 @@ class QP(_Resource):
                                f"{_names(extra)}")
         attrs = self._driver_attrs(attr, mask)
         self.ctx.driver.modify_qp(self.handle, new, **attrs)
-        for bit, name in ((_M.IBV_QP_MIN_RNR_TIMER, "min_rnr_timer"),
-                          (_M.IBV_QP_MAX_QP_RD_ATOMIC, "max_rd_atomic"),
+        for bit, name in ((_M.IBV_QP_MAX_QP_RD_ATOMIC, "max_rd_atomic"),
                           (_M.IBV_QP_MAX_DEST_RD_ATOMIC, "max_dest_rd_atomic")):
             if mask & bit:
                 setattr(self._ignored, name, getattr(attr, name))
@@ -958,7 +953,7 @@ class QP(_Resource):
         if mask & _M.IBV_QP_PORT and attr.port_num != 1:
             raise InvalidArgument(f"port_num={attr.port_num}: fabnic has one port (1)")
         if mask & _M.IBV_QP_MIN_RNR_TIMER:
-            _range("min_rnr_timer", attr.min_rnr_timer, 31)
+            a["min_rnr_timer"] = _range("min_rnr_timer", attr.min_rnr_timer, 31)
         if mask & _M.IBV_QP_MAX_QP_RD_ATOMIC:
             _range("max_rd_atomic", attr.max_rd_atomic, 255)
         if mask & _M.IBV_QP_MAX_DEST_RD_ATOMIC:
@@ -994,7 +989,7 @@ class QP(_Resource):
                       ah_attr=AHAttr(dmac=s.dest_mac, dip=s.dest_ip, traffic_class=s.dscp << 2,
                                      udp_sport=s.udp_sport),
                       timeout=s.timeout, retry_cnt=s.retry_cnt, rnr_retry=s.rnr_retry,
-                      min_rnr_timer=self._ignored.min_rnr_timer,
+                      min_rnr_timer=s.min_rnr_timer,
                       max_rd_atomic=self._ignored.max_rd_atomic,
                       max_dest_rd_atomic=self._ignored.max_dest_rd_atomic,
                       selective_repeat=s.selective_repeat, fec=s.fec, dcqcn=s.dcqcn)

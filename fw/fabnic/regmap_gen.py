@@ -240,7 +240,7 @@ ROCE = Block(
         Reg('ack_cadence', 0x028, 'rw', 'Requester: set AckReq on every Nth packet sent (counted across messages), on the last packet of the last posted WQE and on the last packet of a scheduling visit; the responder ACKs each AckReq. 0 = AckReq on the last packet of every message.', width=16, reset=0x10, fields=(
             Field('value', 0, 16, 'rw', reset=0x10, hw='r'),
         )),
-        Reg('timer_tick', 0x02c, 'rw', 'Cycles per retransmission-timer tick (4.096 us = 1024 cycles at 250 MHz); a QP with timeout t times out after 2^t ticks without progress.', width=24, reset=0x400, fields=(
+        Reg('timer_tick', 0x02c, 'rw', 'Cycles per retransmission-timer tick (4.096 us = 1024 cycles at 250 MHz); a QP with timeout t times out after 2^t ticks without progress, and waits after an RNR NAK the time of its timer code (IBTA table) counted in 4.096 us ticks, so a smaller value shortens both in proportion.', width=24, reset=0x400, fields=(
             Field('value', 0, 24, 'rw', reset=0x400, hw='r'),
         )),
         Reg('cmd', 0x030, 'pulse', 'Context command: a write starts it (operands in data0..data23, layouts in docs/fw.md); poll cmd_status until busy is 0.', fields=(

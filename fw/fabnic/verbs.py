@@ -104,6 +104,11 @@ SQE_FENCE = int(L.SqeFlag.FENCE)
 CQE_IMM_VALID = 1 << (next(f.lsb for f in L.Cqe.FIELDS if f.name == "imm_valid") % 8)
 
 PATH_MTU_CODE = {int(m.name.removeprefix("MTU_")): int(m) for m in L.PathMtu}
+# IBTA vol. 1 9.7.5.2.8, "Encoding for RNR NAK Timer Field": min_rnr_timer code -> the
+# least time (microseconds) a requester waits after an RNR NAK with that code
+RNR_TIMER_US = (655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280,
+                1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440,
+                81920, 122880, 163840, 245760, 327680, 491520)
 
 # --------------------------------------------------------------------------- errors
 
@@ -291,6 +296,10 @@ class QpAttrs:
     timeout: int = 14
     retry_cnt: int = 7
     rnr_retry: int = 7
+    # RNR NAK timer code this QP sends as a responder (IBTA encoding, RNR_TIMER_US):
+    # the requester waits at least that long before resending. 1 = 0.01 ms by default
+    # (verbs requires it at INIT -> RTR; here it may be left out)
+    min_rnr_timer: int = 1
     selective_repeat: bool = False
     fec: bool = False
     dcqcn: bool = False
@@ -435,7 +444,7 @@ def qp_context_words(attrs: QpAttrs, qp: QueuePair) -> list[int]:
         state=a.state, ipv6=isinstance(a.dest_ip, ipaddress.IPv6Address),
         pmtu=PATH_MTU_CODE[a.path_mtu], access=a.access, retry_cnt=a.retry_cnt,
         rnr_retry=a.rnr_retry, timeout=a.timeout, sr=a.selective_repeat, fec=a.fec,
-        cc=a.dcqcn, dqpn=a.dest_qpn, sq_psn=a.sq_psn, rq_psn=a.rq_psn, pd=qp.pd.pdn,
+        cc=a.dcqcn, min_rnr_timer=a.min_rnr_timer, dqpn=a.dest_qpn, sq_psn=a.sq_psn, rq_psn=a.rq_psn, pd=qp.pd.pdn,
         sport=a.udp_sport, dscp=a.dscp, dmac=a.dest_mac, dip=int(a.dest_ip),
         sq_base=qp.sq_ring, rq_base=qp.rq_ring, sq_log=qp.sq_log2, rq_log=qp.rq_log2,
         scq=qp.send_cq.cqn, rcq=qp.recv_cq.cqn,
@@ -451,16 +460,17 @@ _TRANSITIONS: dict[tuple[QpState, QpState], tuple[frozenset[str], frozenset[str]
     (QpState.INIT, QpState.INIT): (frozenset(), frozenset({"access"}) | _PATH | _MODES),
     (QpState.INIT, QpState.RTR): (
         frozenset({"dest_qpn", "rq_psn", "path_mtu", "dest_mac", "dest_ip"}),
-        frozenset({"access"}) | _PATH | _MODES),
+        frozenset({"access", "min_rnr_timer"}) | _PATH | _MODES),
     (QpState.RTR, QpState.RTS): (
-        frozenset({"sq_psn", "timeout", "retry_cnt", "rnr_retry"}), frozenset({"access"})),
-    (QpState.RTS, QpState.RTS): (frozenset(), frozenset({"access"})),
+        frozenset({"sq_psn", "timeout", "retry_cnt", "rnr_retry"}),
+        frozenset({"access", "min_rnr_timer"})),
+    (QpState.RTS, QpState.RTS): (frozenset(), frozenset({"access", "min_rnr_timer"})),
     (QpState.RTS, QpState.SQD): (frozenset(), frozenset()),
     (QpState.SQD, QpState.SQD): (frozenset(), frozenset(
-        {"access", "path_mtu", "dest_mac", "dest_ip", "timeout", "retry_cnt", "rnr_retry"})
-        | _PATH),
-    (QpState.SQD, QpState.RTS): (frozenset(), frozenset({"access"})),
-    (QpState.SQE, QpState.RTS): (frozenset(), frozenset({"access"})),
+        {"access", "path_mtu", "dest_mac", "dest_ip", "timeout", "retry_cnt", "rnr_retry",
+         "min_rnr_timer"}) | _PATH),
+    (QpState.SQD, QpState.RTS): (frozenset(), frozenset({"access", "min_rnr_timer"})),
+    (QpState.SQE, QpState.RTS): (frozenset(), frozenset({"access", "min_rnr_timer"})),
     (QpState.RESET, QpState.RESET): (frozenset(), frozenset()),
 }
 for _s in QpState:
@@ -784,7 +794,7 @@ class Context:
                 out[k] = _check_range(k, v, 16)
             elif k == "dscp":
                 out[k] = _check_range(k, v, 6)
-            elif k == "timeout":
+            elif k in ("timeout", "min_rnr_timer"):
                 out[k] = _check_range(k, v, 5)
             elif k in ("retry_cnt", "rnr_retry"):
                 out[k] = _check_range(k, v, 3)

@@ -21,11 +21,13 @@
 // never moves una past a READ/atomic whose response is missing (the timer re-requests
 // it).
 //
-// Errors: NAK sequence error -> go-back-N rewind (retry budget); RNR NAK -> wait one
-// timeout then rewind (RNR budget, 7 = infinite); remote access/invalid/operational
-// NAK, exhausted budgets, and the requester's local errors -> the oldest WQE completes
-// with the error status, the QP enters ERR (the requester is told to stop) and every
-// further posted WQE completes with WR_FLUSH_ERR. A write fault (READ data or atomic
+// Errors: NAK sequence error -> go-back-N rewind (retry budget); RNR NAK -> wait the
+// time its timer code means (IBTA table, fabnic_roce_cpl_pkg::RNR_TICKS: in ticks of
+// cfg_timer_tick cycles, exact at 4.096 us a tick, the code kept in the state word
+// while rnr_wait is set), then rewind (RNR budget, 7 = infinite); remote
+// access/invalid/operational NAK, exhausted budgets, and the requester's local errors ->
+// the oldest WQE completes with the error status, the QP enters ERR (the requester is
+// told to stop) and every further posted WQE completes with WR_FLUSH_ERR. A write fault (READ data or atomic
 // value not written) is such an error with LOC_QP_OP_ERR; a payload-read fault is
 // remembered (pay_err) until the next progress, and a retry budget spent with it set
 // ends in LOC_QP_OP_ERR instead of RETRY_EXC_ERR. Both are decided in S_FLT from
@@ -294,11 +296,11 @@ module fabnic_roce_cpl #(
   // now_nx_q counts ticks; now_q is its value one cycle later, so S_LOAD can compare
   // the loaded timestamps against the now_q of S_DISPATCH
   logic [23:0] tick_cnt_q;
-  logic [15:0] now_q, now_nx_q;
+  logic [RNR_TICK_W-1:0] now_q, now_nx_q;   // 18 bits: the longest RNR wait (16 for the rest)
   always_ff @(posedge clk) begin
     if (tick_cnt_q + 24'd1 >= cfg_timer_tick) begin
       tick_cnt_q <= '0;
-      now_nx_q   <= now_nx_q + 16'd1;
+      now_nx_q   <= now_nx_q + 1'b1;
     end else begin
       tick_cnt_q <= tick_cnt_q + 24'd1;
     end
@@ -351,7 +353,11 @@ module fabnic_roce_cpl #(
   logic [15:0]      next_idx_q, next_idx_d, cache_end_q, cache_end_d;
   // registered at S_LOAD from the RAM words (the values S_DISPATCH sees)
   logic        outstanding, outstanding_d, tmo_q, tmo_d, probe_go_q, probe_go_d;
-  logic        probe_due_q, probe_due_d;
+  logic        probe_due_q, probe_due_d, rnr_due_q, rnr_due_d;
+  // the retransmission timeout's exponent; 31 (never, for a 16-bit tick count) while an
+  // RNR wait runs: the gate sits in the decoder of 1 << t, not after the compare
+  logic [4:0] tmo_exp;
+  assign tmo_exp = as_rd.rnr_wait ? 5'd31 : st_rd.timeout;
   logic        in_win_q, in_win_d, rts_q, rts_d, hipi_q, hipi_d;
   logic        h_ack_q, h_ack_d, h_sack_q, h_sack_d, h_rresp_q, h_rresp_d, h_aack_q, h_aack_d;
   logic [15:0] sq_mask, sq_mask_d;
@@ -597,6 +603,7 @@ module fabnic_roce_cpl #(
     more_d = more_q; stale_d = stale_q; cache_qpn_d = cache_qpn_q; next_idx_d = next_idx_q;
     cache_end_d = cache_end_q;
     outstanding_d = outstanding; tmo_d = tmo_q; probe_go_d = probe_go_q; probe_due_d = probe_due_q;
+    rnr_due_d = rnr_due_q;
     in_win_d = in_win_q;
     rts_d = rts_q; hipi_d = hipi_q; h_ack_d = h_ack_q; h_sack_d = h_sack_q;
     h_rresp_d = h_rresp_q; h_aack_d = h_aack_q;
@@ -663,12 +670,16 @@ module fabnic_roce_cpl #(
       // the RAM words: loaded, and the flags S_DISPATCH decides on registered
       st_q[I_LOAD]: begin
         outstanding_d = as_rd.una != pb_rd.psn_hi;
-        tmo_d         = 32'(16'(now_nx_q - as_rd.t_start)) >= (32'd1 << st_rd.timeout);
+        // expired: the retransmission timeout (2^t ticks; not during an RNR wait), or
+        // the RNR wait (the time of the code its NAK carried)
+        tmo_d         = 32'(16'(now_nx_q - as_rd.t_start)) >= (32'd1 << tmo_exp);
+        rnr_due_d     = as_rd.rnr_wait
+                        && (now_nx_q - as_rd.t_start) >= rnr_ticks(as_rd.rnr_code);
         probe_go_d    = st_rd.sr && cfg_sr_probe != '0 && as_rd.probes != 2'd3
                         && !as_rd.rnr_wait
                         && (pb_rd.sq_hi == pb_rd.sq_pi
                             || (pb_rd.psn_hi - as_rd.una) >= cfg_sr_inflight);
-        probe_due_d   = 16'(now_nx_q - as_rd.fb_t) >= (16'(cfg_sr_probe) << as_rd.probes);
+        probe_due_d   = 16'(now_nx_q[15:0] - as_rd.fb_t) >= (16'(cfg_sr_probe) << as_rd.probes);
         in_win_d      = in_window(h_q.bth.psn, as_rd.una, pb_rd.psn_hi);
         rts_d         = st_rd.state == QPS_RTS;
         hipi_d        = pb_rd.sq_hi == pb_rd.sq_pi;
@@ -801,10 +812,10 @@ module fabnic_roce_cpl #(
               a_d.armed   = 1'b1;
               a_d.t_start = now_q;
               a_d.probes  = '0;
-              a_d.fb_t    = now_q;
+              a_d.fb_t    = now_q[15:0];
               st_d = S_WB;
-            end else if (tmo_q) begin
-              inc_timeouts_d = 1'b1;
+            end else if (tmo_q || rnr_due_q) begin
+              inc_timeouts_d = tmo_q;   // (the end of an RNR wait is no timeout)
               post_d = P_TMO;
               st_d   = S_ADV;
             end else if (probe_go_q && probe_due_q) begin
@@ -929,7 +940,7 @@ module fabnic_roce_cpl #(
           st_d = S_CHK;   // the loaded READ / atomic's buffer: MR check first
         end else begin
           a_d.una = una_n;
-          if (src_q == SRC_PKT) a_d.fb_t = now_q;    // a response: the peer is talking
+          if (src_q == SRC_PKT) a_d.fb_t = now_q[15:0];    // a response: the peer is talking
           // progress against una as loaded: S_ADV may already have moved a_q.una over
           // the WQEs it completed (an ACK ending on a WQE boundary)
           if (prog) begin
@@ -989,8 +1000,10 @@ module fabnic_roce_cpl #(
                   st_d = S_EV;
                 end
               end else if (post_q == P_RNR) begin
-                // wait one timeout, then rewind (below, as P_TMO with rnr_wait)
+                // wait the time of the NAK's timer code, then rewind (below, as P_TMO
+                // with rnr_wait)
                 a_d.rnr_wait = 1'b1;
+                a_d.rnr_code = h_q.aeth.syndrome[4:0];
                 a_d.armed    = 1'b1;
                 a_d.t_start  = now_q;
                 st_d = S_WB;
@@ -1027,7 +1040,7 @@ module fabnic_roce_cpl #(
                 // the silence, up to 3 per no-progress period; the first one restarts the
                 // retransmission timer
                 a_d.probes = a_q.probes + 2'd1;
-                a_d.fb_t   = now_q;
+                a_d.fb_t   = now_q[15:0];
                 if (a_q.probes == '0) a_d.t_start = now_q;
                 if (!hi0_q && a_q.loaded && a_q.w_rd && (una_ne_wp || rr_any_q)
                     && psn_lt(una_n, a_q.w_end)) begin
@@ -1250,6 +1263,7 @@ module fabnic_roce_cpl #(
     cache_end_q <= cache_end_d;
     outstanding <= outstanding_d; tmo_q <= tmo_d; probe_go_q <= probe_go_d;
     probe_due_q <= probe_due_d;
+    rnr_due_q   <= rnr_due_d;
     in_win_q <= in_win_d; rts_q <= rts_d; hipi_q <= hipi_d; h_ack_q <= h_ack_d;
     h_sack_q <= h_sack_d; h_rresp_q <= h_rresp_d; h_aack_q <= h_aack_d;
     sq_mask <= sq_mask_d; lg_q <= lg_d; lg_oh_q <= lg_oh_d;
@@ -1349,11 +1363,13 @@ module fabnic_roce_cpl #(
       end
       if (st_q[I_DISPATCH]) begin
         assert (outstanding == (a_q.una != pb_q.psn_hi));
-        assert (tmo_q == (32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)));
+        assert (tmo_q == (!a_q.rnr_wait
+                          && 32'(16'(now_q - a_q.t_start)) >= (32'd1 << qc_q.timeout)));
+        assert (rnr_due_q == (a_q.rnr_wait && (now_q - a_q.t_start) >= rnr_ticks(a_q.rnr_code)));
         assert (probe_go_q == (qc_q.sr && cfg_sr_probe != '0 && a_q.probes != 2'd3
                                && !a_q.rnr_wait && (pb_q.sq_hi == pb_q.sq_pi
                                    || (pb_q.psn_hi - a_q.una) >= cfg_sr_inflight)));
-        assert (probe_due_q == (16'(now_q - a_q.fb_t) >= (16'(cfg_sr_probe) << a_q.probes)));
+        assert (probe_due_q == (16'(now_q[15:0] - a_q.fb_t) >= (16'(cfg_sr_probe) << a_q.probes)));
         assert (rts_q == (qc_q.state == QPS_RTS) && hipi_q == (pb_q.sq_hi == pb_q.sq_pi));
         assert (src_q != SRC_PKT || in_win_q == in_window(h_q.bth.psn, a_q.una, pb_q.psn_hi));
       end

@@ -66,6 +66,39 @@ package fabnic_roce_cpl_pkg;
   // resend planner modes (fabnic_roce_cpl_sack)
   localparam logic [1:0] SK_HOLES = 2'd0, SK_TAIL = 2'd1, SK_ONE = 2'd2;
 
+  // RNR NAK timer (IBTA vol. 1 9.7.5.2.8, table "Encoding for RNR NAK Timer Field"):
+  // the minimum wait a 5-bit code means, in units of 10 us (code 0 = 655.36 ms, 1 = 0.01
+  // ms, 2 = 0.02 ms .. 31 = 491.52 ms).
+  function automatic int rnr_us10(input int code);
+    unique case (code)
+      0: return 65536;   1: return 1;      2: return 2;      3: return 3;
+      4: return 4;       5: return 6;      6: return 8;      7: return 12;
+      8: return 16;      9: return 24;     10: return 32;    11: return 48;
+      12: return 64;     13: return 96;    14: return 128;   15: return 192;
+      16: return 256;    17: return 384;   18: return 512;   19: return 768;
+      20: return 1024;   21: return 1536;  22: return 2048;  23: return 3072;
+      24: return 4096;   25: return 6144;  26: return 8192;  27: return 12288;
+      28: return 16384;  29: return 24576; 30: return 32768; default: return 49152;
+    endcase
+  endfunction
+
+  // The same waits in retransmission-timer ticks of 4.096 us (timer_tick = 1024 cycles
+  // at 250 MHz), 18 bits each, code c at [18*c +: 18]: the time rounded up to whole
+  // ticks, plus one for the tick in progress when the wait starts (the completer counts
+  // tick boundaries), so the wait is never shorter than the code's time. A smaller
+  // timer_tick shortens every wait in proportion.
+  localparam int RNR_TICK_W = 18;
+  function automatic logic [32*RNR_TICK_W-1:0] rnr_tick_table();
+    logic [32*RNR_TICK_W-1:0] t;
+    for (int c = 0; c < 32; c++)
+      t[RNR_TICK_W*c +: RNR_TICK_W] = RNR_TICK_W'((rnr_us10(c) * 10000 + 4095) / 4096 + 1);
+    return t;
+  endfunction
+  localparam logic [32*RNR_TICK_W-1:0] RNR_TICKS = rnr_tick_table();
+  function automatic logic [RNR_TICK_W-1:0] rnr_ticks(input logic [4:0] code);
+    return RNR_TICKS[RNR_TICK_W*code +: RNR_TICK_W];
+  endfunction
+
   // per-QP completer state (block RAM word)
   typedef struct packed {
     logic [23:0] una;
@@ -87,7 +120,8 @@ package fabnic_roce_cpl_pkg;
     logic [2:0]  rnr_left;
     logic        armed;
     logic        rnr_wait;
-    logic [15:0] t_start;
+    logic [4:0]  rnr_code;   // the timer code of the RNR NAK being waited out (rnr_wait)
+    logic [RNR_TICK_W-1:0] t_start;   // tick the timer (or the RNR wait) started in
     logic        err;
     logic [7:0]  err_status;
     logic [23:0] rtx_hi;     // SR: PSNs below this were already resent from SACKs

@@ -100,40 +100,41 @@ package fabnic_roce_layout_pkg;
   // QP context (QP write operands, data0..data17): 18 words. Static QP context, written
   // whole by every QP write.
   typedef struct packed {
-    logic [15:0]  rcq;        // w17[31:16] receive CQN
-    logic [15:0]  scq;        // w17[15:0] send CQN
-    logic [18:0]  rsvd_525;   // w16[31:13] reserved
-    logic [4:0]   rq_log;     // w16[12:8] log2 of the RQ entries
-    logic [2:0]   rsvd_517;   // w16[7:5] reserved
-    logic [4:0]   sq_log;     // w16[4:0] log2 of the SQ entries
-    logic [63:0]  rq_base;    // w14..w15 host address of the RQ ring
-    logic [63:0]  sq_base;    // w12..w13 host address of the SQ ring
-    logic [127:0] dip;        // w8..w11 destination IP (IPv4: its number, 10.0.0.2 = 0x0A000002)
-    logic [15:0]  rsvd_240;   // w7[31:16] reserved
-    logic [47:0]  dmac;       // w6..w7[15:0] destination MAC (02:00:00:00:00:01 = 0x0200_00000001)
-    logic [9:0]   rsvd_182;   // w5[31:22] reserved
-    logic [5:0]   dscp;       // w5[21:16] IP DSCP
-    logic [15:0]  sport;      // w5[15:0] UDP source port
-    logic [7:0]   rsvd_152;   // w4[31:24] reserved
-    logic [23:0]  pd;         // w4[23:0] protection domain
-    logic [7:0]   rsvd_120;   // w3[31:24] reserved
-    logic [23:0]  rq_psn;     // w3[23:0] expected receive PSN (taken when reset_rq is set)
-    logic [7:0]   rsvd_88;    // w2[31:24] reserved
-    logic [23:0]  sq_psn;     // w2[23:0] first send PSN (taken when reset_sq is set)
-    logic [7:0]   rsvd_56;    // w1[31:24] reserved
-    logic [23:0]  dqpn;       // w1[23:0] destination QPN
-    logic [5:0]   rsvd_26;    // w0[31:26] reserved
-    logic         cc;         // w0[25] DCQCN rate control
-    logic         fec;        // w0[24] packet-level FEC
-    logic         sr;         // w0[23] selective repeat
-    logic [4:0]   timeout;    // w0[22:18] retransmission timeout: 2^timeout timer ticks
-    logic [2:0]   rnr_retry;  // w0[17:15] RNR retries (7 = unlimited)
-    logic [2:0]   retry_cnt;  // w0[14:12] transport retries (timeout, NAK sequence)
-    logic [3:0]   access;     // w0[11:8] remote rights of this QP as a responder (Access)
-    logic         rsvd_7;     // w0[7] reserved
-    logic [2:0]   pmtu;       // w0[6:4] path MTU code (1 = 256 .. 5 = 4096 bytes) (PathMtu)
-    logic         ipv6;       // w0[3] dip is an IPv6 address
-    logic [2:0]   state;      // w0[2:0] QP state (QpState)
+    logic [15:0]  rcq;            // w17[31:16] receive CQN
+    logic [15:0]  scq;            // w17[15:0] send CQN
+    logic [18:0]  rsvd_525;       // w16[31:13] reserved
+    logic [4:0]   rq_log;         // w16[12:8] log2 of the RQ entries
+    logic [2:0]   rsvd_517;       // w16[7:5] reserved
+    logic [4:0]   sq_log;         // w16[4:0] log2 of the SQ entries
+    logic [63:0]  rq_base;        // w14..w15 host address of the RQ ring
+    logic [63:0]  sq_base;        // w12..w13 host address of the SQ ring
+    logic [127:0] dip;            // w8..w11 destination IP (IPv4: its number, 10.0.0.2 = 0x0A000002)
+    logic [15:0]  rsvd_240;       // w7[31:16] reserved
+    logic [47:0]  dmac;           // w6..w7[15:0] destination MAC (02:00:00:00:00:01 = 0x0200_00000001)
+    logic [9:0]   rsvd_182;       // w5[31:22] reserved
+    logic [5:0]   dscp;           // w5[21:16] IP DSCP
+    logic [15:0]  sport;          // w5[15:0] UDP source port
+    logic [7:0]   rsvd_152;       // w4[31:24] reserved
+    logic [23:0]  pd;             // w4[23:0] protection domain
+    logic [7:0]   rsvd_120;       // w3[31:24] reserved
+    logic [23:0]  rq_psn;         // w3[23:0] expected receive PSN (taken when reset_rq is set)
+    logic [7:0]   rsvd_88;        // w2[31:24] reserved
+    logic [23:0]  sq_psn;         // w2[23:0] first send PSN (taken when reset_sq is set)
+    logic [7:0]   rsvd_56;        // w1[31:24] reserved
+    logic [23:0]  dqpn;           // w1[23:0] destination QPN
+    logic         rsvd_31;        // w0[31] reserved
+    logic [4:0]   min_rnr_timer;  // w0[30:26] RNR NAK timer code this QP sends as a responder (IBTA encoding: 0 = 655.36 ms, 1 = 0.01 ms .. 31 = 491.52 ms)
+    logic         cc;             // w0[25] DCQCN rate control
+    logic         fec;            // w0[24] packet-level FEC
+    logic         sr;             // w0[23] selective repeat
+    logic [4:0]   timeout;        // w0[22:18] retransmission timeout: 2^timeout timer ticks
+    logic [2:0]   rnr_retry;      // w0[17:15] RNR retries (7 = unlimited)
+    logic [2:0]   retry_cnt;      // w0[14:12] transport retries (timeout, NAK sequence)
+    logic [3:0]   access;         // w0[11:8] remote rights of this QP as a responder (Access)
+    logic         rsvd_7;         // w0[7] reserved
+    logic [2:0]   pmtu;           // w0[6:4] path MTU code (1 = 256 .. 5 = 4096 bytes) (PathMtu)
+    logic         ipv6;           // w0[3] dip is an IPv6 address
+    logic [2:0]   state;          // w0[2:0] QP state (QpState)
   } qp_ctx_layout_t;
 
   // CQ context (CQ write operands, data0..data3): 4 words. A CQ write with valid = 0
@@ -229,30 +230,31 @@ package fabnic_roce_layout_pkg;
   // Static QP context as the engines store it (fabnic_ram_sdp word). Fields of
   // qp_ctx_layout_t.
   typedef struct packed {
-    logic [2:0]   state;      // QP state
-    logic         ipv6;       // dip is an IPv6 address
-    logic [2:0]   pmtu;       // path MTU code (1 = 256 .. 5 = 4096 bytes)
-    logic [3:0]   access;     // remote rights of this QP as a responder
-    logic [2:0]   retry_cnt;  // transport retries (timeout, NAK sequence)
-    logic [2:0]   rnr_retry;  // RNR retries (7 = unlimited)
-    logic [4:0]   timeout;    // retransmission timeout: 2^timeout timer ticks
-    logic         sr;         // selective repeat
-    logic         fec;        // packet-level FEC
-    logic         cc;         // DCQCN rate control
-    logic [23:0]  dqpn;       // destination QPN
-    logic [23:0]  sq_psn;     // first send PSN (taken when reset_sq is set)
-    logic [23:0]  rq_psn;     // expected receive PSN (taken when reset_rq is set)
-    logic [23:0]  pd;         // protection domain
-    logic [15:0]  sport;      // UDP source port
-    logic [5:0]   dscp;       // IP DSCP
-    logic [47:0]  dmac;       // destination MAC (02:00:00:00:00:01 = 0x0200_00000001)
-    logic [127:0] dip;        // destination IP (IPv4: its number, 10.0.0.2 = 0x0A000002)
-    logic [63:0]  sq_base;    // host address of the SQ ring
-    logic [63:0]  rq_base;    // host address of the RQ ring
-    logic [4:0]   sq_log;     // log2 of the SQ entries
-    logic [4:0]   rq_log;     // log2 of the RQ entries
-    logic [15:0]  scq;        // send CQN
-    logic [15:0]  rcq;        // receive CQN
+    logic [2:0]   state;          // QP state
+    logic         ipv6;           // dip is an IPv6 address
+    logic [2:0]   pmtu;           // path MTU code (1 = 256 .. 5 = 4096 bytes)
+    logic [3:0]   access;         // remote rights of this QP as a responder
+    logic [2:0]   retry_cnt;      // transport retries (timeout, NAK sequence)
+    logic [2:0]   rnr_retry;      // RNR retries (7 = unlimited)
+    logic [4:0]   timeout;        // retransmission timeout: 2^timeout timer ticks
+    logic         sr;             // selective repeat
+    logic         fec;            // packet-level FEC
+    logic         cc;             // DCQCN rate control
+    logic [4:0]   min_rnr_timer;  // RNR NAK timer code this QP sends as a responder (IBTA encoding: 0 = 655.36 ms, 1 = 0.01 ms .. 31 = 491.52 ms)
+    logic [23:0]  dqpn;           // destination QPN
+    logic [23:0]  sq_psn;         // first send PSN (taken when reset_sq is set)
+    logic [23:0]  rq_psn;         // expected receive PSN (taken when reset_rq is set)
+    logic [23:0]  pd;             // protection domain
+    logic [15:0]  sport;          // UDP source port
+    logic [5:0]   dscp;           // IP DSCP
+    logic [47:0]  dmac;           // destination MAC (02:00:00:00:00:01 = 0x0200_00000001)
+    logic [127:0] dip;            // destination IP (IPv4: its number, 10.0.0.2 = 0x0A000002)
+    logic [63:0]  sq_base;        // host address of the SQ ring
+    logic [63:0]  rq_base;        // host address of the RQ ring
+    logic [4:0]   sq_log;         // log2 of the SQ entries
+    logic [4:0]   rq_log;         // log2 of the RQ entries
+    logic [15:0]  scq;            // send CQN
+    logic [15:0]  rcq;            // receive CQN
   } qpc_t;
 
   function automatic qpc_t qpc_unpack(input qp_ctx_layout_t l);
@@ -267,6 +269,7 @@ package fabnic_roce_layout_pkg;
     r.sr = l.sr;
     r.fec = l.fec;
     r.cc = l.cc;
+    r.min_rnr_timer = l.min_rnr_timer;
     r.dqpn = l.dqpn;
     r.sq_psn = l.sq_psn;
     r.rq_psn = l.rq_psn;
@@ -297,6 +300,7 @@ package fabnic_roce_layout_pkg;
     l.sr = r.sr;
     l.fec = r.fec;
     l.cc = r.cc;
+    l.min_rnr_timer = r.min_rnr_timer;
     l.dqpn = r.dqpn;
     l.sq_psn = r.sq_psn;
     l.rq_psn = r.rq_psn;

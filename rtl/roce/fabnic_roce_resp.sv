@@ -1363,7 +1363,7 @@ module fabnic_roce_resp #(
                 st_q <= S_DRAIN;
               end else if (dq_skge) begin
                 if (dq_eq) begin
-                  ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
+                  ack_q <= A_NAK; syn_q <= SYN_RNR | 8'(qc_q.min_rnr_timer);
                   cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
                 end else begin
                   cnt_sr_drop <= cnt_sr_drop + 1'b1;   // not posted yet: comes back
@@ -1386,7 +1386,7 @@ module fabnic_roce_resp #(
             end else if (qc_q.sr) begin
               if (dq_eq && needs_rqe && !is_send && !r_q.rqe_valid && dq_emp) begin
                 // RNR before the window sees the packet: it stays unreceived
-                ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
+                ack_q <= A_NAK; syn_q <= SYN_RNR | 8'(qc_q.min_rnr_timer);
                 cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
                 st_q <= S_DRAIN;
               end else begin
@@ -1455,7 +1455,7 @@ module fabnic_roce_resp #(
             // of its RNR wait and spend its retry budget) until this PSN comes back
             rqe_pf_q <= 1'b0;
             r_q.nak_sent <= 1'b1;
-            ack_q <= A_NAK; syn_q <= SYN_RNR | 8'd1;
+            ack_q <= A_NAK; syn_q <= SYN_RNR | 8'(qc_q.min_rnr_timer);
             cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
             st_q <= S_DRAIN;
           end

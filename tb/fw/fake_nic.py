@@ -113,7 +113,7 @@ def decode_qp(w: list[int]) -> dict[str, int]:
         "state": w[0] & 7, "ipv6": w[0] >> 3 & 1, "mtu": w[0] >> 4 & 7,
         "access": w[0] >> 8 & 0xF, "retry": w[0] >> 12 & 7, "rnr": w[0] >> 15 & 7,
         "timeout": w[0] >> 18 & 0x1F, "sr": w[0] >> 23 & 1, "fec": w[0] >> 24 & 1,
-        "dcqcn": w[0] >> 25 & 1, "w0_rsvd": w[0] >> 26,
+        "dcqcn": w[0] >> 25 & 1, "min_rnr_timer": w[0] >> 26 & 0x1F, "w0_rsvd": w[0] >> 31,
         "dqpn": w[1], "sq_psn": w[2], "rq_psn": w[3], "pd": w[4],
         "sport": w[5] & 0xFFFF, "dscp": w[5] >> 16, "mac": w[6] | w[7] << 32,
         "ip": w[8] | w[9] << 32 | w[10] << 64 | w[11] << 96,

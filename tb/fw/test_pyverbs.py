@@ -216,6 +216,7 @@ def test_legal_chain_writes_the_context(nic: FakeNic, ctx: pv.Context) -> None:
     flags, _, w = nic.cmds(OP_QP)[-1]
     f = decode_qp(w)
     assert flags == 0x20                                     # receive side reset
+    assert f["min_rnr_timer"] == 12                          # IBV_QP_MIN_RNR_TIMER: w0[30:26]
     assert nic.regs[CMD] == OP_QP | 0x20 | qp.qp_num << 8
     assert (f["state"], f["dqpn"], f["rq_psn"], f["mtu"]) == (2, 0xABCDE, 0x123456, 4)
     assert (f["mac"], f["ip"], f["ipv6"]) == (0x0A0B0C0D0E0F, 0x0A000002, 0)
@@ -228,6 +229,7 @@ def test_legal_chain_writes_the_context(nic: FakeNic, ctx: pv.Context) -> None:
     assert (f["state"], f["sq_psn"], f["timeout"], f["retry"], f["rnr"]) == \
         (3, 0xFFFFFF, 17, 5, 6)
     assert (f["rq_psn"], f["dqpn"], f["mtu"], f["w0_rsvd"]) == (0x123456, 0xABCDE, 4, 0)
+    assert f["min_rnr_timer"] == 12                          # kept when RTS leaves it out
     assert qp.qp_state == pv.IBV_QPS_RTS
     # a modify in the same state: no IBV_QP_STATE needed
     qp.modify(QPAttr(qp_access_flags=ACC), M.IBV_QP_ACCESS_FLAGS)
@@ -247,6 +249,12 @@ def test_legal_chain_writes_the_context(nic: FakeNic, ctx: pv.Context) -> None:
     assert (attr.qp_state, attr.dest_qp_num, attr.path_mtu, attr.rq_psn, attr.sq_psn) == \
         (QpState.RTS, 9, pv.IBV_MTU_1024, 0x100, 0x200)
     assert attr.min_rnr_timer == 12 and init is qp.init_attr
+    assert decode_qp(nic.cmds(OP_QP)[-1][2])["min_rnr_timer"] == 12
+    # an RTS -> RTS modify may change it alone; 32 does not fit the 5-bit code
+    qp.modify(QPAttr(min_rnr_timer=31), M.IBV_QP_MIN_RNR_TIMER)
+    assert decode_qp(nic.cmds(OP_QP)[-1][2])["min_rnr_timer"] == 31
+    with pytest.raises(pv.InvalidArgument):
+        qp.modify(QPAttr(min_rnr_timer=32), M.IBV_QP_MIN_RNR_TIMER)
     assert attr.ah_attr is not None and attr.ah_attr.dip == ipaddress.ip_address("10.0.0.2")
 
 

@@ -38,6 +38,8 @@ module tb_layouts (
     input  wire logic qp_ctx_i_fec,
     output logic qp_ctx_o_cc,
     input  wire logic qp_ctx_i_cc,
+    output logic [4:0] qp_ctx_o_min_rnr_timer,
+    input  wire logic [4:0] qp_ctx_i_min_rnr_timer,
     output logic [23:0] qp_ctx_o_dqpn,
     input  wire logic [23:0] qp_ctx_i_dqpn,
     output logic [23:0] qp_ctx_o_sq_psn,
@@ -76,6 +78,7 @@ module tb_layouts (
     output logic qp_ctx_r_sr,
     output logic qp_ctx_r_fec,
     output logic qp_ctx_r_cc,
+    output logic [4:0] qp_ctx_r_min_rnr_timer,
     output logic [23:0] qp_ctx_r_dqpn,
     output logic [23:0] qp_ctx_r_sq_psn,
     output logic [23:0] qp_ctx_r_rq_psn,
@@ -100,6 +103,7 @@ module tb_layouts (
     input  wire logic qp_ctx_ri_sr,
     input  wire logic qp_ctx_ri_fec,
     input  wire logic qp_ctx_ri_cc,
+    input  wire logic [4:0] qp_ctx_ri_min_rnr_timer,
     input  wire logic [23:0] qp_ctx_ri_dqpn,
     input  wire logic [23:0] qp_ctx_ri_sq_psn,
     input  wire logic [23:0] qp_ctx_ri_rq_psn,
@@ -311,6 +315,7 @@ module tb_layouts (
   assign qp_ctx_o_sr = qp_ctx_s.sr;
   assign qp_ctx_o_fec = qp_ctx_s.fec;
   assign qp_ctx_o_cc = qp_ctx_s.cc;
+  assign qp_ctx_o_min_rnr_timer = qp_ctx_s.min_rnr_timer;
   assign qp_ctx_o_dqpn = qp_ctx_s.dqpn;
   assign qp_ctx_o_sq_psn = qp_ctx_s.sq_psn;
   assign qp_ctx_o_rq_psn = qp_ctx_s.rq_psn;
@@ -337,6 +342,7 @@ module tb_layouts (
     qp_ctx_p.sr = qp_ctx_i_sr;
     qp_ctx_p.fec = qp_ctx_i_fec;
     qp_ctx_p.cc = qp_ctx_i_cc;
+    qp_ctx_p.min_rnr_timer = qp_ctx_i_min_rnr_timer;
     qp_ctx_p.dqpn = qp_ctx_i_dqpn;
     qp_ctx_p.sq_psn = qp_ctx_i_sq_psn;
     qp_ctx_p.rq_psn = qp_ctx_i_rq_psn;
@@ -365,6 +371,7 @@ module tb_layouts (
   assign qp_ctx_r_sr = qp_ctx_r.sr;
   assign qp_ctx_r_fec = qp_ctx_r.fec;
   assign qp_ctx_r_cc = qp_ctx_r.cc;
+  assign qp_ctx_r_min_rnr_timer = qp_ctx_r.min_rnr_timer;
   assign qp_ctx_r_dqpn = qp_ctx_r.dqpn;
   assign qp_ctx_r_sq_psn = qp_ctx_r.sq_psn;
   assign qp_ctx_r_rq_psn = qp_ctx_r.rq_psn;
@@ -391,6 +398,7 @@ module tb_layouts (
     qp_ctx_ri.sr = qp_ctx_ri_sr;
     qp_ctx_ri.fec = qp_ctx_ri_fec;
     qp_ctx_ri.cc = qp_ctx_ri_cc;
+    qp_ctx_ri.min_rnr_timer = qp_ctx_ri_min_rnr_timer;
     qp_ctx_ri.dqpn = qp_ctx_ri_dqpn;
     qp_ctx_ri.sq_psn = qp_ctx_ri_sq_psn;
     qp_ctx_ri.rq_psn = qp_ctx_ri_rq_psn;

@@ -214,7 +214,8 @@ def test_context_words() -> None:
     for _ in range(300):
         q = rand_layout(rng, L.QpContext)
         w0 = (q.state | q.ipv6 << 3 | q.pmtu << 4 | q.access << 8 | q.retry_cnt << 12
-              | q.rnr_retry << 15 | q.timeout << 18 | q.sr << 23 | q.fec << 24 | q.cc << 25)
+              | q.rnr_retry << 15 | q.timeout << 18 | q.sr << 23 | q.fec << 24 | q.cc << 25
+              | q.min_rnr_timer << 26)
         words = [w0, q.dqpn, q.sq_psn, q.rq_psn, q.pd, q.sport | q.dscp << 16,
                  q.dmac & 0xFFFFFFFF, q.dmac >> 32,
                  *[(q.dip >> (32 * i)) & 0xFFFFFFFF for i in range(4)],

@@ -44,6 +44,11 @@ Semantics (IBTA vol. 1 ch. 9/10/11, Linux verbs):
   | responder's host memory fails the read of an atomic's target | REM_OP_ERR (NAK remote operational) | ERR, nothing written |
 
   With rnr_retry = 7 (infinite) a waiting WR stays pending and ``finish`` lists it.
+* RNR timing (IBTA vol. 1 9.7.5.2.8, C9-160): an RNR NAK carries the responder QP's
+  min_rnr_timer code (:meth:`RcModel.rnr_nak_code`); the requester resends no earlier
+  than the time the code means (``RNR_TIMER_US``, the spec's table) and gives up after
+  rnr_retry + 1 RNR NAKs (:meth:`RcModel.rnr_naks_to_error`). ``rnr_wait_window`` turns
+  the time into clock cycles for a timer of a given tick.
   For error completions only wr_id, status and qpn are defined (verbs); ``compare_wcs``
   checks the opcode class (send vs receive) but not the opcode or byte_len.
 """
@@ -58,6 +63,27 @@ from dataclasses import dataclass, field, replace
 from fabnic.verbs import Access, RecvWR, SendWR, WcOpcode, WorkCompletion, WrOpcode
 
 U64 = (1 << 64) - 1
+
+# IBTA vol. 1 9.7.5.2.8, table "Encoding for RNR NAK Timer Field": 5-bit code -> the
+# least wait in microseconds (code 0 = 655.36 ms, 1 = 0.01 ms, ..., 31 = 491.52 ms)
+RNR_TIMER_US = (655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280,
+                1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440,
+                81920, 122880, 163840, 245760, 327680, 491520)
+
+REF_MHZ = 250                 # reference clock
+REF_TICK_CYCLES = 1024        # ... in cycles (roce.timer_tick reset value)
+
+
+def rnr_wait_window(code: int, tick: int = REF_TICK_CYCLES) -> tuple[int, int]:
+    """(least, most) clock cycles between an RNR NAK with timer ``code`` reaching the
+    requester and the requester's timer releasing the resend, for a timer whose tick is
+    ``tick`` cycles and stands for 4.096 us (timer_tick = 1024 at 250 MHz; a smaller
+    tick scales every time down in proportion). Least: the code's time. Most: that time
+    rounded up to whole ticks, plus the tick in progress when the wait starts (a timer
+    that counts tick boundaries cannot start mid-tick)."""
+    least = -(-RNR_TIMER_US[code] * REF_MHZ * tick // REF_TICK_CYCLES)   # rounded up
+    ticks = -(-RNR_TIMER_US[code] * 1000 // 4096)            # whole 4.096 us ticks
+    return least, (ticks + 1) * tick
 
 _WC_OF = {
     WrOpcode.SEND: WcOpcode.SEND, WrOpcode.SEND_WITH_IMM: WcOpcode.SEND,
@@ -139,6 +165,7 @@ class ModelQp:
     pd: int
     access: Access
     rnr_retry: int = 7
+    min_rnr_timer: int = 1
     peer: ModelQp | None = None
     err: bool = False
     sq: deque[SendWR] = field(default_factory=deque)
@@ -214,10 +241,24 @@ class RcModel:
         del self.nodes[node].mrs[key]
 
     def add_qp(self, node: str, qpn: int, pd: int, access: Access | int,
-               rnr_retry: int = 7) -> ModelQp:
-        qp = ModelQp(self.nodes[node], qpn, pd, Access(access), rnr_retry)
+               rnr_retry: int = 7, min_rnr_timer: int = 1) -> ModelQp:
+        qp = ModelQp(self.nodes[node], qpn, pd, Access(access), rnr_retry, min_rnr_timer)
         self.qps[qp.key] = qp
         return qp
+
+    def rnr_nak_code(self, qp: tuple[str, int]) -> int:
+        """The timer code of the RNR NAKs a SEND of ``qp`` meets: its responder's
+        min_rnr_timer (the responder's attribute, not the requester's)."""
+        peer = self.qps[qp].peer
+        assert peer is not None
+        return peer.min_rnr_timer
+
+    def rnr_naks_to_error(self, qp: tuple[str, int]) -> int | None:
+        """RNR NAKs a WR of ``qp`` meets before it completes RNR_RETRY_EXC_ERR when no
+        receive is ever posted: the first send plus rnr_retry resends (None: 7, retried
+        forever)."""
+        n = self.qps[qp].rnr_retry
+        return None if n == 7 else n + 1
 
     def connect(self, a: tuple[str, int], b: tuple[str, int]) -> None:
         self.qps[a].peer = self.qps[b]

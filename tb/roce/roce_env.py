@@ -147,9 +147,11 @@ class PairEnv:
     async def connect(self, pd_access: verbs.Access, *, mtu: int = 1024, depth: int = 64,
                       timeout: int = 8, retry_cnt: int = 7, rnr_retry: int = 7,
                       sq_psn_a: int = 0x100, sq_psn_b: int = 0x200, dcqcn: bool = False,
-                      sr: bool = False, cq_depth: int = 256):
+                      sr: bool = False, cq_depth: int = 256,
+                      min_rnr_timer: tuple[int, int] = (1, 1)):
         """One RC QP on each NIC, connected to each other. Returns (qa, qb, cqa, cqb, pda, pdb).
-        sr: both QPs in selective-repeat mode (docs/roce_sr.md)."""
+        sr: both QPs in selective-repeat mode (docs/roce_sr.md). min_rnr_timer: the RNR
+        NAK timer codes of A's and B's QP (IBTA encoding; 1 = 0.01 ms)."""
         a, b = self.a.ctx, self.b.ctx
         assert a is not None and b is not None
         def setup(ctx):
@@ -159,7 +161,7 @@ class PairEnv:
             return pd, cq, qp
         pda, cqa, qa = await run_driver(setup, a)
         pdb, cqb, qb = await run_driver(setup, b)
-        def bring_up(ctx, qp, peer_qpn, peer_mac, peer_ip, sq_psn, rq_psn):
+        def bring_up(ctx, qp, peer_qpn, peer_mac, peer_ip, sq_psn, rq_psn, rnr_timer):
             if dcqcn:
                 ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access, dcqcn=True)
             elif sr:
@@ -167,11 +169,13 @@ class PairEnv:
             else:
                 ctx.modify_qp(qp, verbs.QpState.INIT, access=pd_access)
             ctx.modify_qp(qp, verbs.QpState.RTR, dest_qpn=peer_qpn, rq_psn=rq_psn, path_mtu=mtu,
-                          dest_mac=peer_mac, dest_ip=peer_ip)
+                          dest_mac=peer_mac, dest_ip=peer_ip, min_rnr_timer=rnr_timer)
             ctx.modify_qp(qp, verbs.QpState.RTS, sq_psn=sq_psn, timeout=timeout,
                           retry_cnt=retry_cnt, rnr_retry=rnr_retry)
-        await run_driver(bring_up, a, qa, qb.qpn, self.b.mac, self.b.ip, sq_psn_a, sq_psn_b)
-        await run_driver(bring_up, b, qb, qa.qpn, self.a.mac, self.a.ip, sq_psn_b, sq_psn_a)
+        await run_driver(bring_up, a, qa, qb.qpn, self.b.mac, self.b.ip, sq_psn_a, sq_psn_b,
+                         min_rnr_timer[0])
+        await run_driver(bring_up, b, qb, qa.qpn, self.a.mac, self.a.ip, sq_psn_b, sq_psn_a,
+                         min_rnr_timer[1])
         if self.cov is not None:
             self.cov.pair(qa.qpn, qb.qpn, sq_psn_a, sq_psn_b)
         return qa, qb, cqa, cqb, pda, pdb

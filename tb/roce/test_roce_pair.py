@@ -29,6 +29,11 @@ except ImportError:  # collected by pytest outside the simulator
     cocotb = None
 
 ACC = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
+# Cycles an RNR resend may come after the requester's timer lets it go: the NAK's way from
+# the wire to the completer, the timer sweep reaching the QP (64 QPs, a few cycles a
+# visit), the rewind event, the requester's SQE re-read from host memory and the frame's
+# way out to its last beat on the wire.
+RNR_SLACK = 2000
 
 if cocotb is not None:
 
@@ -1611,17 +1616,117 @@ if cocotb is not None:
         assert fa.refused == 3 and fb.refused == 2, (fa.refused, fb.refused)
 
     @cocotb.test()
+    async def rnr_timer(dut):
+        """min_rnr_timer end to end (IBTA 9.7.5.2.8, C9-160): a SEND to a QP with no
+        receive posted meets RNR NAKs whose timer code (AETH syndrome [4:0], parsed with
+        scapy) is the responder QP's min_rnr_timer, not the requester's
+        (rc_model.rnr_nak_code); the requester resends each time no earlier than the
+        code's time (rc_model.RNR_TIMER_US, the spec's table) and no later than that time
+        rounded up to whole timer ticks plus the tick in progress plus RNR_SLACK
+        (rc_model.rnr_wait_window); the waits are no retransmission timeouts (the QP's
+        timeout is far longer, the timeouts counter does not move); once the receive is
+        posted the SEND completes, completions and data as rc_model. Twice: at the
+        reference tick (timer_tick 1024 = 4.096 us at 250 MHz; code 5 = 60 us), then at a
+        quarter of it (timer_tick 256) after an RTS -> RTS modify of the responder's
+        min_rnr_timer to 9 (240 us, a quarter: 60 us)."""
+        from rc_model import RcModel, compare_wcs, rnr_wait_window
+        from scapy.layers.l2 import Ether
+
+        from fabnic_tb import roce_layers as rl
+
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_rnr_timer.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        size = 1 << 14
+        la, lb = a.mem.alloc(size), b.mem.alloc(size)
+        rng = random.Random(41)
+        a.mem.write(la, rng.randbytes(size))
+        b.mem.write(lb, rng.randbytes(size))
+        code_a, code_b = 3, 5
+        qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=12, rnr_retry=7,
+                                                       min_rnr_timer=(code_a, code_b))
+        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+        model = RcModel()
+        model.add_node("a", la, a.mem.read(la, size))
+        model.add_node("b", lb, b.mem.read(lb, size))
+        model.add_mr("a", mra.lkey, 1, la, size, ACC)
+        model.add_mr("b", mrb.rkey, 2, lb, size, ACC)
+        model.add_qp("a", qa.qpn, 1, ACC, min_rnr_timer=code_a)
+        model.add_qp("b", qb.qpn, 2, ACC, min_rnr_timer=code_b)
+        model.connect(("a", qa.qpn), ("b", qb.qpn))
+
+        def wire(n0: int) -> tuple[list, list]:
+            sends, naks = [], []
+            for (side, f), cyc in zip(env.frames[n0:], env.frame_cycles[n0:], strict=True):
+                p = Ether(f)
+                bth = p[rl.BTH]
+                op = int(bth.opcode)
+                if side == "a" and op == rl.SEND_ONLY and int(bth.dqpn) == qb.qpn:
+                    sends.append((cyc, int(bth.psn)))
+                if side == "b" and op == rl.ACK and int(bth.dqpn) == qa.qpn \
+                        and int(p[rl.AETH].syndrome) >> 5 == 1:
+                    naks.append((cyc, int(bth.psn), int(p[rl.AETH].syndrome) & 0x1F))
+            return sends, naks
+
+        async def one_round(wr_id: int, tick: int, want_naks: int) -> None:
+            code = model.rnr_nak_code(("a", qa.qpn))
+            lo, hi = rnr_wait_window(code, tick)
+            ca0, cb0 = await run_driver(a.ctx.counters), await run_driver(b.ctx.counters)
+            n0 = len(env.frames)
+            wr = SendWR(WrOpcode.SEND, wr_id=wr_id, local_addr=la + 512 * wr_id,
+                        length=300, lkey=mra.lkey)
+            model.post_send(("a", qa.qpn), wr)
+            await run_driver(a.ctx.post_send, qa, [wr])
+            limit = env.cycle + want_naks * (hi + RNR_SLACK) + 5000
+            while len(wire(n0)[1]) < want_naks:
+                assert env.cycle < limit, wire(n0)
+                await ClockCycles(dut.clk, 250)
+            rwr = RecvWR(wr_id=100 + wr_id, addr=lb + 8192, length=1024, lkey=mrb.lkey)
+            model.post_recv(("b", qb.qpn), rwr)
+            await run_driver(b.ctx.post_recv, qb, [rwr])
+            wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 2 * (hi + RNR_SLACK) + 20000)
+            rwcs = await run_driver(b.ctx.wait_cq, cqb, 1, 20000)
+            res = model.finish()
+            assert not compare_wcs(res.send_wcs[("a", qa.qpn)][-1:], wcs), wcs
+            assert not compare_wcs(res.recv_wcs[("b", qb.qpn)][-1:], rwcs), rwcs
+            assert b.mem.read(lb, size) == res.memory["b"], "receive buffer"
+            sends, naks = wire(n0)
+            gaps = [cs - cn for (cn, _, _), (cs, _) in zip(naks, sends[1:], strict=False)]
+            dut._log.info("tick %d code %d: wait %d..%d cycles (+%d), RNR NAKs %d, gaps %s",
+                          tick, code, lo, hi, RNR_SLACK, len(naks), gaps)
+            assert len(naks) >= want_naks and len(sends) == len(naks) + 1, (sends, naks)
+            assert len({p for _, p in sends} | {p for _, p, _ in naks}) == 1, (sends, naks)
+            assert {c for _, _, c in naks} == {code}, naks
+            assert all(lo <= g <= hi + RNR_SLACK for g in gaps), (gaps, lo, hi)
+            ca1, cb1 = await run_driver(a.ctx.counters), await run_driver(b.ctx.counters)
+            assert cb1["rx_rnr_nak"] - cb0["rx_rnr_nak"] == len(naks), (cb0, cb1)
+            assert ca1["rx_naks"] - ca0["rx_naks"] == len(naks), (ca0, ca1)
+            assert ca1["timeouts"] - ca0["timeouts"] == 0, (ca0, ca1)
+
+        tick = await run_driver(a.ctx.dev.read, "roce", "timer_tick")
+        assert tick == 1024                               # the reference: 4.096 us
+        await one_round(1, tick, 3)
+        # the responder's code changes at RTS; a shorter tick scales the wait down
+        await run_driver(b.ctx.modify_qp, qb, verbs.QpState.RTS, min_rnr_timer=9)
+        model.qps[("b", qb.qpn)].min_rnr_timer = 9
+        await run_driver(a.ctx.dev.write, "roce", "timer_tick", 256)
+        await one_round(2, 256, 2)
+        await run_driver(a.ctx.dev.write, "roce", "timer_tick", tick)
+
+    @cocotb.test()
     async def rnr_retry_exc(dut):
         """RNR retry exhaustion (IBTA 9.7.5.2.8 / C9-160): a SEND to a QP with no receive
         posted is answered by RNR NAKs; with rnr_retry = N (finite) the requester sends
-        the SEND N + 1 times, sees N + 1 RNR NAKs, then completes it RNR_RETRY_EXC_ERR,
-        flushes the WR behind it and its QP is in ERR; a WR posted later is flushed too.
-        Completions against rc_model; NAKs and resends counted on the wire (scapy);
-        the wait between an RNR NAK and the resend against the QP's timeout (the engine
-        waits one retransmission timeout after an RNR NAK; it does not decode the NAK's
-        timer field, docs/roce_engine.md); the peer's memory untouched; another QP of
-        the same NICs keeps working."""
-        from rc_model import RcModel, compare_wcs
+        the SEND N + 1 times, sees N + 1 RNR NAKs (rc_model.rnr_naks_to_error), then
+        completes it RNR_RETRY_EXC_ERR, flushes the WR behind it and its QP is in ERR; a
+        WR posted later is flushed too. Completions against rc_model; NAKs and resends
+        counted on the wire (scapy); every NAK carries the responder's min_rnr_timer code
+        and the wait between an RNR NAK and the resend is the code's time
+        (rc_model.rnr_wait_window), longer than the QP's timeout here, and no timeout is
+        counted; the peer's memory untouched; another QP of the same NICs keeps
+        working."""
+        from rc_model import RcModel, compare_wcs, rnr_wait_window
         from scapy.layers.l2 import Ether
 
         from fabnic_tb import roce_layers as rl
@@ -1634,22 +1739,26 @@ if cocotb is not None:
         rng = random.Random(31)
         a.mem.write(la, rng.randbytes(size))
         b.mem.write(lb, rng.randbytes(size))
-        rnr_retry, timeout = 2, 2
+        rnr_retry, timeout, rnr_code = 2, 2, 2      # RNR wait 20 us: longer than 2^2 ticks
         qa, qb, cqa, cqb, pda, pdb = await env.connect(ACC, timeout=timeout,
-                                                       rnr_retry=rnr_retry)
+                                                       rnr_retry=rnr_retry,
+                                                       min_rnr_timer=(1, rnr_code))
         mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
         mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
         tick = await run_driver(a.ctx.dev.read, "roce", "timer_tick")
-        wait = (1 << timeout) * tick                   # cycles of one timeout
 
         model = RcModel()
         model.add_node("a", la, a.mem.read(la, size))
         model.add_node("b", lb, b.mem.read(lb, size))
         model.add_mr("a", mra.lkey, 1, la, size, ACC)
         model.add_mr("b", mrb.rkey, 2, lb, size, ACC)
-        model.add_qp("a", qa.qpn, 1, ACC, rnr_retry=rnr_retry)
-        model.add_qp("b", qb.qpn, 2, ACC)
+        model.add_qp("a", qa.qpn, 1, ACC, rnr_retry=rnr_retry, min_rnr_timer=1)
+        model.add_qp("b", qb.qpn, 2, ACC, min_rnr_timer=rnr_code)
         model.connect(("a", qa.qpn), ("b", qb.qpn))
+        n_naks = model.rnr_naks_to_error(("a", qa.qpn))
+        code = model.rnr_nak_code(("a", qa.qpn))
+        lo, hi = rnr_wait_window(code, tick)
+        assert lo > (1 << timeout) * tick                 # the wait is not the timeout
         wrs = [SendWR(WrOpcode.SEND, wr_id=50, local_addr=la, length=300, lkey=mra.lkey),
                SendWR(WrOpcode.RDMA_WRITE, wr_id=51, local_addr=la + 1024, length=64,
                       lkey=mra.lkey, remote_addr=lb + 4096, rkey=mrb.rkey)]
@@ -1681,23 +1790,23 @@ if cocotb is not None:
                 sends.append((cyc, int(bth.psn)))
             if side == "b" and op == rl.ACK and int(bth.dqpn) == qa.qpn \
                     and int(p[rl.AETH].syndrome) >> 5 == 1:
-                naks.append((cyc, int(bth.psn)))
-        dut._log.info("SENDs %s, RNR NAKs %s, timeout %d cycles", sends, naks, wait)
-        assert len(naks) == rnr_retry + 1, naks
-        assert len(sends) == rnr_retry + 1 and len({p for _, p in sends}) == 1, sends
-        assert all(p == sends[0][1] for _, p in naks), (sends, naks)
-        # each resend follows the NAK before it by one timeout: 2^t timer ticks counted
-        # from the tick in which the NAK was handled (so at least 2^t - 1 whole ticks),
-        # plus the link, the timer sweep and the rewind
-        for (c_nak, _), (c_send, _) in zip(naks, sends[1:], strict=False):
+                naks.append((cyc, int(bth.psn), int(p[rl.AETH].syndrome) & 0x1F))
+        dut._log.info("SENDs %s, RNR NAKs %s, RNR wait %d..%d cycles", sends, naks, lo, hi)
+        assert len(naks) == n_naks, naks
+        assert len(sends) == n_naks and len({p for _, p in sends}) == 1, sends
+        assert all(p == sends[0][1] and c == code for _, p, c in naks), (sends, naks)
+        # each resend follows the NAK before it by the code's time, at most by the
+        # rounding to whole ticks and the tick in progress, plus the link, the timer
+        # sweep and the rewind (RNR_SLACK)
+        for (c_nak, _, _), (c_send, _) in zip(naks, sends[1:], strict=False):
             gap = c_send - c_nak
-            assert wait - tick <= gap <= wait + tick + 2000, (gap, wait)
+            assert lo <= gap <= hi + RNR_SLACK, (gap, lo, hi)
         ca1, cb1 = await run_driver(a.ctx.counters), await run_driver(b.ctx.counters)
-        assert cb1["rx_rnr_nak"] - cb0["rx_rnr_nak"] == rnr_retry + 1, (cb0, cb1)
+        assert cb1["rx_rnr_nak"] - cb0["rx_rnr_nak"] == n_naks, (cb0, cb1)
         assert ca1["retry_exc"] - ca0["retry_exc"] == 1
-        # each RNR wait ends in one timer expiry; each NAK is counted once on each side
-        assert ca1["timeouts"] - ca0["timeouts"] == rnr_retry + 1, (ca0, ca1)
-        assert ca1["rx_naks"] - ca0["rx_naks"] == rnr_retry + 1, (ca0, ca1)
+        # the RNR waits are no retransmission timeouts; each NAK is counted once on each side
+        assert ca1["timeouts"] - ca0["timeouts"] == 0, (ca0, ca1)
+        assert ca1["rx_naks"] - ca0["rx_naks"] == n_naks, (ca0, ca1)
 
         # another QP pair of the same NICs still works
         qa2, qb2, cqa2, cqb2, pda2, pdb2 = await env.connect(ACC, timeout=timeout)
@@ -2065,6 +2174,7 @@ PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_u
               "multi_qp_mix",
               "error_cases", "cq_overflow", "rqe_batch", "dcqcn_loop", "xlate_cache",
               "sqe_read_faults", "responder_read_faults", "payload_read_faults", "rnr_retry_exc",
+              "rnr_timer",
               "host_write_faults", "read_fault_mix", "read_fault_fatal_mix", "write_fault_mix",
               "write_fault_mix_sr", "ipv6_mix",
               "sqe_readahead", "sqe_readahead_persistent")
