@@ -19,6 +19,9 @@
 // 3. virtio_net_hdr {flags = DATA_VALID if tuser[1], num_buffers = chains}
 //    followed by the frame are written buffer by buffer through fabnic_dma_wr
 //    (one write command per buffer, CMD_DEPTH commands queued).
+//    The data stream leaves through an output register (tvalid/tkeep/tlast
+//    from flops, tdata two mux levels behind them; one cycle of latency, full
+//    throughput).
 // 4. One used element per chain (len = bytes written into it) is queued with
 //    the number of write completions it must wait for; it goes to m_ret_*
 //    only after all of the frame's writes completed, with more=1 on all but
@@ -186,6 +189,7 @@ module fabnic_virtio_net_rx #(
 
     logic [63:0]      e_addr [MAX_ELEMS];
     logic [31:0]      e_len  [MAX_ELEMS];
+    logic             e_nz   [MAX_ELEMS];   // e_len != 0
     logic [CI_W-1:0]  e_chain[MAX_ELEMS];
     logic [15:0]      c_head [MAX_CHAINS];
     logic [31:0]      c_len  [MAX_CHAINS];
@@ -195,7 +199,11 @@ module fabnic_virtio_net_rx #(
     logic [EI_W-1:0]  ch_elems;
     logic [32:0]      ch_cap;
     logic [CI_W-1:0]  n_chains, ret_i;
+    // ret_i < n_chains and ret_i + 1 < n_chains, kept beside ret_i (n_chains does
+    // not change in ST_RET / ST_DROPRET)
+    logic             ret_left_q, ret_more_q;
     logic [32:0]      cap;
+    logic             short_q;     // cap < 12 + frame length after the chain's last buffer
     logic [15:0]      total, goff, bad_head;
     logic [15:0]      flen;
     logic             csum_ok;
@@ -225,6 +233,9 @@ module fabnic_virtio_net_rx #(
     logic [15:0]      remain_q;
     logic [63:0]      cur_addr_q;
     logic [31:0]      cur_len_q;
+    logic             cur_nz_q;        // cur_len_q != 0
+    logic             rem_zero_q;      // remain_q == 0
+    logic             gi_end_q;        // gi == n_elems (in ST_EMIT)
     logic [CX_W-1:0]  cur_chain_q;
     logic             cl_v_q;
     logic [CX_W-1:0]  cl_x_q;
@@ -235,17 +246,17 @@ module fabnic_virtio_net_rx #(
 
     logic [15:0] wlen_c;
     logic        c_last;               // this command ends the frame (goff + wlen = total)
-    assign wlen_c = ({16'd0, remain_q} < cur_len_q) ? remain_q : cur_len_q[15:0];
     assign c_last = {16'd0, remain_q} <= cur_len_q;
+    assign wlen_c = c_last ? remain_q : cur_len_q[15:0];
 
     // write command: {addr, len, slot offset, num_buffers, DATA_VALID, slot, last of frame}
     localparam int CMD_W = 64 + 16 + 16 + CI_W + 1 + SL_W + 1;
     logic             cmd_in_valid, cmd_in_ready, cmd_out_valid, cmd_out_ready;
     logic [CMD_W-1:0] cmd_out;
     logic             emit_done;
-    assign emit_done    = (remain_q == 16'd0) || (gi == n_elems);
+    assign emit_done    = rem_zero_q || gi_end_q;
     // (not done: remain_q != 0, so wlen_c = 0 only for an empty element)
-    assign cmd_in_valid = (state == ST_EMIT) && !emit_done && (cur_len_q != 32'd0);
+    assign cmd_in_valid = (state == ST_EMIT) && !emit_done && cur_nz_q;
 
     fabnic_fifo #(.WIDTH(CMD_W), .DEPTH(CMD_DEPTH)) u_cmdq (
         .clk, .rst,
@@ -273,10 +284,10 @@ module fabnic_virtio_net_rx #(
             rq_len      = '0;
         end else if (state == ST_RET) begin
             rq_in_valid = 1'b1;
-            rq_more     = (ret_i + 1'b1) < n_chains;
+            rq_more     = ret_more_q;
             rq_fend     = !rq_more;
         end else if (state == ST_DROPRET) begin
-            rq_in_valid = (ret_i < n_chains);
+            rq_in_valid = ret_left_q;
             rq_len      = '0;
         end
     end
@@ -300,14 +311,30 @@ module fabnic_virtio_net_rx #(
     // later error is already known, err_first moves to the next frame's first number,
     // so with errors of several frames in flight a frame between them may also be
     // returned with len 0 (never the reverse).
+    // The head element's checks are registered (computed from the state of the
+    // cycle before): rh_done (its writes completed; stays true), rh_poison,
+    // rh_clr (no error after its target) and rh_tp1 (target + 1). rh_ok says
+    // they describe the current head and error state: the head was there the
+    // cycle before, was not taken then, and no error completion arrived then.
     logic        err_pend, q_poison, err_clr;
     logic [31:0] err_first, err_last, ef_diff, el_diff;
+    logic        rh_ok, rh_done, rh_poison, rh_clr;
+    logic [31:0] rh_tp1;
     assign ef_diff  = rq_target - err_first;
     assign el_diff  = rq_target - err_last;
-    assign q_poison = err_pend && !ef_diff[31];
+    always_ff @(posedge clk) begin
+        rh_ok     <= rq_out_valid && !rq_out_ready && !(s_wr_cpl_valid && s_wr_cpl_status != 2'd0)
+                     && !rst;
+        rh_done   <= !rq_wait[31];
+        rh_poison <= err_pend && !ef_diff[31];
+        rh_clr    <= !el_diff[31];
+        rh_tp1    <= rq_target + 1;
+    end
+    assign q_poison = rh_poison;
     assign m_ret_len = q_poison ? 32'd0 : rq_out_len;
-    assign err_clr  = rq_out_ready && rq_out_fend && err_pend && !el_diff[31];
-    assign m_ret_valid  = rq_out_valid && !rq_wait[31];
+    assign err_clr  = rq_out_ready && rq_out_fend && err_pend && rh_clr;
+    // (rh_ok implies rq_out_valid: the head was there and was not taken)
+    assign m_ret_valid  = rh_ok && rh_done;
     assign rq_out_ready = m_ret_valid && m_ret_ready;
     logic rq_fire;
     assign rq_fire = rq_in_valid && rq_in_ready;
@@ -336,17 +363,23 @@ module fabnic_virtio_net_rx #(
     logic             w_csok;
     assign hdr = {16'(w_nch), 64'd0, 8'd0, (w_csok ? 8'd2 : 8'd0)};
 
-    // emit-side command records {len, beats, shift, slot, last of frame}
-    localparam int EM_W = 16 + 16 + BW + SL_W + 1;
+    // emit-side command records {len, beats - 1, one beat, shift, slot, last of frame}
+    localparam int EM_W = 16 + 16 + 1 + BW + SL_W + 1;
     logic             em_in_ready, em_valid, em_ready;
     logic [EM_W-1:0]  em_out;
-    logic [15:0]      wlen, nb, beat;
+    logic [15:0]      wlen, nbm1, beat;
     logic [BW-1:0]    rsh;
     logic [SL_W-1:0]  w_slot;
     logic             w_last;
-    logic [15:0]      k_nb;
-    assign k_nb = (k_len + 16'(B - 1)) >> BW;
-    assign {wlen, nb, rsh, w_slot, w_last} = em_out;
+    logic [15:0]      k_nb, k_nbm1;
+    assign k_nb   = (k_len + 16'(B - 1)) >> BW;
+    assign k_nbm1 = (k_len - 16'd1) >> BW;   // beats - 1 (k_len >= 1)
+    logic             w_one;
+    assign {wlen, nbm1, w_one, rsh, w_slot, w_last} = em_out;
+    // m_wr_axis_tlast from registers: on a command's first beat (beat0_q) the
+    // record's one-beat flag, after it last_q = (beat == nbm1), set when a beat
+    // leaves (beat + 1 == nbm1)
+    logic             beat0_q, last_q;
 
     assign m_wr_desc_addr  = ADDR_W'(k_addr);
     assign m_wr_desc_len   = LEN_W'(k_len);
@@ -358,7 +391,7 @@ module fabnic_virtio_net_rx #(
     fabnic_fifo #(.WIDTH(EM_W), .DEPTH(4)) u_emq (
         .clk, .rst,
         .in_valid(cmd_out_ready), .in_ready(em_in_ready),
-        .in_data({k_len, k_nb, k_off[BW-1:0], k_slot, k_last}),
+        .in_data({k_len, k_nbm1, k_nbm1 == 16'd0, k_off[BW-1:0], k_slot, k_last}),
         .out_valid(em_valid), .out_ready(em_ready), .out_data(em_out),
         .status_count());
 
@@ -373,8 +406,13 @@ module fabnic_virtio_net_rx #(
         .out_valid(wf_out_valid), .out_ready(wf_out_ready), .out_data(wf_out_data),
         .status_count(wf_count));
 
+    // occupancy kept here in registers (the FIFO's own flags are pointer compares):
+    // wf_occ words read and not yet taken by the emit side (in flight or in the
+    // FIFO, <= 4), wf_n words in the FIFO, wf_nz = wf_n != 0 (= wf_out_valid)
+    logic [2:0] wf_occ, wf_n;
+    logic       wf_nz, wf_pop;
     logic issue;
-    assign issue = r_act && ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
+    assign issue = r_act && !wf_occ[2];
     assign ram_re    = issue;
     assign ram_raddr = rbase + rptr;
     assign wf_in_valid = rd_inflight;
@@ -387,18 +425,41 @@ module fabnic_virtio_net_rx #(
         end
     end
 
+    // The realigned beats (x_*) leave through an output register (m_wr_axis_tvalid,
+    // tkeep, tlast from flops; full throughput, one cycle). The byte shift by rsh is
+    // split around it: by rsh mod 8 bytes before (x_part keeps the bytes a shift by
+    // a multiple of 8 bytes can still select), by the rest (r_hi x 8 bytes) after.
+    localparam int LO_W = (BW < 3) ? BW : 3;
+    localparam int HI_W = BW - LO_W;
+    localparam int HW1  = (HI_W > 0) ? HI_W : 1;
+    localparam int PW   = DATA_W + ((1 << HI_W) - 1) * 64;
+    logic [PW-1:0]     x_part, r_part;
+    logic [HW1-1:0]    r_hi;
+    logic [KEEP_W-1:0] x_tkeep;
+    logic              x_tvalid, x_tready, x_tlast;
     logic [2*DATA_W-1:0] two;
     always_comb begin
-        two = {wf_out_data, prev} >> {rsh, 3'b000};
-        m_wr_axis_tdata  = two[DATA_W-1:0];
+        two = {wf_out_data, prev} >> {rsh[LO_W-1:0], 3'b000};
+        x_part = two[PW-1:0];
         for (int i = 0; i < B; i++) begin
-            m_wr_axis_tkeep[i] = (32'(beat) * B + i) < 32'(wlen);
+            x_tkeep[i] = (32'(beat) * B + i) < 32'(wlen);
         end
-        m_wr_axis_tvalid = em_valid && have_prev && wf_out_valid;
-        m_wr_axis_tlast  = (beat == nb - 16'd1);
-        wf_out_ready     = em_valid && wf_out_valid && (!have_prev || m_wr_axis_tready);
-        em_ready         = m_wr_axis_tvalid && m_wr_axis_tready && m_wr_axis_tlast;
+        x_tvalid     = em_valid && have_prev && wf_nz;
+        x_tlast      = beat0_q ? w_one : last_q;
+        wf_out_ready = em_valid && wf_nz && (!have_prev || x_tready);
+        wf_pop       = wf_out_ready;
+        em_ready     = x_tvalid && x_tready && x_tlast;
     end
+    fabnic_axis_register #(.DATA_W(PW), .KEEP_W(KEEP_W), .USER_W(HW1), .REG_TYPE(1)) u_wr_reg (
+        .clk, .rst,
+        .s_axis_tdata(x_part), .s_axis_tkeep(x_tkeep), .s_axis_tvalid(x_tvalid),
+        .s_axis_tready(x_tready), .s_axis_tlast(x_tlast), .s_axis_tuser(HW1'(rsh >> LO_W)),
+        .m_axis_tdata(r_part), .m_axis_tkeep(m_wr_axis_tkeep),
+        .m_axis_tvalid(m_wr_axis_tvalid), .m_axis_tready(m_wr_axis_tready),
+        .m_axis_tlast(m_wr_axis_tlast), .m_axis_tuser(r_hi));
+    logic [PW-1:0] r_sh;
+    assign r_sh            = r_part >> {r_hi, 6'b0};
+    assign m_wr_axis_tdata = r_sh[DATA_W-1:0];
 
     logic [CNT_W-1:0] cdrop [NUM_DROP];
     always_comb begin
@@ -407,8 +468,15 @@ module fabnic_virtio_net_rx #(
 
     // slot release by the gather stage (drops) or the write stage (last command)
     logic             g_free, w_free;
-    assign g_free = (state == ST_DROPRET) && (ret_i >= n_chains);
+    assign g_free = (state == ST_DROPRET) && !ret_left_q;
     assign w_free = em_ready && w_last;
+    // the write stage's release is applied the cycle after the last beat
+    logic             w_free_q;
+    logic [SL_W-1:0]  w_slot_q;
+    always_ff @(posedge clk) begin
+        w_free_q <= w_free && !rst;
+        w_slot_q <= w_slot;
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -432,13 +500,20 @@ module fabnic_virtio_net_rx #(
             goff       <= '0;
             cl_v_q     <= 1'b0;
             remain_q   <= '0;
+            rem_zero_q <= 1'b1;
             total_q    <= '0;
             g_cmds     <= '0;
             cpl_total  <= '0;
             ret_i      <= '0;
+            ret_left_q <= 1'b0;
+            ret_more_q <= 1'b0;
             rd_inflight <= 1'b0;
+            wf_occ      <= '0;
+            wf_n        <= '0;
+            wf_nz       <= 1'b0;
             have_prev  <= 1'b0;
             beat       <= '0;
+            beat0_q    <= 1'b1;
             cnt_frames <= '0;
             cnt_bad_chain <= '0;
             cnt_dma_err <= '0;
@@ -458,7 +533,7 @@ module fabnic_virtio_net_rx #(
             if (rq_out_ready && rq_out_fend && !q_poison) cnt_frames <= cnt_frames + 1'b1;
             if (rq_out_ready && rq_out_fend && q_poison) cnt_dma_err <= cnt_dma_err + 1'b1;
             if (err_clr) err_pend <= 1'b0;
-            else if (rq_out_ready && rq_out_fend && q_poison) err_first <= rq_target + 1;
+            else if (rq_out_ready && rq_out_fend && q_poison) err_first <= rh_tp1;
             if (s_wr_cpl_valid) begin
                 cpl_total <= cpl_total + 1;
                 if (s_wr_cpl_status != 2'd0) begin
@@ -510,6 +585,8 @@ module fabnic_virtio_net_rx #(
                 n_chains <= '0;
                 cap      <= '0;
                 ret_i    <= '0;
+                ret_left_q <= 1'b0;
+                ret_more_q <= 1'b0;
                 gi       <= '0;
                 goff     <= '0;
                 if (slot_full[gs] && !slot_gath[gs]) state <= ST_START;
@@ -535,11 +612,15 @@ module fabnic_virtio_net_rx #(
                         if (32'(n_elems) < MAX_ELEMS) begin
                             e_addr[ne_x]  <= s_buf_addr;
                             e_len[ne_x]   <= s_buf_len;
+                            e_nz[ne_x]    <= s_buf_len != 32'd0;
                             e_chain[ne_x] <= n_chains;
                             n_elems <= n_elems + 1'b1;
                             cap     <= cap + {1'b0, s_buf_len};
                         end
                         if (s_buf_last) begin
+                            // the capacity check of ST_CHECK, on the capacity it will see
+                            short_q <= ((32'(n_elems) < MAX_ELEMS) ? cap + {1'b0, s_buf_len} : cap)
+                                       < {17'd0, total_q};
                             c_head[nc_x] <= s_buf_head;
                             c_len[nc_x]  <= '0;
                             n_chains <= n_chains + 1'b1;
@@ -555,6 +636,8 @@ module fabnic_virtio_net_rx #(
                     end else begin
                         cdrop[2] <= cdrop[2] + 1'b1;
                         ret_i    <= '0;
+                        ret_left_q <= n_chains != '0;
+                        ret_more_q <= n_chains > CI_W'(1);
                         state    <= ST_DROPRET;
                     end
                 end
@@ -565,18 +648,23 @@ module fabnic_virtio_net_rx #(
             ST_CHECK: begin
                 ch_elems <= n_elems;
                 ch_cap   <= cap;
-                if (cap < {17'd0, total_q}) begin
+                if (short_q) begin
                     if (mrg_rxbuf && 32'(n_chains) < MAX_CHAINS && 32'(n_elems) < MAX_ELEMS) begin
                         state <= ST_REQ;
                     end else begin
                         cdrop[3] <= cdrop[3] + 1'b1;
                         ret_i    <= '0;
+                        ret_left_q <= n_chains != '0;
+                        ret_more_q <= n_chains > CI_W'(1);
                         state    <= ST_DROPRET;
                     end
                 end else begin
                     remain_q    <= total_q;
+                    rem_zero_q  <= 1'b0;   // total_q >= 12
+                    gi_end_q    <= n_elems == '0;   // gi is 0 here
                     cur_addr_q  <= e_addr[gi_x];
                     cur_len_q   <= e_len[gi_x];
+                    cur_nz_q    <= e_nz[gi_x];
                     cur_chain_q <= CX_W'(e_chain[gi_x]);
                     state <= ST_EMIT;
                 end
@@ -584,19 +672,28 @@ module fabnic_virtio_net_rx #(
             ST_EMIT: begin
                 if (emit_done) begin
                     ret_i <= '0;
+                    ret_left_q <= n_chains != '0;
+                    ret_more_q <= n_chains > CI_W'(1);
                     state <= ST_RET;
-                end else if (cur_len_q == 32'd0) begin
+                end else if (!cur_nz_q) begin
                     gi          <= gi + 1'b1;
+                    gi_end_q    <= (gi + 1'b1) == n_elems;
                     cur_addr_q  <= e_addr[gn_x];
                     cur_len_q   <= e_len[gn_x];
+                    cur_nz_q    <= e_nz[gn_x];
                     cur_chain_q <= CX_W'(e_chain[gn_x]);
                 end else if (cmd_in_ready) begin
                     g_cmds      <= g_cmds + 1;
-                    goff        <= goff + wlen_c;
-                    remain_q    <= remain_q - wlen_c;
+                    // goff + wlen_c and remain_q - wlen_c, both sides computed
+                    // beside the compare (goff + remain_q = total_q)
+                    goff        <= c_last ? total_q : goff + cur_len_q[15:0];
+                    remain_q    <= c_last ? 16'd0 : remain_q - cur_len_q[15:0];
+                    rem_zero_q  <= c_last;   // else remain_q > cur_len_q
                     gi          <= gi + 1'b1;
+                    gi_end_q    <= (gi + 1'b1) == n_elems;
                     cur_addr_q  <= e_addr[gn_x];
                     cur_len_q   <= e_len[gn_x];
+                    cur_nz_q    <= e_nz[gn_x];
                     cur_chain_q <= CX_W'(e_chain[gn_x]);
                     cl_v_q      <= 1'b1;
                     cl_x_q      <= gc_x;
@@ -606,18 +703,22 @@ module fabnic_virtio_net_rx #(
             ST_RET: begin
                 if (rq_fire) begin
                     ret_i <= ret_i + 1'b1;
-                    if ((ret_i + 1'b1) >= n_chains) begin
+                    ret_left_q <= ret_more_q;
+                    ret_more_q <= ({1'b0, ret_i} + (CI_W+1)'(2)) < {1'b0, n_chains};
+                    if (!ret_more_q) begin
                         gs    <= slot_next(gs);
                         state <= ST_IDLE;
                     end
                 end
             end
             ST_DROPRET: begin
-                if (ret_i >= n_chains) begin
+                if (!ret_left_q) begin
                     gs    <= slot_next(gs);
                     state <= ST_IDLE;
                 end else if (rq_fire) begin
                     ret_i <= ret_i + 1'b1;
+                    ret_left_q <= ret_more_q;
+                    ret_more_q <= ({1'b0, ret_i} + (CI_W+1)'(2)) < {1'b0, n_chains};
                 end
             end
             default: state <= ST_IDLE;
@@ -638,14 +739,20 @@ module fabnic_virtio_net_rx #(
                 if (reads == r_nb) r_act <= 1'b0;
             end
             // ---------------- write: emit side ----------------
-            if (wf_out_valid && wf_out_ready) begin
+            wf_occ <= wf_occ + 3'(issue) - 3'(wf_pop);
+            wf_n   <= wf_n + 3'(rd_inflight) - 3'(wf_pop);
+            wf_nz  <= rd_inflight || wf_n >= 3'd2 || (wf_n == 3'd1 && !wf_pop);
+            if (wf_pop) begin
                 prev      <= wf_out_data;
                 have_prev <= 1'b1;
             end
-            if (m_wr_axis_tvalid && m_wr_axis_tready) begin
-                beat <= beat + 1'b1;
-                if (m_wr_axis_tlast) begin
+            if (x_tvalid && x_tready) begin
+                beat    <= beat + 1'b1;
+                beat0_q <= 1'b0;
+                last_q  <= (beat + 16'd1) == nbm1;
+                if (x_tlast) begin
                     beat      <= '0;
+                    beat0_q   <= 1'b1;
                     have_prev <= 1'b0;
                 end
             end
@@ -656,7 +763,7 @@ module fabnic_virtio_net_rx #(
                 if (cmd_in_valid && cmd_in_ready && c_last && 32'(gs) == k)
                     slot_gath[k] <= 1'b1;
                 if (g_free && 32'(gs) == k) slot_full[k] <= 1'b0;
-                if (w_free && 32'(w_slot) == k) begin
+                if (w_free_q && 32'(w_slot_q) == k) begin
                     slot_full[k] <= 1'b0;
                     slot_gath[k] <= 1'b0;
                 end
@@ -665,8 +772,20 @@ module fabnic_virtio_net_rx #(
     end
 
     logic unused;
-    assign unused = ^{s_wr_cpl_tag, cap[32], two[2*DATA_W-1:DATA_W],
+    assign unused = ^{wf_count, wf_out_valid, s_wr_cpl_tag, cap[32], two, r_sh,
                       rq_wait[30:0], ef_diff[30:0], el_diff[30:0]};
+
+    // ---------------------------------------------------------------- assertions
+`ifndef SYNTHESIS
+    // the registered word-FIFO occupancy matches the FIFO
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (wf_nz == wf_out_valid && 4'(wf_n) == 4'(wf_count) &&
+                    wf_occ == wf_n + 3'(rd_inflight) && wf_occ <= 3'd4)
+                else $error("fabnic_virtio_net_rx: word FIFO occupancy");
+        end
+    end
+`endif
 
 endmodule
 

@@ -128,13 +128,14 @@ module fabnic_virtio_net_tx #(
     // =================== issue stage ===================
     logic             too_big_i, bad_i;
     logic [31:0]      len_sum;
+    logic [31:0]      room;           // MAX_FRAME - len_sum (len_sum <= MAX_FRAME)
     logic [15:0]      nreads_i;
     logic             cf_in_ready, cf_out_valid, cf_out_ready;
     logic [CF_W-1:0]  cf_out;
 
     logic el_ok, el_fits, el_read;
     assign el_ok   = (s_buf_status == 2'd0);
-    assign el_fits = ({1'b0, len_sum} + {1'b0, s_buf_len}) <= 33'(MAX_FRAME);
+    assign el_fits = s_buf_len <= room;   // len_sum + len <= MAX_FRAME
     assign el_read = el_ok && el_fits && !too_big_i;
     assign m_rd_desc_valid = s_buf_valid && el_read && (!s_buf_last || cf_in_ready);
     assign s_buf_ready     = (!s_buf_last || cf_in_ready) && (!el_read || m_rd_desc_ready);
@@ -180,15 +181,18 @@ module fabnic_virtio_net_tx #(
             too_big_i <= 1'b0;
             bad_i     <= 1'b0;
             len_sum   <= '0;
+            room      <= 32'(MAX_FRAME);
             nreads_i  <= '0;
         end else if (s_buf_valid && s_buf_ready) begin
             if (s_buf_last) begin
                 too_big_i <= 1'b0;
                 bad_i     <= 1'b0;
                 len_sum   <= '0;
+                room      <= 32'(MAX_FRAME);
                 nreads_i  <= '0;
             end else begin
                 if (el_read) len_sum  <= len_sum + s_buf_len;
+                if (el_read) room     <= room - s_buf_len;
                 if (el_read) nreads_i <= nreads_i + 16'd1;
                 if (el_ok && !el_fits) too_big_i <= 1'b1;
                 if (!el_ok) bad_i <= 1'b1;
@@ -467,8 +471,23 @@ module fabnic_virtio_net_tx #(
     logic              e_act, e_drop, ret_v, beat_out;
     logic [QID_W-1:0]  ret_q;
     logic [15:0]       ret_h;
-    assign e_act  = slot_full[rs] && sl_rd[rs] && !sl_drop[rs] && (!sl_docs[rs] || sl_csv[rs]);
-    assign e_drop = slot_full[rs] && sl_rd[rs] && sl_drop[rs];
+    // e_act (slot rs ready to send) and e_drop (slot rs dropped, its return only) are
+    // registers: computed every cycle for the slot rs will be at (the next one when
+    // the current frame ends now). The slot flags are set (full, read, checksum
+    // valid) in other stages, a value one cycle old only delays; they are cleared
+    // only for the slot being freed (rs, left now) or committed (not full before).
+    logic             e_end, ea_c, ea_n, ed_c, ed_n;
+    logic [SL_W-1:0]  rsn;
+    assign e_end = (beat_out && m_axis_tlast) || (e_drop && !ret_v);
+    assign rsn   = slot_next(rs);
+    assign ea_c  = slot_full[rs] && sl_rd[rs] && !sl_drop[rs] && (!sl_docs[rs] || sl_csv[rs]);
+    assign ea_n  = slot_full[rsn] && sl_rd[rsn] && !sl_drop[rsn] && (!sl_docs[rsn] || sl_csv[rsn]);
+    assign ed_c  = slot_full[rs] && sl_rd[rs] && sl_drop[rs];
+    assign ed_n  = slot_full[rsn] && sl_rd[rsn] && sl_drop[rsn];
+    always_ff @(posedge clk) begin
+        e_act  <= !rst && (e_end ? ea_n : ea_c);
+        e_drop <= !rst && (e_end ? ed_n : ed_c);
+    end
 
     fabnic_fifo #(.WIDTH(DATA_W), .DEPTH(4)) u_word_fifo (
         .clk, .rst,
@@ -476,8 +495,13 @@ module fabnic_virtio_net_tx #(
         .out_valid(wf_out_valid), .out_ready(wf_out_ready), .out_data(wf_out_data),
         .status_count(wf_count));
 
+    // occupancy kept here in registers (the FIFO's own flags are pointer compares):
+    // wf_occ words read and not yet taken by the emit side (in flight or in the
+    // FIFO, <= 4), wf_n words in the FIFO, wf_nz = wf_n != 0 (= wf_out_valid)
+    logic [2:0] wf_occ, wf_n;
+    logic       wf_nz, wf_pop;
     logic out_issue;
-    assign out_issue = r_act && ({1'b0, wf_count} + {3'd0, rd_inflight}) < 4'd4;
+    assign out_issue = r_act && !wf_occ[2];
     assign ram_re    = out_issue;
     assign ram_raddr = rbase + out_ra;
 
@@ -494,11 +518,12 @@ module fabnic_virtio_net_tx #(
         m_axis_tdata  = d;
         m_axis_tlast  = o_last_q;
         // the last beat waits while the return register is still full
-        m_axis_tvalid = e_act && have_prev && wf_out_valid && (!m_axis_tlast || !ret_v);
+        m_axis_tvalid = e_act && have_prev && wf_nz && (!m_axis_tlast || !ret_v);
         m_axis_tid    = sl_queue[rs];
         m_axis_tuser  = {o_len, 1'b0};
         beat_out      = m_axis_tvalid && m_axis_tready;
-        wf_out_ready  = e_act && wf_out_valid && (!have_prev || beat_out);
+        wf_out_ready  = e_act && wf_nz && (!have_prev || beat_out);
+        wf_pop        = wf_out_ready;
     end
 
     assign m_ret_valid = ret_v;
@@ -524,6 +549,9 @@ module fabnic_virtio_net_tx #(
             drop_why_q <= '0;
             wptr       <= '0;
             rd_inflight <= 1'b0;
+            wf_occ      <= '0;
+            wf_n        <= '0;
+            wf_nz       <= 1'b0;
             have_prev  <= 1'b0;
             sl_rd      <= '0;
             rr         <= '0;
@@ -623,7 +651,10 @@ module fabnic_virtio_net_tx #(
             end
             // ---------------- output: emit side ----------------
             if (ret_fire) ret_v <= 1'b0;
-            if (wf_out_valid && wf_out_ready) begin
+            wf_occ <= wf_occ + 3'(out_issue) - 3'(wf_pop);
+            wf_n   <= wf_n + 3'(rd_inflight) - 3'(wf_pop);
+            wf_nz  <= rd_inflight || wf_n >= 3'd2 || (wf_n == 3'd1 && !wf_pop);
+            if (wf_pop) begin
                 prev      <= wf_out_data;
                 have_prev <= 1'b1;
             end
@@ -636,7 +667,7 @@ module fabnic_virtio_net_tx #(
                     have_prev <= 1'b0;
                 end
             end
-            if ((beat_out && m_axis_tlast) || (e_drop && !ret_v)) begin
+            if (e_end) begin
                 rem_q    <= sl_nbm1[slot_next(rs)];
                 o_last_q <= sl_one[slot_next(rs)];
                 mid_q    <= 1'b0;
@@ -648,7 +679,7 @@ module fabnic_virtio_net_tx #(
                 rem_q    <= sl_nbm1[rs];
                 o_last_q <= sl_one[rs];
             end
-            if ((beat_out && m_axis_tlast) || (e_drop && !ret_v)) begin
+            if (e_end) begin
                 ret_v <= 1'b1;
                 ret_q <= sl_queue[rs];
                 ret_h <= sl_head[rs];
@@ -666,8 +697,25 @@ module fabnic_virtio_net_tx #(
     end
 
     logic unused;
-    assign unused = ^{s_rd_cpl_tag, s_rd_cpl_status, s_rd_cpl_valid, hdr[95:80], hdr[47:16],
+    assign unused = ^{wf_count, wf_out_valid, len_sum, s_rd_cpl_tag, s_rd_cpl_status, s_rd_cpl_valid, hdr[95:80], hdr[47:16],
                       h_flags[7:1]};
+
+    // ---------------------------------------------------------------- assertions
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            // the registered word-FIFO occupancy matches the FIFO
+            assert (wf_nz == wf_out_valid && 4'(wf_n) == 4'(wf_count) &&
+                    wf_occ == wf_n + 3'(rd_inflight) && wf_occ <= 3'd4)
+                else $error("fabnic_virtio_net_tx: word FIFO occupancy");
+            assert (room == 32'(MAX_FRAME) - len_sum)
+                else $error("fabnic_virtio_net_tx: room");
+            // the registered slot state never runs ahead of the slot flags
+            assert (!e_act || ea_c) else $error("fabnic_virtio_net_tx: e_act");
+            assert (!e_drop || ed_c) else $error("fabnic_virtio_net_tx: e_drop");
+        end
+    end
+`endif
 
 endmodule
 

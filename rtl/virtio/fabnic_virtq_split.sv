@@ -292,8 +292,12 @@ module fabnic_virtq_split #(
     assign ev_cpl_pend = (pb_st == PB_EVT) && !ev_got_cpl;
     // the interrupt decision is made in any state (below); an event read
     // error is handled in IDLE (needs-reset, counters shared with operations)
+    // completion checks of the publish stages, registered: "the writes up to the
+    // target have completed" stays true once true while the target is unchanged, so
+    // the value of the cycle before is used, cleared when the target was written
+    logic             pa_cok, pb_cok, pb_tw;
     assign pb_go = (pb_st == PB_EVT) ? (ev_got_data && ev_got_cpl && ev_err) :
-                   (pb_st == PB_IDX) && (wr_ordered || (wr_pend <= 8'(wr_icnt - pb_tgt)));
+                   (pb_st == PB_IDX) && (wr_ordered || pb_cok);
     assign wr_issue = (state == ST_WR_REQ) &&
                       (wr_desc_done || m_wr_desc_ready) && (wr_data_done || m_wr_axis_tready);
 
@@ -320,7 +324,7 @@ module fabnic_virtq_split #(
 
     // publish stage A step / return admission (see the stage description above)
     assign pa_go = pa_st && (pb_st == PB_NONE || !pq_v || pq_q == pa_q) && !rx_lock &&
-                   (wr_ordered || (wr_pend <= 8'(wr_icnt - pa_tgt)));
+                   (wr_ordered || pa_cok);
     assign take_pub = (state == ST_IDLE) && (pa_go || pb_go);
     // a used->idx write completes its operation (new B job, unless no vector)
     assign nj_v   = (state == ST_WR_DONE) && !rd_err && (wkind == W_IDX) && (q_vec[cq] != 16'hFFFF);
@@ -330,8 +334,22 @@ module fabnic_virtq_split #(
     assign b_free = (pb_st == PB_NONE) ||
                     ((pb_st == PB_EVT) && ev_got_data && ev_got_cpl && !ev_err) ||
                     (take_pub && pb_go && (pb_st == PB_EVT || wr_errf));
+    // stage B's target is written this cycle (see the stage B jobs below)
+    assign pb_tw = b_free && (pq_v || nj_v);
     // a new return may start a batch when stage A is free, or join it (same queue)
-    assign pa_join = (32'(ret_pend) < RET_BATCH) && (ret_pend < q_size[pa_q]);
+    // room in stage A's batch, registered; not valid in the cycle after ret_pend or
+    // pa_q may have changed (ST_START, ST_WR_DONE, a publish step)
+    logic pj_q, br_q;
+    always_ff @(posedge clk) begin
+        pa_cok <= (wr_pend <= 8'(wr_icnt - pa_tgt)) && state != ST_WR_DONE && !rst;
+        pb_cok <= (wr_pend <= 8'(wr_icnt - pb_tgt)) && !pb_tw && !rst;
+        pj_q   <= (32'(ret_pend) < RET_BATCH) && (ret_pend < q_size[pa_q]) &&
+                  state != ST_START && state != ST_WR_DONE && !take_pub && !rst;
+        // room for one more element after the one being written (ret_pend and cq
+        // do not change in ST_WR_REQ / ST_WR_CPL, which precede ST_WR_DONE)
+        br_q   <= (32'(ret_pend) + 2 <= RET_BATCH) && ((ret_pend + 16'd2) <= q_size[cq]);
+    end
+    assign pa_join = pj_q;
     assign tr_ok = !pa_st || (pa_join && tr_data[TRW-1 -: QID_W] == pa_q);
     assign rr_ok = !pa_st || (pa_join && rr_data[RRW-1 -: QID_W] == pa_q) || rx_lock;
 
@@ -415,7 +433,6 @@ module fabnic_virtq_split #(
     logic [3:0]       pf_m, pf_tot;
     logic [1:0]       pf_age;
     logic             pf_ok;
-    logic             hn_hit;
     assign pf_tot = rd_n + {3'd0, pf_m != 4'd0};
     assign pf_ok  = (pf_age == 2'd2);
     always_ff @(posedge clk) begin
@@ -424,7 +441,6 @@ module fabnic_virtq_split #(
         if (state != ST_PF)        pf_age <= '0;
         else if (pf_age != 2'd2)   pf_age <= pf_age + 2'd1;
     end
-    assign hn_hit = (hn_n[opx] != 4'd0) && (hn_q[opx] == cq) && (hn_pos[opx] == q_lavail[cq]);
 
     // background refill: beside the walks (and their own reads), one small FSM
     // fetches the next group of a walk direction ahead of consumption: the head
@@ -454,38 +470,132 @@ module fabnic_virtq_split #(
     logic [15:0]      h2_pos[2];
     logic [QID_W-1:0] h2_q  [2];
     logic [127:0]     bg_h2;
-    logic [3:0]       bg_m2, bg_m2h, bg_tot;
+    logic [3:0]       bg_m2, bg_tot;
+    logic [15:0]      m2_a, m2_w;     // read-ahead head count, first stage (below)
+    logic [1:0]       bg_age;
+    logic             bg_aged;
     logic             bg_go, bg_gx, bg_gdesc, bg_gh2, kill_now;
     logic [QID_W-1:0] bg_gq;
     logic [15:0]      bg_gpos;
     logic [3:0]       bg_gm;
     assign bg_tot = bg_n + {3'd0, bg_m2 != 4'd0};
-    assign bg_m2h = avail_n(q_shadow[bg_q], bg_pos + {12'd0, bg_n}, q_size[bg_q]);
-    always_comb begin
-        bg_go = 1'b0; bg_gx = 1'b0; bg_gdesc = 1'b0; bg_gh2 = 1'b0; bg_gq = hc_q[0];
-        bg_gpos = '0; bg_gm = '0;
-        for (int k = 0; k < 2; k++) begin
-            logic             x, hok, h2ok;
+
+    // min(a, w, 8) of two registered differences (the second stage of avail_n)
+    function automatic logic [3:0] min8(input logic [15:0] a, input logic [15:0] w);
+        logic lt, a8, w8;
+        lt = w < a;
+        a8 = a > 16'd8;
+        w8 = w > 16'd8;
+        if (lt) return w8 ? 4'd8 : w[3:0];
+        return a8 ? 4'd8 : a[3:0];
+    endfunction
+
+    // Refill start decision, in two register stages acted on in the third cycle:
+    //  S1 (per walk direction x, from the queue hc_q[x]): the position after the
+    //     cached heads p = last_avail_idx + hc_n, the shadow avail->idx, the two
+    //     differences of avail_n (a = shadow - p, w = room up to the ring end),
+    //     and whether the queue is usable;
+    //  S2 (per direction): position compares against the next-group and read-ahead
+    //     groups, whether a refill is due, its head count (min(a, w, 8) or the
+    //     group's) -> c2_*;
+    //  the acting cycle picks the direction (bg_pref first).
+    // The inputs (queue state, cache and group registers) change only in the
+    // cycles flagged by bg_mod; bg_stab says there was none in the two cycles
+    // before, so c2_* describes the current state.
+    logic [15:0]      s1_p  [2];
+    logic [15:0]      s1_sh [2];
+    logic [15:0]      s1_a  [2];
+    logic [15:0]      s1_w  [2];
+    logic             s1_ok [2];
+    logic             c2_ok [2];
+    logic             c2_desc [2];
+    logic             c2_h2 [2];
+    logic [3:0]       c2_m  [2];
+    logic [15:0]      c2_p  [2];
+    logic             bg_mod, bs1, bg_stab;
+    always_ff @(posedge clk) begin
+        for (int x = 0; x < 2; x++) begin
             logic [QID_W-1:0] q;
-            logic [15:0]      p, sz;
-            logic [3:0]       m;
-            x   = 1'(k) ^ bg_pref;
-            q   = hc_q[x];
-            sz  = q_size[q];
-            p   = q_lavail[q] + {13'd0, hc_n[x]};
-            m   = avail_n(q_shadow[q], p, sz);
-            hok = (hn_n[x] != 4'd0) && (hn_q[x] == q) && (hn_pos[x] == p);
-            h2ok = !hok && (h2_n[x] != 4'd0) && (h2_q[x] == q) && (h2_pos[x] == p);
-            if (!bg_go && hc_n[x] != 3'd0 && q_en[q] && !q_nr[q] && sz != 16'd0 &&
-                // m != 0 exactly when the shadow is ahead of p (the ring-end room
-                // of a nonzero size is >= 1): an equality, no subtract in the decision
-                (hok ? !hn_dv[x] : (h2ok || q_shadow[q] != p))) begin
-                bg_go = 1'b1; bg_gx = x; bg_gq = q; bg_gpos = p; bg_gdesc = hok || h2ok;
-                bg_gh2 = h2ok;
-                bg_gm = hok ? hn_n[x] : h2ok ? h2_n[x] : m;
-            end
+            logic [15:0]      sz, p;
+            logic             hok, h2m;
+            q  = hc_q[x];
+            sz = q_size[q];
+            p  = q_lavail[q] + {13'd0, hc_n[x]};
+            s1_p[x]  <= p;
+            s1_sh[x] <= q_shadow[q];
+            s1_a[x]  <= q_shadow[q] - p;
+            s1_w[x]  <= sz - (p & (sz - 16'd1));
+            s1_ok[x] <= hc_n[x] != 3'd0 && q_en[q] && !q_nr[q] && sz != 16'd0;
+            // S2
+            hok  = (hn_n[x] != 4'd0) && (hn_q[x] == hc_q[x]) && (hn_pos[x] == s1_p[x]);
+            h2m  = (h2_n[x] != 4'd0) && (h2_q[x] == hc_q[x]) && (h2_pos[x] == s1_p[x]);
+            // min(a, w, 8) != 0 exactly when the shadow is ahead of p (the ring-end
+            // room of a nonzero size is >= 1): an equality, no subtract in the decision
+            c2_ok[x]   <= s1_ok[x] && (hok ? !hn_dv[x] : (h2m || s1_sh[x] != s1_p[x]));
+            c2_desc[x] <= hok || h2m;
+            c2_h2[x]   <= !hok && h2m;
+            c2_m[x]    <= hok ? hn_n[x] : h2m ? h2_n[x] : min8(s1_a[x], s1_w[x]);
+            c2_p[x]    <= s1_p[x];
         end
-        if (state != ST_IDLE || cfg_valid || bg_st != BG_IDLE) bg_go = 1'b0;
+    end
+    // ST_START's per-queue conditions, registered every cycle: usable (enabled,
+    // not needs-reset, size != 0), caught up (last_avail_idx == shadow), the
+    // avail_n differences, and per walk direction whether the next group's position
+    // is its queue's last_avail_idx. They describe the state ST_START sees unless
+    // the cycle before changed it (st_mod; then ST_START waits a cycle: st_fresh).
+    logic [NUM_Q-1:0] qf_ok, qf_caught;
+    logic [15:0]      qf_a [NUM_Q];
+    logic [15:0]      qf_w [NUM_Q];
+    logic [1:0]       hpos_ok;
+    logic             st_mod, st_fresh, bg_end, hn_hit;
+    always_ff @(posedge clk) begin
+        for (int q = 0; q < NUM_Q; q++) begin
+            qf_ok[q]     <= q_en[q] && !q_nr[q] && q_size[q] != 16'd0;
+            qf_caught[q] <= q_lavail[q] == q_shadow[q];
+            qf_a[q]      <= q_shadow[q] - q_lavail[q];
+            qf_w[q]      <= q_size[q] - (q_lavail[q] & (q_size[q] - 16'd1));
+        end
+        for (int x = 0; x < 2; x++) hpos_ok[x] <= hn_pos[x] == q_lavail[hn_q[x]];
+        st_fresh <= !st_mod && !rst;
+    end
+    // the next group starts at last_avail_idx of the walk's queue (valid with st_fresh)
+    assign hn_hit = st_fresh && (hn_n[opx] != 4'd0) && (hn_q[opx] == cq) && hpos_ok[opx];
+    assign st_mod = (state == ST_IDLE && cfg_valid && cfg_write) ||
+                    (take_pub && (wr_errf || (pb_go && pb_st == PB_EVT))) ||
+                    (state == ST_RD_DONE) || (state == ST_WR_DONE && rd_err) ||
+                    (state == ST_PF) || bg_end;
+
+    // cycles that may change the decision's inputs
+    assign bg_mod = (state == ST_START && op != OP_RET) || (state == ST_PF) ||
+                    (state == ST_RD_DONE && (rd_err || rkind == K_AVAIL || rkind == K_HEAD)) ||
+                    (state == ST_WR_DONE && rd_err) ||
+                    (state == ST_IDLE && cfg_valid && cfg_write) ||
+                    (take_pub && (wr_errf || (pb_go && pb_st == PB_EVT))) ||
+                    (bg_st != BG_IDLE) || bg_go;
+    always_ff @(posedge clk) begin
+        bs1     <= !bg_mod && !rst;
+        bg_stab <= bs1 && !bg_mod && !rst;
+    end
+    assign bg_end  = (bg_st == BG_DESC) && bg_aged && (bg_dat == bg_tot) && (bg_cpl == bg_tot);
+    assign bg_gx   = c2_ok[bg_pref] ? bg_pref : !bg_pref;
+    assign bg_go   = (c2_ok[0] || c2_ok[1]) && bg_stab && state == ST_IDLE && !cfg_valid &&
+                     bg_st == BG_IDLE;
+    assign bg_gq   = hc_q[bg_gx];
+    assign bg_gpos = c2_p[bg_gx];
+    assign bg_gm   = c2_m[bg_gx];
+    assign bg_gdesc = c2_desc[bg_gx];
+    assign bg_gh2  = c2_h2[bg_gx];
+
+    // read-ahead head count of a refill: the avail_n differences from the refill's
+    // registers (S1), min(a, w, 8) into bg_m2 (S2); bg_age counts the cycles since
+    // the refill started (2: bg_m2 holds a result of its registers)
+    assign bg_aged = (bg_age == 2'd2);
+    always_ff @(posedge clk) begin
+        logic [15:0] p, sz;
+        p    = bg_pos + {12'd0, bg_n};
+        sz   = q_size[bg_q];
+        m2_a <= q_shadow[bg_q] - p;
+        m2_w <= sz - (p & (sz - 16'd1));
     end
 
     // ring reads of three owners (walk/prefetch, event read, background refill)
@@ -556,22 +666,33 @@ module fabnic_virtq_split #(
     // others accumulate. Once the first element of a multi-chain RX frame is
     // taken (rx_lock), the rest follow.
     logic take_rr, take_tr, take_rxreq, take_tx, tr_now, rr_now, cont_tr, cont_rr, batch_room;
-    logic work, tr_old, rr_old;
+    logic work, tr_old, rr_old, tx_known;
+    // chains known to be there for the queue the TX pick pointed at the cycle before
+    // (a batching hint only)
+    always_ff @(posedge clk) tx_known <= q_lavail[tx_pick] != q_shadow[tx_pick];
     logic [15:0] tr_age, rr_age;    // cycles the oldest return has waited
-    assign tr_old = 32'(tr_age) >= RET_HOLD;
-    assign rr_old = 32'(rr_age) >= RET_HOLD;
+    // tr_old / rr_old = (age >= RET_HOLD), kept as registers beside the ages
     always_ff @(posedge clk) begin
-        if (rst || !tr_valid || tr_ready) tr_age <= '0;
-        else if (!tr_old) tr_age <= tr_age + 16'd1;
-        if (rst || !rr_valid || rr_ready) rr_age <= '0;
-        else if (!rr_old) rr_age <= rr_age + 16'd1;
+        if (rst || !tr_valid || tr_ready) begin
+            tr_age <= '0;
+            tr_old <= RET_HOLD == 0;
+        end else if (!tr_old) begin
+            tr_age <= tr_age + 16'd1;
+            tr_old <= 32'(tr_age) + 1 >= RET_HOLD;
+        end
+        if (rst || !rr_valid || rr_ready) begin
+            rr_age <= '0;
+            rr_old <= RET_HOLD == 0;
+        end else if (!rr_old) begin
+            rr_age <= rr_age + 16'd1;
+            rr_old <= 32'(rr_age) + 1 >= RET_HOLD;
+        end
     end
     always_comb begin
         // the RX mover asks for chains in bursts: hold returns while one may come
         // (TX: chains known to be there; a queue caught up with its shadow
         // avail->idx only needs a re-check, which should not hold returns)
-        work       = s_rxreq_valid ||
-                     (tx_any && txbuf_idle && (q_lavail[tx_pick] != q_shadow[tx_pick]));
+        work       = s_rxreq_valid || (tx_any && txbuf_idle && tx_known);
         tr_now     = tr_valid && tr_ok && (32'(tr_count) >= RET_DEPTH / 2 || tr_old || !work);
         rr_now     = rr_valid && rr_ok &&
                      (32'(rr_count) >= RET_DEPTH / 2 || rr_old || rx_lock || !work);
@@ -586,8 +707,7 @@ module fabnic_virtq_split #(
                      // a controlq walk ends in a return: not while one is published
                      && (!pa_st || 32'(tx_pick) != CTRL_Q);
         batch_room = (state == ST_WR_DONE) && !rd_err && (wkind == W_ELEM) && (op == OP_RET)
-                     && !ret_more && (32'(ret_pend) + 2 <= RET_BATCH)
-                     && ((ret_pend + 16'd2) <= c_size);
+                     && !ret_more && br_q;
         cont_tr    = batch_room && !ret_rx && tr_valid && (tr_data[TRW-1 -: QID_W] == cq);
         cont_rr    = batch_room && ret_rx && rr_valid && (rr_data[RRW-1 -: QID_W] == cq);
         rr_ready      = take_rr || cont_rr;
@@ -619,7 +739,7 @@ module fabnic_virtq_split #(
     assign main_rd_v = (state == ST_RD_REQ) || (state == ST_EV_REQ) ||
                        (state == ST_PF && (pf_iss < rd_n || (pf_ok && pf_iss < pf_tot)));
     assign bg_rd_v   = ((bg_st == BG_HEAD) && (bg_iss == 4'd0)) ||
-                       ((bg_st == BG_DESC) && (bg_iss < bg_tot));
+                       ((bg_st == BG_DESC) && (bg_iss < bg_tot) && (bg_iss != bg_n || bg_aged));
     logic bg_hrd;   // the current refill read is a head read
     assign bg_hrd    = (bg_st == BG_HEAD) || (bg_iss == bg_n);
     assign bg_addr   = (bg_st == BG_HEAD) ?
@@ -742,7 +862,7 @@ module fabnic_virtq_split #(
             hn_buf <= '0;
             bg_st <= BG_IDLE; bg_x <= 1'b0; bg_kill <= 1'b0; bg_err <= 1'b0; bg_pref <= 1'b0;
             bg_q <= '0; bg_pos <= '0; bg_n <= '0; bg_iss <= '0; bg_dat <= '0; bg_cpl <= '0;
-            bg_beat <= '0; bg_heads <= '0; bg_h2 <= '0; bg_m2 <= '0;
+            bg_beat <= '0; bg_heads <= '0; bg_h2 <= '0; bg_m2 <= '0; bg_age <= '0;
             for (int k = 0; k < 2; k++) begin
                 hn_dd[k] <= '0; hn_dv[k] <= 1'b0;
                 h2_d[k] <= '0; h2_n[k] <= '0; h2_pos[k] <= '0; h2_q[k] <= '0;
@@ -917,7 +1037,10 @@ module fabnic_virtq_split #(
             end
             // ----------------------------------------------------------
             ST_START: begin
-                if (!q_en[cq] || q_nr[cq] || c_size == 16'd0) begin
+                if (!st_fresh) begin
+                    // the qf_* / hpos_ok flags were computed before a change: once more
+                    state <= ST_START;
+                end else if (!qf_ok[cq]) begin
                     unique case (op)
                         OP_RET: begin
                             cerr[E_RET] <= cerr[E_RET] + 1'b1;
@@ -949,7 +1072,7 @@ module fabnic_virtq_split #(
                 end else if (bg_st != BG_IDLE && bg_x == opx && !hc_hit) begin
                     // the refill of this walk direction is under way: wait for it
                     state <= ST_START;
-                end else if (op == OP_TX && q_lavail[cq] == q_shadow[cq] && ae_st == AE_WRITE &&
+                end else if (op == OP_TX && qf_caught[cq] && ae_st == AE_WRITE &&
                              ae_q == cq) begin
                     // caught up: publish avail_event = last_avail_idx
                     ae_split <= 1'b1;
@@ -958,7 +1081,7 @@ module fabnic_virtq_split #(
                     wr_data  <= {48'd0, q_lavail[cq]};
                     wkind    <= W_AEVENT;
                     state    <= ST_WR_REQ;
-                end else if (op == OP_TX && q_lavail[cq] == q_shadow[cq] && ae_st == AE_REREAD &&
+                end else if (op == OP_TX && qf_caught[cq] && ae_st == AE_REREAD &&
                              ae_q == cq) begin
                     // avail_event visible: re-read avail->idx once (no lost notify)
                     ae_done <= 1'b1;
@@ -967,7 +1090,7 @@ module fabnic_virtq_split #(
                     rd_len  <= 5'd2;
                     rkind   <= K_AVAIL;
                     state   <= ST_RD_REQ;
-                end else if (q_lavail[cq] == q_shadow[cq]) begin
+                end else if (qf_caught[cq]) begin
                     rd_addr <= q_avail[cq] + 64'd2;
                     rd_len  <= 5'd2;
                     rkind   <= K_AVAIL;
@@ -1005,9 +1128,9 @@ module fabnic_virtq_split #(
                     rkind     <= K_HEAD;
                     state     <= ST_RD_DONE;
                 end else begin
-                    rd_n    <= avail_n(q_shadow[cq], q_lavail[cq], c_size);
+                    rd_n    <= min8(qf_a[cq], qf_w[cq]);
                     rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
-                    rd_len  <= {avail_n(q_shadow[cq], q_lavail[cq], c_size), 1'b0};
+                    rd_len  <= {min8(qf_a[cq], qf_w[cq]), 1'b0};
                     rkind   <= K_HEAD;
                     state   <= ST_RD_REQ;
                 end
@@ -1435,7 +1558,8 @@ module fabnic_virtq_split #(
                 bg_iss  <= '0; bg_dat <= '0; bg_cpl <= '0; bg_beat <= '0;
                 bg_err  <= 1'b0;
                 bg_kill <= 1'b0;
-                bg_m2   <= '0;   // computed in BG_DESC before the read-ahead head read
+                bg_m2   <= '0;   // computed before the read-ahead head read
+                bg_age  <= '0;
                 if (bg_gh2) begin
                     bg_heads      <= h2_d[bg_gx];
                     h2_n[bg_gx]   <= '0;   // consumed
@@ -1469,16 +1593,18 @@ module fabnic_virtq_split #(
                     bg_cpl <= bg_cpl + 4'd1;
                     if (s_rd_cpl_status[0]) bg_err <= 1'b1;
                 end
-                // read-ahead head count (bg_m2h, from registers): refreshed while the
-                // descriptor reads go out, frozen once the head read's turn comes
-                // (bg_n >= 1, so it is computed at least once before)
-                if (bg_st == BG_DESC && bg_iss < bg_n) bg_m2 <= bg_m2h;
+                // read-ahead head count (m2_a/m2_w from the refill's registers): refreshed
+                // from the refill's second cycle on while the descriptor reads go out,
+                // frozen once the head read's turn comes and bg_aged (the head read and
+                // the end wait for bg_aged)
+                if (bg_age != 2'd0 && (bg_st == BG_HEAD || bg_iss < bg_n || !bg_aged))
+                    bg_m2 <= min8(m2_a, m2_w);
+                if (!bg_aged) bg_age <= bg_age + 2'd1;
                 if (bg_st == BG_HEAD && bg_dat == 4'd1 && bg_cpl == 4'd1) begin
                     bg_st  <= (bg_err || bg_kill || kill_now) ? BG_IDLE : BG_DESC;
-                    bg_m2  <= bg_m2h;
                     bg_iss <= '0; bg_dat <= '0; bg_cpl <= '0; bg_beat <= '0;
                 end
-                if (bg_st == BG_DESC && bg_dat == bg_tot && bg_cpl == bg_tot) begin
+                if (bg_end) begin
                     bg_st <= BG_IDLE;
                     if (!bg_err && !bg_kill && !kill_now) begin
                         h2_d[bg_x]   <= bg_h2;
@@ -1542,6 +1668,72 @@ module fabnic_virtq_split #(
     assign unused = ^{s_rd_cpl_tag, s_rd_cpl_status[1], s_rd_axis_tkeep, s_wr_cpl_tag, ret_rx,
                       d_flags[15:3], s_rd_axis_tdata,
                       s_wr_cpl_status[1]};
+
+    // ---------------------------------------------------------------- assertions
+`ifndef SYNTHESIS
+    // the registered stand-ins equal (or, for the monotonic completion checks, imply)
+    // the expressions they replace where they are used
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            if (state == ST_START && st_fresh) begin
+                assert (qf_ok[cq] == (q_en[cq] && !q_nr[cq] && c_size != 16'd0) &&
+                        qf_caught[cq] == (q_lavail[cq] == q_shadow[cq]) &&
+                        min8(qf_a[cq], qf_w[cq]) == avail_n(q_shadow[cq], q_lavail[cq], c_size) &&
+                        hn_hit == ((hn_n[opx] != 4'd0) && (hn_q[opx] == cq) &&
+                                   (hn_pos[opx] == q_lavail[cq])))
+                    else $error("fabnic_virtq_split: ST_START flags");
+            end
+            // (while the stage holds a batch; the 8-bit distance to an older target wraps)
+            assert (!pa_st || !pa_cok || wr_pend <= 8'(wr_icnt - pa_tgt))
+                else $error("fabnic_virtq_split: pa_cok");
+            assert (pb_st != PB_IDX || !pb_cok || wr_pend <= 8'(wr_icnt - pb_tgt))
+                else $error("fabnic_virtq_split: pb_cok");
+            assert (!pa_st || !pj_q || ((32'(ret_pend) < RET_BATCH) && (ret_pend < q_size[pa_q])))
+                else $error("fabnic_virtq_split: pj_q");
+            assert (state != ST_WR_DONE ||
+                    br_q == ((32'(ret_pend) + 2 <= RET_BATCH) && ((ret_pend + 16'd2) <= c_size)))
+                else $error("fabnic_virtq_split: br_q");
+            assert (tr_old == (32'(tr_age) >= RET_HOLD) && rr_old == (32'(rr_age) >= RET_HOLD))
+                else $error("fabnic_virtq_split: return hold flags");
+            // a refill starts only as the direct decision from the current state would
+            if (bg_go) begin : a_bg
+                logic [QID_W-1:0] q;
+                logic [15:0]      p;
+                logic             hok, h2ok;
+                q    = hc_q[bg_gx];
+                p    = q_lavail[q] + {13'd0, hc_n[bg_gx]};
+                hok  = (hn_n[bg_gx] != 4'd0) && (hn_q[bg_gx] == q) && (hn_pos[bg_gx] == p);
+                h2ok = !hok && (h2_n[bg_gx] != 4'd0) && (h2_q[bg_gx] == q) && (h2_pos[bg_gx] == p);
+                assert (hc_n[bg_gx] != 3'd0 && q_en[q] && !q_nr[q] && q_size[q] != 16'd0 &&
+                        (hok ? !hn_dv[bg_gx] : (h2ok || q_shadow[q] != p)) &&
+                        bg_gq == q && bg_gpos == p && bg_gdesc == (hok || h2ok) && bg_gh2 == h2ok &&
+                        bg_gm == (hok ? hn_n[bg_gx] : h2ok ? h2_n[bg_gx] :
+                                  avail_n(q_shadow[q], p, q_size[q])))
+                    else $error("fabnic_virtq_split: refill start");
+                // the direction with priority is not skipped while it is due
+                if (bg_gx != bg_pref) begin : a_pref
+                    logic [QID_W-1:0] q2;
+                    logic [15:0]      p2;
+                    logic             hok2, h2ok2;
+                    q2    = hc_q[bg_pref];
+                    p2    = q_lavail[q2] + {13'd0, hc_n[bg_pref]};
+                    hok2  = (hn_n[bg_pref] != 4'd0) && (hn_q[bg_pref] == q2) && (hn_pos[bg_pref] == p2);
+                    h2ok2 = !hok2 && (h2_n[bg_pref] != 4'd0) && (h2_q[bg_pref] == q2) &&
+                            (h2_pos[bg_pref] == p2);
+                    assert (!(hc_n[bg_pref] != 3'd0 && q_en[q2] && !q_nr[q2] && q_size[q2] != 16'd0 &&
+                              (hok2 ? !hn_dv[bg_pref] : (h2ok2 || q_shadow[q2] != p2))))
+                        else $error("fabnic_virtq_split: refill direction");
+                end
+            end
+            // the read-ahead head count, frozen at the head read's turn, is covered by
+            // the shadow avail->idx (which only moves forward while a refill runs)
+            if (bg_st == BG_DESC && bg_aged && bg_iss == bg_n) begin
+                assert (bg_m2 <= avail_n(q_shadow[bg_q], bg_pos + {12'd0, bg_n}, q_size[bg_q]))
+                    else $error("fabnic_virtq_split: read-ahead count");
+            end
+        end
+    end
+`endif
 
 endmodule
 
