@@ -47,6 +47,12 @@
 // Converted CQEs carry byte_len 0 and no immediate (error completions).
 // Not covered: an unsignaled READ or atomic whose data write failed has no CQE here;
 // the completer's LOC_QP_OP_ERR then names the next WR (if any).
+// Limits (checked by tb/roce_wr_gate): up to 5 QP context writes in RESET/INIT wait for
+// the table port (a 4-entry queue and its head register) (the command engine writes contexts far apart; an
+// assertion checks the queue never overflows); a fault completed
+// during the table sweep after reset (the first NUM_QP cycles) may be swept away; the
+// hit rule compares tags modulo 2^CW, so an entry more than 2^(CW-1) writes younger than
+// its QP's fault is not hit (a QP in ERR produces no SUCCESS CQE or ACK that late).
 //
 // Pipeline per lane (decide in one stage, act in the next):
 //   FIFO (DEPTH entries, LUT-RAM) -> P0 (head register: completion count >= tag?) ->
@@ -62,7 +68,8 @@
 // fault of the QP, with a bypass for a fault of the same QP one event ahead).
 //
 // Latency: about one host write round trip per ACK and CQE (the last write before it
-// must have its B response), plus 5 cycles (FIFO, P0..P3, output register). GATE = 0
+// must have its B response), plus 6 cycles from the input handshake to m_*_valid (FIFO
+// write and read, P0..P3, output register). GATE = 0
 // passes every lane through (no added latency, the write-fault gaps of
 // docs/roce_engine.md "Host-memory faults" come back).
 //
@@ -246,19 +253,26 @@ module fabnic_roce_wr_gate #(
       end
     end
 
-    // clears: the sweep after reset (init_q), then QP context writes in RESET / INIT
-    // (registered, pending until a cycle without another table write)
-    logic             init_q, clr_v, clr_go, st_pend_q;
-    logic [QPN_W-1:0] init_idx_q, st_qpn_q, clr_q;
+    // clears: the sweep after reset (init_q), then QP context writes in RESET / INIT,
+    // queued (ST_Q entries), the head in a register (st_pend_q, st_qpn_q) until a cycle
+    // without another table write
+    localparam int ST_Q = 4;
+    logic             init_q, clr_v, clr_go, st_pend_q, st_in_rdy, st_v, st_take;
+    logic [QPN_W-1:0] init_idx_q, st_qpn, st_qpn_q, clr_q;
+    logic [$clog2(ST_Q):0] unused_st_cnt;
+    fabnic_fifo #(.WIDTH(QPN_W), .DEPTH(ST_Q)) u_st_q (
+        .clk, .rst, .in_valid(s_st_we && s_st_reset), .in_ready(st_in_rdy),
+        .in_data(s_st_qpn), .out_valid(st_v), .out_ready(st_take),
+        .out_data(st_qpn), .status_count(unused_st_cnt)
+    );
+    assign st_take = !st_pend_q || (clr_go && !init_q);
     assign clr_v  = init_q || st_pend_q;
     assign clr_q  = init_q ? init_idx_q : st_qpn_q;
     assign clr_go = clr_v && !e3_set && !fdw2_v && !fdw3_v;
     always_ff @(posedge clk) begin
-      if (s_st_we && s_st_reset) begin
-        st_pend_q <= 1'b1;
-        st_qpn_q  <= s_st_qpn;
-      end else if (clr_go && !init_q) begin
-        st_pend_q <= 1'b0;
+      if (st_take) begin
+        st_pend_q <= st_v;
+        st_qpn_q  <= st_qpn;
       end
       if (clr_go && init_q) begin
         init_idx_q <= init_idx_q + 1'b1;
@@ -444,7 +458,7 @@ module fabnic_roce_wr_gate #(
           if (adv) own3_q <= p2.c[0] && j2.hdr.bth.psn == s_p;
         end
         // c: {-, cnp, err NAK, NAK op}
-        assign keep = !h3 || p3.c[2] || (p3.c[1] && own3_q);
+        assign keep = !h3 || p3.c[2] || p3.c[1];   // own NAK-op passes, other ERR NAKs convert
         assign conv = h3 && !p3.c[2] && p3.c[1] && !own3_q;
         always_comb begin
           jn = j3;
@@ -485,6 +499,16 @@ module fabnic_roce_wr_gate #(
       logic unused_l;
       assign unused_l = ^{conv, first, p3, l_in[L], fd3, send3, p3_fix, p3_p};
     end
+
+`ifndef SYNTHESIS
+    // at most ST_Q QP resets wait for the table port (see Limits in the header)
+    always_ff @(posedge clk) begin
+      if (!rst) begin
+        assert (!(s_st_we && s_st_reset && !st_in_rdy))
+          else $error("fabnic_roce_wr_gate: QP reset %0d with %0d waiting", s_st_qpn, ST_Q);
+      end
+    end
+`endif
   end
 
 endmodule
