@@ -64,7 +64,17 @@ module tb_nic_pair #(
     output logic [31:0]      lab_frames,
     output logic [31:0]      lba_frames,
     output logic             a_init_done,
-    output logic             b_init_done
+    output logic             b_init_done,
+    // switch stand-in on A -> B: ECT -> CE on the outer IPv4/IPv6 header of A's frames
+    input  wire logic        ce_mark_ab,
+    output logic [31:0]      ce_marked_ab,
+    // third-party frames into B's receive wire, taken only between link frames (an
+    // idle injector leaves the link timing unchanged)
+    input  wire logic [511:0] inj_tdata,
+    input  wire logic [63:0]  inj_tkeep,
+    input  wire logic         inj_tvalid,
+    output logic              inj_tready,
+    input  wire logic         inj_tlast
 );
   logic [511:0] a_tx_tdata, b_tx_tdata, a_rx_tdata, b_rx_tdata;
   logic [63:0]  a_tx_tkeep, b_tx_tkeep, a_rx_tkeep, b_rx_tkeep;
@@ -372,6 +382,14 @@ module tb_nic_pair #(
       .s_axi_bresp(b_vaxi_bresp), .s_axi_bvalid(b_vaxi_bvalid), .s_axi_bready(b_vaxi_bready)
   );
 
+  logic [511:0] a_txm_tdata;
+  logic         lab_m_tready;     // link A -> B output ready (from the injector mux)
+  fabnic_tb_ce_mark #(.DATA_W(512)) u_ce_mark (
+      .clk, .rst, .enable(ce_mark_ab), .s_tdata(a_tx_tdata), .s_tvalid(a_tx_tvalid),
+      .s_tready(a_tx_tready), .s_tlast(a_tx_tlast), .m_tdata(a_txm_tdata),
+      .cnt_marked(ce_marked_ab)
+  );
+
   logic [1:0]   c_tready, l_tvalid, l_tlast;
   logic [511:0] l_tdata [2];
   logic [63:0]  l_tkeep [2];
@@ -383,14 +401,14 @@ module tb_nic_pair #(
     logic        ge;
     fabnic_tb_link #(.DATA_W(512), .BUF_BYTES(65536), .DESC_DEPTH(256)) u_link (
         .clk, .rst,
-        .s_axis_tdata(n == 0 ? a_tx_tdata : b_tx_tdata),
+        .s_axis_tdata(n == 0 ? a_txm_tdata : b_tx_tdata),
         .s_axis_tkeep(n == 0 ? a_tx_tkeep : b_tx_tkeep),
         .s_axis_tvalid(n == 0 ? a_tx_tvalid : b_tx_tvalid),
         .s_axis_tready(c_tready[n]),
         .s_axis_tlast(n == 0 ? a_tx_tlast : b_tx_tlast),
         .s_axis_tuser(n == 0 ? a_tx_tuser : b_tx_tuser),
         .m_axis_tdata(l_tdata[n]), .m_axis_tkeep(l_tkeep[n]), .m_axis_tvalid(l_tvalid[n]),
-        .m_axis_tready(n == 0 ? b_rx_tready : a_rx_tready),
+        .m_axis_tready(n == 0 ? lab_m_tready : a_rx_tready),
         .m_axis_tlast(l_tlast[n]), .m_axis_tuser(l_tuser[n]),
         .rate(n == 0 ? lab_rate : lba_rate), .ovh(16'd24),
         .delay(n == 0 ? lab_delay : lba_delay), .seed(64'(n + 1)),
@@ -406,11 +424,21 @@ module tb_nic_pair #(
   end
   assign a_tx_tready = c_tready[0];
   assign b_tx_tready = c_tready[1];
-  assign b_rx_tdata = l_tdata[0];  assign a_rx_tdata = l_tdata[1];
-  assign b_rx_tkeep = l_tkeep[0];  assign a_rx_tkeep = l_tkeep[1];
-  assign b_rx_tvalid = l_tvalid[0]; assign a_rx_tvalid = l_tvalid[1];
-  assign b_rx_tlast = l_tlast[0];  assign a_rx_tlast = l_tlast[1];
-  assign b_rx_tuser = l_tuser[0];  assign a_rx_tuser = l_tuser[1];
+  assign a_rx_tdata = l_tdata[1];
+  assign a_rx_tkeep = l_tkeep[1];
+  assign a_rx_tvalid = l_tvalid[1];
+  assign a_rx_tlast = l_tlast[1];
+  assign a_rx_tuser = l_tuser[1];
+  // B's receive wire: the link, and between its frames the injector
+  fabnic_tb_wire_inject #(.DATA_W(512)) u_inject (
+      .clk, .rst,
+      .s_link_tdata(l_tdata[0]), .s_link_tkeep(l_tkeep[0]), .s_link_tvalid(l_tvalid[0]),
+      .s_link_tready(lab_m_tready), .s_link_tlast(l_tlast[0]), .s_link_tuser(l_tuser[0]),
+      .s_inj_tdata(inj_tdata), .s_inj_tkeep(inj_tkeep), .s_inj_tvalid(inj_tvalid),
+      .s_inj_tready(inj_tready), .s_inj_tlast(inj_tlast),
+      .m_tdata(b_rx_tdata), .m_tkeep(b_rx_tkeep), .m_tvalid(b_rx_tvalid),
+      .m_tready(b_rx_tready), .m_tlast(b_rx_tlast), .m_tuser(b_rx_tuser)
+  );
   assign lab_frames = f_in[0];
   assign lba_frames = f_in[1];
 

@@ -65,6 +65,8 @@ if cocotb is not None:
         async def start(self) -> None:
             dut = self.dut
             dut.mem_latency.value = 20
+            dut.ce_mark_ab.value = 0
+            dut.inj_tvalid.value = 0
             for L in ("lab", "lba"):
                 getattr(dut, f"{L}_rate").value = LINE_RATE
                 getattr(dut, f"{L}_delay").value = 100
@@ -93,12 +95,12 @@ if cocotb is not None:
             return await run_driver(mk)
 
         async def connect(self, vni_a: int | None, vni_b: int | None, *, timeout: int = 8,
-                          retry_cnt: int = 7, mtu: int = 1024):
+                          retry_cnt: int = 7, mtu: int = 1024, dcqcn: bool = False):
             pda, cqa, qa = await self.qp("a", vni_a)
             pdb, cqb, qb = await self.qp("b", vni_b)
 
             def up(ctx, qp, peer, peer_qpn):
-                ctx.modify_qp(qp, verbs.QpState.INIT, access=ACC)
+                ctx.modify_qp(qp, verbs.QpState.INIT, access=ACC, dcqcn=dcqcn)
                 ctx.modify_qp(qp, verbs.QpState.RTR, dest_qpn=peer_qpn, rq_psn=0, path_mtu=mtu,
                               dest_mac=self.engine[peer][0], dest_ip=self.engine[peer][1])
                 ctx.modify_qp(qp, verbs.QpState.RTS, sq_psn=0, timeout=timeout,
@@ -347,6 +349,165 @@ if cocotb is not None:
                       "drop_not_roce", "rx_wire_other"):
                 assert c[d] == 0, (s, d, c)
         dut._log.info("IPv6 underlay, frames on the wire: %s", seen)
+
+    @cocotb.test()
+    async def ce_over_vxlan(dut):
+        """DCQCN across a tunnel (RFC 6040 normal mode both ways). A's QP on VNI 100
+        (DCQCN on) writes to B while a switch stand-in marks A's outer IPv4 ECT frames
+        CE: A's encap copied the inner ECT outward (frames get marked), B's decap copies
+        CE inward (vSwitch ce_marked), B's notification point answers with CNPs that
+        leave B inside VXLAN VNI 100 addressed to A's QP (scapy), A's reaction point
+        counts them and cuts the QP's rate below the line (cc qp_rc), and the data
+        arrives intact."""
+        env = Env(dut)
+        await env.start()
+        a, b = env.nic["a"], env.nic["b"]
+        line = 100_000 << 12
+        for s in "ab":
+            for reg, val in (("alpha_period", 0), ("timer_period", 0), ("byte_counter", 0),
+                             ("rate_line", line), ("rate_init", line),
+                             ("cnp_interval", 1 << 20)):
+                await run_driver(env.nic[s].ctx.dev.write, "cc", reg, val)
+        (pda, cqa, qa), (pdb, cqb, qb) = await env.connect(100, 100, dcqcn=True)
+        ma, mb = env.mem["a"], env.mem["b"]
+        size, n = 65536, 4
+        la = await run_driver(ma.alloc, size, 4096)
+        lb = await run_driver(mb.alloc, size, 4096)
+        src = pattern(7, size)
+        await run_driver(ma.write, la, src)
+        mra = await run_driver(a.ctx.reg_mr, pda, la, size, ACC)
+        mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
+
+        async def rate_of(ctx, qp):
+            await run_driver(ctx.dev.write, "cc", "qp_cmd", 3 | qp.qpn << 8)
+            for _ in range(100):
+                if not await run_driver(ctx.dev.read, "cc", "qp_status") & 1:
+                    break
+            return await run_driver(ctx.dev.read, "cc", "qp_rc")
+
+        assert await rate_of(a.ctx, qa) == line
+        vs0 = await run_driver(b.vswitch.counters)
+        ca0, cb0 = await env.counters("a"), await env.counters("b")
+        ea0 = await run_driver(a.ctx.counters)
+        eb0 = await run_driver(b.ctx.counters)
+        dut.ce_mark_ab.value = 1
+        chunk = size // n
+        await run_driver(a.ctx.post_send, qa, [
+            SendWR(WrOpcode.RDMA_WRITE, wr_id=10 + i, local_addr=la + i * chunk, length=chunk,
+                   lkey=mra.lkey, remote_addr=lb + i * chunk, rkey=mrb.rkey)
+            for i in range(n)])
+        wcs = await run_driver(a.ctx.wait_cq, cqa, n, 40000)
+        assert all(w.ok for w in wcs) and [w.wr_id for w in wcs] == list(range(10, 10 + n))
+        dut.ce_mark_ab.value = 0
+        assert await run_driver(mb.read, lb, size) == src, "WRITE data at B"
+        await ClockCycles(dut.clk, 2000)
+        marked = int(dut.ce_marked_ab.value)
+        vs1 = await run_driver(b.vswitch.counters)
+        ea1 = await run_driver(a.ctx.counters)
+        eb1 = await run_driver(b.ctx.counters)
+        cnp_tx = await run_driver(b.ctx.dev.read, "cc", "cnp_tx")
+        rc = await rate_of(a.ctx, qa)
+        cnps = 0
+        for f in env.frames("b"):
+            vni, dqp, inner = classify("b", f)
+            if Ether(inner)[rl.BTH].opcode == rl.CNP:
+                assert vni == 100 and dqp == qa.qpn, (vni, dqp)
+                cnps += 1
+        dut._log.info("CE marked on the wire %d, decap CE inward %d, CNPs B -> A %d "
+                      "(cc.cnp_tx %d), A rx_cnp +%d, A's rate %d of %d", marked,
+                      vs1["ce_marked"] - vs0["ce_marked"], cnps, cnp_tx,
+                      ea1["rx_cnp"] - ea0["rx_cnp"], rc, line)
+        assert marked > 0, "no outer ECT frame: the encap did not copy ECT outward"
+        assert vs1["ce_marked"] - vs0["ce_marked"] == marked, (vs0, vs1, marked)
+        assert cnps >= 1 and cnp_tx >= 1, (cnps, cnp_tx)
+        assert eb1["tx_cnp"] - eb0["tx_cnp"] == cnps, (eb0, eb1)
+        assert ea1["rx_cnp"] - ea0["rx_cnp"] == cnps, (ea0, ea1)
+        # DCQCN (Zhu et al., SIGCOMM 2015): Rc <- Rc (1 - alpha / 2), alpha = 1 here, one
+        # CNP (cnp_interval far above the run): the line rate halved
+        assert cnps == 1 and rc == line // 2, f"A's rate {rc}, CNPs {cnps}"
+        c1 = await env.counters("b")
+        assert c1["rx_tunnel"] > cb0["rx_tunnel"] and c1["drop_bound_plain"] == 0, c1
+        assert (await env.counters("a"))["rx_tunnel"] > ca0["rx_tunnel"]
+
+    @cocotb.test()
+    async def other_wire_frames(dut):
+        """Frames that are neither RoCEv2 nor VXLAN (ARP, IPv4 UDP to other ports, TCP,
+        ICMPv6, an IPv4 fragment of a UDP 4791 datagram, a non-IP EtherType) injected
+        into B's wire between the link's frames while a bound and a plain QP pair run
+        WRITEs: B counts each in rx_wire_other (and nothing else moves the RoCE and VXLAN
+        wire counters), the vnic path drops each once (vSwitch drop_outer), the RoCE
+        engine never sees them, and the traffic is unaffected."""
+        from cocotbext.axi import AxiStreamBus, AxiStreamSource
+        from scapy.layers.inet import ICMP, TCP
+        from scapy.layers.inet6 import ICMPv6EchoRequest, IPv6
+        from scapy.layers.l2 import ARP
+
+        env = Env(dut)
+        await env.start()
+        a, b = env.nic["a"], env.nic["b"]
+        bmac, bip = ENGINE["b"]
+        eth = Ether(dst=bmac, src="02:00:00:00:77:01")
+        corpus = [
+            bytes(eth / ARP(pdst=bip, psrc="10.0.0.77")),
+            bytes(eth / IP(src="10.0.0.77", dst=bip) / UDP(sport=1234, dport=53) / Raw(b"q" * 30)),
+            bytes(eth / IP(src="10.0.0.77", dst=bip) / TCP(sport=1234, dport=4791) / Raw(b"t" * 60)),
+            bytes(eth / IP(src="10.0.0.77", dst=bip) / ICMP() / Raw(b"p" * 200)),
+            bytes(eth / IPv6(src="fd00::77", dst="fd00::b") / ICMPv6EchoRequest(data=b"e" * 90)),
+            bytes(eth / IP(src="10.0.0.77", dst=bip, flags="MF", frag=0)
+                  / UDP(sport=5000, dport=4791) / Raw(b"f" * 300)),
+            bytes(eth / IP(src="10.0.0.77", dst=bip, frag=40) / Raw(b"g" * 100)),
+            bytes(Ether(dst=bmac, src="02:00:00:00:77:01", type=0x88B5) / Raw(b"x" * 46)),
+            bytes(eth / IP(src="10.0.0.77", dst=bip) / UDP(sport=4789, dport=4790) / Raw(b"v" * 64)),
+        ]
+        corpus = [f + bytes(max(0, 60 - len(f))) for f in corpus]
+        reps = 3
+        inj = AxiStreamSource(AxiStreamBus.from_prefix(dut, "inj"), dut.clk, dut.rst)
+        inj.log.setLevel("WARNING")
+        t1, t2 = await env.connect(100, 100), await env.connect(None, None)
+        ma, mb = env.mem["a"], env.mem["b"]
+        jobs = []
+        for k, ((pda, cqa, qa), (pdb, _cqb, _qb)) in enumerate((t1, t2)):
+            la = await run_driver(ma.alloc, 16384, 4096)
+            lb = await run_driver(mb.alloc, 16384, 4096)
+            src = pattern(50 + k, 16384)
+            await run_driver(ma.write, la, src)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, 16384, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 16384, ACC)
+            jobs.append((qa, cqa, la, lb, src, mra, mrb))
+        cb0 = await env.counters("b")
+        eb0 = await run_driver(b.ctx.counters)
+        vs0 = await run_driver(b.vswitch.counters)
+        for qa, _cqa, la, lb, _src, mra, mrb in jobs:
+            await run_driver(a.ctx.post_send, qa, [
+                SendWR(WrOpcode.RDMA_WRITE, wr_id=20 + i, local_addr=la + i * 4096,
+                       length=4096, lkey=mra.lkey, remote_addr=lb + i * 4096, rkey=mrb.rkey)
+                for i in range(4)])
+        for _ in range(reps):
+            for f in corpus:
+                await inj.send(f)
+                await ClockCycles(dut.clk, 37)
+        await inj.wait()
+        for _qa, cqa, _la, lb, src, _mra, _mrb in jobs:
+            wcs = await run_driver(a.ctx.wait_cq, cqa, 4, 40000)
+            assert all(w.ok for w in wcs), wcs
+            assert await run_driver(mb.read, lb, 16384) == src
+        await ClockCycles(dut.clk, 1000)
+        cb1 = await env.counters("b")
+        eb1 = await run_driver(b.ctx.counters)
+        vs1 = await run_driver(b.vswitch.counters)
+        d = {k: cb1[k] - cb0[k] for k in cb1}
+        n = reps * len(corpus)
+        wire_a = env.frames("a")
+        n_tun = sum(1 for f in wire_a if classify("a", f)[0] is not None)
+        dut._log.info("injected %d other frames; B deltas %s; vSwitch drop_outer +%d", n, d,
+                      vs1["drop_outer"] - vs0["drop_outer"])
+        assert d["rx_wire_other"] == n, d
+        assert vs1["drop_outer"] - vs0["drop_outer"] == n, (vs0, vs1)
+        assert cb1["rx_wire_vxlan"] == n_tun and cb1["rx_wire_roce"] == len(wire_a) - n_tun, cb1
+        for k in ("drop_vni_mismatch", "drop_unbound_tun", "drop_bound_plain", "drop_not_roce"):
+            assert d[k] == 0, (k, d)
+        assert eb1["rx_frames"] - eb0["rx_frames"] == d["rx_wire_roce"] + d["rx_tunnel"], \
+            (eb0, eb1, d)
 
     @cocotb.test()
     async def isolation(dut):

@@ -422,27 +422,15 @@ module tb_roce_pair #(
       .cnt_dup(lab_c[6]), .cnt_reorder(lab_c[7]), .cnt_biterr(lab_c[8]), .cnt_ge_bad(lab_c[9]),
       .ge_bad(lab_ge)
   );
-  // frame-granular mux: link first; the injector only when the link has no frame
-  // waiting, and a frame once started finishes from the same source
-  logic         inj_sel, inj_sel_q, inj_mid_q;
-  assign inj_sel     = inj_mid_q ? inj_sel_q : (!lab_m_tvalid && inj_tvalid);
-  assign b_rx_tdata  = inj_sel ? inj_tdata  : lab_m_tdata;
-  assign b_rx_tkeep  = inj_sel ? inj_tkeep  : lab_m_tkeep;
-  assign b_rx_tvalid = inj_sel ? inj_tvalid : lab_m_tvalid;
-  assign b_rx_tlast  = inj_sel ? inj_tlast  : lab_m_tlast;
-  assign b_rx_tuser  = inj_sel ? 1'b0       : lab_m_tuser;
-  assign lab_m_tready = !inj_sel && b_rx_tready;
-  assign inj_tready   = inj_sel && b_rx_tready;
-  always_ff @(posedge clk) begin
-    if (b_rx_tvalid && b_rx_tready) begin
-      inj_mid_q <= !b_rx_tlast;
-      inj_sel_q <= inj_sel;
-    end
-    if (rst) begin
-      inj_mid_q <= 1'b0;
-      inj_sel_q <= 1'b0;
-    end
-  end
+  fabnic_tb_wire_inject #(.DATA_W(512)) u_inject (
+      .clk, .rst,
+      .s_link_tdata(lab_m_tdata), .s_link_tkeep(lab_m_tkeep), .s_link_tvalid(lab_m_tvalid),
+      .s_link_tready(lab_m_tready), .s_link_tlast(lab_m_tlast), .s_link_tuser(lab_m_tuser),
+      .s_inj_tdata(inj_tdata), .s_inj_tkeep(inj_tkeep), .s_inj_tvalid(inj_tvalid),
+      .s_inj_tready(inj_tready), .s_inj_tlast(inj_tlast),
+      .m_tdata(b_rx_tdata), .m_tkeep(b_rx_tkeep), .m_tvalid(b_rx_tvalid),
+      .m_tready(b_rx_tready), .m_tlast(b_rx_tlast), .m_tuser(b_rx_tuser)
+  );
   assign lab_cnt_drops   = lab_c[1] + lab_c[2] + lab_c[3] + lab_c[4];
   assign lab_cnt_drop_ge = lab_c[3];
   assign lab_cnt_ge_bad  = lab_c[9];
@@ -471,34 +459,14 @@ module tb_roce_pair #(
   assign lba_cnt_drop_ge = lba_c[3];
   assign lba_cnt_ge_bad  = lba_c[9];
 
-  // CE marking of A's IPv4 frames (ECT(0)/ECT(1) -> CE) with an incremental header
-  // checksum update (RFC 1624), on the first beat of each frame; the ICRC does not
-  // cover the ECN bits.
+  // CE marking of A's ECT frames (switch stand-in)
   logic [511:0] a_txm_tdata;
-  logic         a_first_q;
-  always_ff @(posedge clk) begin
-    if (a_tx_tvalid && a_tx_tready) a_first_q <= a_tx_tlast;
-    if (rst) a_first_q <= 1'b1;
-  end
-  always_comb begin
-    logic [15:0] m_old, m_new, hc;
-    logic [16:0] sum;
-    a_txm_tdata = a_tx_tdata;
-    if (ce_mark_ab && a_first_q && a_tx_tdata[8*12 +: 16] == 16'h0008
-        && a_tx_tdata[8*15 +: 2] != 2'b00 && a_tx_tdata[8*15 +: 2] != 2'b11) begin
-      m_old = {a_tx_tdata[8*14 +: 8], a_tx_tdata[8*15 +: 8]};
-      m_new = {m_old[15:2], 2'b11};
-      hc    = {a_tx_tdata[8*24 +: 8], a_tx_tdata[8*25 +: 8]};
-      sum   = 17'(~hc) + 17'(~m_old);
-      sum   = 17'(sum[15:0]) + 17'(sum[16]);
-      sum   = 17'(sum[15:0]) + 17'(m_new);
-      sum   = 17'(sum[15:0]) + 17'(sum[16]);
-      hc    = ~sum[15:0];
-      a_txm_tdata[8*15 +: 8] = m_new[7:0];
-      a_txm_tdata[8*24 +: 8] = hc[15:8];
-      a_txm_tdata[8*25 +: 8] = hc[7:0];
-    end
-  end
+  logic [31:0]  unused_ce_cnt;
+  fabnic_tb_ce_mark #(.DATA_W(512)) u_ce_mark (
+      .clk, .rst, .enable(ce_mark_ab), .s_tdata(a_tx_tdata), .s_tvalid(a_tx_tvalid),
+      .s_tready(a_tx_tready), .s_tlast(a_tx_tlast), .m_tdata(a_txm_tdata),
+      .cnt_marked(unused_ce_cnt)
+  );
 
 endmodule
 
