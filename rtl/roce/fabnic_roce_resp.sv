@@ -44,21 +44,34 @@
 // check; if any MR was written since, the first packet that would use it fetches and
 // checks it again (protection is as strict as checking on arrival). Its lkey error is
 // counted when a SEND meets it.
-// Timing structure (docs/roce_engine.md, "Responder structure and logic depth"): the
-// FSM's decisions read values registered one or more cycles ahead (opcode classes,
-// context-derived sizes, S_DISPATCH's PSN, RQ and RQE-epoch compares, S_NEW's whole
-// decision, the SEND and WRITE length checks, the fast path's rkey lookup and length
-// checks, S_FIN's pick and prefetch flags, S_PF's and S_RQE_RD's batch compares, the
-// next batch's size, the SR window request's span, the SR stash lookup, the MSN
-// advance), each under a rule checked by an assertion at the end of the module; every
-// next state is a constant, so synthesis codes st_q one-hot. The state RAM is read
-// every cycle at the QP the next pick would take, and written one cycle after the
-// write-back decision from r_q
-// (one event in flight; the state an event starts from is checked against a shadow of
-// the RAM in simulation).
+// Structure: one FSM (states in fabnic_roce_resp_pkg, one-hot: a state test is one
+// flop) as two processes, the next-state block (st_d, defaults and unique case) and the
+// register updates of each state; submodules: u_ack (fabnic_roce_resp_ack: ACK / NAK /
+// atomic ACK / CNP / SACK jobs and the READ response job), u_cqe_out
+// (fabnic_roce_resp_out: receive CQEs), u_mr (fabnic_roce_mr_table: rkey / lkey
+// checks), u_win (fabnic_roce_sr_window: SR receive window), u_rkc
+// (fabnic_roce_xlate_cache: the fast path's rkey cache).
+// Timing structure (docs/roce_engine.md, "Responder structure and logic depth"): decide
+// in one stage, act in the next. S_DISPATCH decides a request packet's outcome into dp_q
+// and S_NEW acts on it (S_DISPATCH itself acts only on the cached-rkey WRITE fast path);
+// the FSM's decisions read values registered one or more cycles ahead (opcode classes,
+// context-derived sizes, S_DISPATCH's PSN, RQ and RQE-epoch compares, S_DISPATCH's and
+// S_NEW's whole decisions, the SEND and WRITE length checks, the fast path's rkey
+// lookup and length checks, S_FIN's pick and prefetch flags, S_PF's and S_RQE_RD's
+// batch compares, the next batch's size, the SR window request's span, the SR stash
+// lookup, the MSN advance), each under a rule checked by an assertion at the end of
+// the module. The state RAM is read every cycle at the QP the next pick would take,
+// and written one cycle after the write-back decision from r_q (one event in flight;
+// the state an event starts from is checked against a shadow of the RAM in
+// simulation).
 // ACK/NAK jobs and receive CQEs leave through bypass hold registers
 // (fabnic_roce_resp_out): the FSM offers one only while the register is empty (a flop)
 // and never waits for m_job_ready / m_cqe_ready, which drive only those registers.
+// Handshakes with the submodules: u_ack's job offer and u_cqe_out's offer are flops
+// (state and event registers) gated by the room flops; S_RJOB's READ job handshake
+// passes through u_ack (m_rjob_ready -> the FSM); u_mr's check request is issued from
+// registered flags (S_DISPATCH's speculative check, S_MR_CHK, S_RQE_CHK) and its
+// result is not back-pressured; u_win's request and response readies are state flops.
 // Combinational handshake paths (not registered): S_PLACE passes the payload stream
 // through (s_axis_tvalid -> m_wr_tvalid, m_wr_tready -> s_axis_tready) and its last
 // beat commits and may pick the next event in the same cycle (fast finish: both ->
@@ -182,6 +195,7 @@ module fabnic_roce_resp #(
 );
   import fabnic_pkt_pkg::*;
   import fabnic_roce_pkg::*;
+  import fabnic_roce_resp_pkg::*;
 
   typedef struct packed {
     logic [23:0] epsn;
@@ -276,21 +290,9 @@ module fabnic_roce_resp #(
       .cnt_err_access(unused_mr_cnt[4]), .cnt_err_bounds(unused_mr_cnt[5])
   );
 
-  typedef enum logic [4:0] {
-    S_IDLE, S_LOAD, S_DISPATCH, S_NEW, S_RQE_RD, S_RQE_WAIT, S_RQE_CHK, S_RQE_CHKW,
-    S_MR_CHK, S_MR_CHKW, S_EXEC, S_PLACE_D, S_PLACE, S_DRAIN, S_ATOM_RD, S_ATOM_WAIT,
-    S_ATOM_WD, S_ATOM_W, S_RJOB, S_FIN, S_WB, S_SRQ, S_SRW, S_SRI, S_SCHK, S_CMP, S_CMPQ,
-    S_RFL, S_RFLQ, S_WFE, S_RQE_DONE, S_PF
-  } st_e;
-  st_e st_q, after_rqe_q;
-  // S_NEW's outcomes: opcode sequence error, prefetched RQE to check again, RNR NAK,
-  // RQE to read, access error, misaligned atomic, MR check, execute
-  typedef enum logic [2:0] {
-    NW_SEQ, NW_REFETCH, NW_RNR, NW_RQE, NW_ACC, NW_ALIGN, NW_MR, NW_EXEC
-  } nw_e;
+  resp_st_e st_q, st_d, after_rqe_q;
 
-  typedef enum logic [2:0] { SRC_CTL, SRC_DB, SRC_PKT, SRC_CNP, SRC_RQE, SRC_WF } src_e;
-  src_e        src_q;
+  resp_src_e        src_q;
   logic [23:0] wf_psn_q;    // SRC_WF: PSN of the packet whose placement failed
   logic        wf_first_q;  // S_RFL: the first receive flushed was in use (LOC_QP_OP_ERR)
 
@@ -338,8 +340,7 @@ module fabnic_roce_resp #(
   logic [15:0] plen_q;
 
   // what to send after the packet (ack_kind) and complete (cqe_q)
-  typedef enum logic [2:0] { A_NONE, A_ACK, A_NAK, A_ATOMIC, A_CNP, A_SACK } ack_e;
-  ack_e        ack_q;
+  resp_ack_e        ack_q;
   logic [7:0]  syn_q;
   logic [23:0] ack_psn_q;
   logic        cqe_pend_q;
@@ -349,28 +350,7 @@ module fabnic_roce_resp #(
   logic [63:0] atom_orig_q, atom_new_q;
 
   // opcode classes, decoded from the header port and registered with h_q at the pick
-  typedef struct packed {
-    logic send, write, first, last, imm, read, atomic, req, rqe, cas;
-  } opc_t;
-  function automatic opc_t op_class(input logic [7:0] o);
-    opc_t c;
-    c.send   = o <= OP_SEND_ONLY_IMM;
-    c.write  = o >= OP_WRITE_FIRST && o <= OP_WRITE_ONLY_IMM;
-    c.read   = o == OP_READ_REQUEST;
-    c.atomic = o == OP_COMPARE_SWAP || o == OP_FETCH_ADD;
-    c.cas    = o == OP_COMPARE_SWAP;
-    c.req    = c.send || c.write || c.read || c.atomic;
-    c.first  = o == OP_SEND_FIRST || o == OP_SEND_ONLY || o == OP_SEND_ONLY_IMM
-               || o == OP_WRITE_FIRST || o == OP_WRITE_ONLY || o == OP_WRITE_ONLY_IMM;
-    c.last   = o == OP_SEND_LAST || o == OP_SEND_LAST_IMM || o == OP_SEND_ONLY
-               || o == OP_SEND_ONLY_IMM || o == OP_WRITE_LAST || o == OP_WRITE_LAST_IMM
-               || o == OP_WRITE_ONLY || o == OP_WRITE_ONLY_IMM;
-    c.imm    = o == OP_SEND_LAST_IMM || o == OP_SEND_ONLY_IMM || o == OP_WRITE_LAST_IMM
-               || o == OP_WRITE_ONLY_IMM;
-    c.rqe    = c.send || o == OP_WRITE_LAST_IMM || o == OP_WRITE_ONLY_IMM;
-    return c;
-  endfunction
-  opc_t oc_q;
+  resp_opc_t oc_q;
   logic is_send, is_write, is_first, is_last, has_imm, is_read, is_atomic, is_req;
   logic needs_rqe;   // this packet consumes a receive WQE
   assign is_send   = oc_q.send;
@@ -393,7 +373,7 @@ module fabnic_roce_resp #(
   logic [31:0] rd_sum_q;
   logic [23:0] rd_np_q;
   always_ff @(posedge clk) begin
-    if (st_q == S_LOAD) begin
+    if (st_q[I_LOAD]) begin
       lg      <= pmtu_log(st_rd.pmtu);
       pmtu_b  <= 32'd1 << pmtu_log(st_rd.pmtu);
       rq_mask <= 16'((32'd1 << st_rd.rq_log) - 1);
@@ -541,14 +521,16 @@ module fabnic_roce_resp #(
 
   // ---------------------------------------------------------------- SR receive window
   // PSN span of the request: a READ's packet count from rd_sum_q (len + PMTU - 1,
-  // registered from h_q and pmtu_m1): S_SRQ is at least one cycle after S_DISPATCH, and
-  // h_q and the context are unchanged from S_DISPATCH on (asserted at the end)
-  logic [23:0] sr_span;
+  // registered from h_q and pmtu_m1), itself registered (sr_span_q): S_SRQ is at least
+  // two cycles after S_DISPATCH (S_NEW is between them), and h_q and the context are
+  // unchanged from S_DISPATCH on (asserted at the end)
+  logic [23:0] sr_span, sr_span_q;
   always_comb begin
     logic [31:0] n;
     n       = rd_sum_q >> lg;
     sr_span = !is_read ? 24'd1 : (n == 0) ? 24'd1 : n[23:0];
   end
+  always_ff @(posedge clk) sr_span_q <= sr_span;
   localparam int SRW = 64;
   logic              sw_init_ready, sw_req_ready, sw_rsp_valid;
   logic [QPN_W-1:0]  unused_sw_qpn;
@@ -559,13 +541,13 @@ module fabnic_roce_resp #(
   logic [CNT_W-1:0]  unused_sw_cnt [6];
   fabnic_roce_sr_window #(.NUM_QP(NUM_QP), .W(SRW), .USER_W(1), .CNT_W(CNT_W), .OUT_REG(1'b1)) u_win (
       .clk, .rst,
-      .s_init_valid(st_q == S_SRI), .s_init_ready(sw_init_ready), .s_init_qpn(qpn_q),
+      .s_init_valid(st_q[I_SRI]), .s_init_ready(sw_init_ready), .s_init_qpn(qpn_q),
       .s_init_epsn(ctl_psn_q),
-      .s_req_valid(st_q == S_SRQ), .s_req_ready(sw_req_ready), .s_req_qpn(qpn_q),
+      .s_req_valid(st_q[I_SRQ]), .s_req_ready(sw_req_ready), .s_req_qpn(qpn_q),
       .s_req_psn(h_q.bth.psn),
-      .s_req_span(sr_span),
+      .s_req_span(sr_span_q),
       .s_req_ordered(!(is_write && !has_imm) && !is_send), .s_req_user(1'b0),
-      .m_rsp_valid(sw_rsp_valid), .m_rsp_ready(st_q == S_SRW), .m_rsp_qpn(unused_sw_qpn),
+      .m_rsp_valid(sw_rsp_valid), .m_rsp_ready(st_q[I_SRW]), .m_rsp_qpn(unused_sw_qpn),
       .m_rsp_psn(unused_sw_psn), .m_rsp_user(unused_sw_user), .m_rsp_class(sw_class),
       .m_rsp_epsn(sw_epsn), .m_rsp_adv(sw_adv), .m_rsp_bitmap(sw_bmp),
       .cnt_in_order(unused_sw_cnt[0]), .cnt_out_of_order(unused_sw_cnt[1]),
@@ -611,7 +593,7 @@ module fabnic_roce_resp #(
   endfunction
   always_ff @(posedge clk) begin
     eom_cnt_q <= pc64(eom_pass_q);
-    mp1_q     <= st_q == S_SRW && sw_rsp_valid && sw_class == fabnic_roce_sr_pkg::SR_NEW_IN_ORDER;
+    mp1_q     <= st_q[I_SRW] && sw_rsp_valid && sw_class == fabnic_roce_sr_pkg::SR_NEW_IN_ORDER;
     mp2_q     <= mp1_q;
     if (rst) begin
       mp1_q <= 1'b0;
@@ -623,10 +605,10 @@ module fabnic_roce_resp #(
   logic take_rqe, take_wf, take_ctl, take_db, take_cnp, take_pkt, idle_like, fin_next, fwd_q;
   // S_FIN with nothing to do after the packet picks the next event itself
   assign fin_next  = fin_done && fp_ok_q && fin_pf_act != PF_FSM;
-  assign idle_like = st_q == S_IDLE || fin_next || fast_fin;
+  assign idle_like = st_q[I_IDLE] || fin_next || fast_fin;
   // cycles that may write an input of the S_CMP stash lookup
-  assign lk_chg = idle_like || st_q == S_DISPATCH || st_q == S_SRW || st_q == S_RFL
-                  || (st_q == S_CMP && lk_ok);
+  assign lk_chg = idle_like || st_q[I_DISPATCH] || st_q[I_SRW] || st_q[I_RFL]
+                  || (st_q[I_CMP] && lk_ok);
   // (S_LOAD, the cycle after a pick, is the only reader of fwd_q)
   always_ff @(posedge clk) fwd_q <= (wr_en && rd_addr == qpn_q)
                                      || (wb_en_q && rd_addr == wb_qpn_q);
@@ -648,11 +630,11 @@ module fabnic_roce_resp #(
   end
   // (under idle_like, S_FIN and S_PLACE stand for fin_next and fast_fin)
   logic pick_any, pick_same, pick_pkt;
-  src_e pick_src;
+  resp_src_e pick_src;
   assign pick_same = pick_pkt && QPN_W'(s_hdr.bth.dest_qp) == qpn_q && !st_dirty_q
                      && !st_wr_en
-                     && (((st_q == S_FIN || st_q == S_PLACE) && src_q == SRC_PKT)
-                         || (st_q == S_IDLE && r_hot_q));
+                     && (((st_q[I_FIN] || st_q[I_PLACE]) && src_q == SRC_PKT)
+                         || (st_q[I_IDLE] && r_hot_q));
   // The context RAMs read every cycle at the QP of the event that would be picked
   // (sel_rqe and the valids, not idle_like): S_LOAD, the cycle after a pick, sees the
   // picked QP's words.
@@ -683,7 +665,7 @@ module fabnic_roce_resp #(
   // state after S_IDLE, S_FIN or a fast finish reads them before the next pick), so the
   // pick itself is not their enable.
   always_ff @(posedge clk) begin
-    if (st_q == S_IDLE || st_q == S_FIN || fast_fin) begin
+    if (st_q[I_IDLE] || st_q[I_FIN] || fast_fin) begin
       h_q    <= s_hdr;
       oc_q   <= op_class(s_hdr.bth.opcode);
       plen_q <= s_hdr_plen;
@@ -698,15 +680,15 @@ module fabnic_roce_resp #(
   // (the FSM reads only while the background RQE reader has nothing outstanding, so
   // the in-order read data belongs to whoever is waiting)
   logic fsm_rd_valid;
-  assign fsm_rd_valid = ((st_q == S_RQE_RD && !(bg_hit_r && !side_q)) || st_q == S_ATOM_RD)
+  assign fsm_rd_valid = ((st_q[I_RQE_RD] && !(bg_hit_r && !side_q)) || st_q[I_ATOM_RD])
                         && !bg_busy;
   assign m_rd_valid  = fsm_rd_valid || bg_st_q == BG_RD;
   assign m_rd_addr   = (bg_st_q == BG_RD) ? bg_addr_q
-                     : (st_q == S_ATOM_RD) ? r_q.wr_haddr
+                     : (st_q[I_ATOM_RD]) ? r_q.wr_haddr
                      : qc_q.rq_base + {43'd0, ((side_q ? ssn_idx : r_q.rq_ci) & rq_mask), 5'd0};
   assign m_rd_len    = (bg_st_q == BG_RD) ? (32'(bg_n_q) << 5)
-                     : (st_q == S_ATOM_RD) ? 32'd8 : 32'd32;
-  assign s_rd_tready = st_q == S_RQE_WAIT || st_q == S_ATOM_WAIT || bg_st_q == BG_WAIT;
+                     : (st_q[I_ATOM_RD]) ? 32'd8 : 32'd32;
+  assign s_rd_tready = st_q[I_RQE_WAIT] || st_q[I_ATOM_WAIT] || bg_st_q == BG_WAIT;
 
   // ---------------------------------------------------------------- background RQE reads
   // Prefetching is not done in the FSM's own read states (which would stall every packet
@@ -724,7 +706,7 @@ module fabnic_roce_resp #(
                    && bg_off >= 16'(bg_lo_q) && bg_off < 16'(bg_n_q);
   assign bg_pend = bg_busy && !bg_stale_q && bg_qpn_q == qpn_q && bg_off < 16'(bg_n_q);
   assign bg_ent  = bg_e_q[BGI'(bg_off)];
-  assign bg_pop  = st_q == S_RQE_RD && !side_q && bg_hit_r;
+  assign bg_pop  = st_q[I_RQE_RD] && !side_q && bg_hit_r;
 
   // S_FIN's inputs, registered in the cycle that enters S_FIN and held while it lasts:
   // r_q (r_cm at a commit), qpn_q, cmp_map_q and the batch's QP, base, size and low
@@ -734,7 +716,7 @@ module fabnic_roce_resp #(
   assign fo0 = r_q.rq_ci - bg_base_q;
   assign fo1 = r_q.rq_ci + 16'd1 - bg_base_q;
   always_ff @(posedge clk) begin
-    if (st_q != S_FIN) begin
+    if (!st_q[I_FIN]) begin
       fp_ok_q <= !fr.err && cmp_map_q == '0;
       fp_cmp_q <= cmp_map_q != '0;
       // (the same as from fr, with the commit's two outcomes computed side by side:
@@ -760,11 +742,18 @@ module fabnic_roce_resp #(
   // those of the cycle before it: in that cycle r_q's RQ indices, qpn_q and the batch's
   // QP, base, size and low index do not change (the doorbell's new producer index is
   // pf_pi; asserted at the end). The batch's state (bg_st_q, bg_stale_q) is read live.
+  // batch size: min(RQE_BATCH, posted, room to the ring's end), the three compares side
+  // by side
+  function automatic logic [BGW-1:0] bmin(input logic [16:0] room, input logic [16:0] pst);
+    if (room < 17'(RQE_BATCH) && room < pst) return BGW'(room);
+    else if (pst < 17'(RQE_BATCH))           return BGW'(pst);
+    else                                        return BGW'(RQE_BATCH);
+  endfunction
   logic pf_ne_q, bgo_lt_q, bgo_ge_q, bgq_q;
-  logic [BGW-1:0] pf_cnt_q, fp_cnt_q;   // (pf_cnt_q: from the registered room / posted)
+  logic [BGW-1:0] pf_cnt_q, fp_cnt;   // (from the registered room / posted)
   logic [16:0]    pf_room_q, pf_posted_q;
   always_comb begin
-    pf_pi     = (st_q == S_DISPATCH && src_q == SRC_DB) ? db_pi_q : r_q.rq_pi;
+    pf_pi     = (st_q[I_DISPATCH] && src_q == SRC_DB) ? db_pi_q : r_q.rq_pi;
     pf_room   = rq_size - 17'(r_q.rq_ci & rq_mask);
     pf_posted = 17'(pf_pi - r_q.rq_ci);
     pf_cnt    = BGW'(RQE_BATCH);
@@ -779,17 +768,13 @@ module fabnic_roce_resp #(
     pf_room_q   <= pf_room;
     pf_posted_q <= pf_posted;
   end
-  always_comb begin
-    pf_cnt_q = BGW'(RQE_BATCH);
-    if (pf_posted_q < 17'(pf_cnt_q)) pf_cnt_q = BGW'(pf_posted_q);
-    if (pf_room_q < 17'(pf_cnt_q))   pf_cnt_q = BGW'(pf_room_q);
-  end
+  assign pf_cnt_q = bmin(pf_room_q, pf_posted_q);
   assign bg_hit_r  = bg_st_q == BG_HAVE && !bg_stale_q && bgq_q && bgo_ge_q && bgo_lt_q;
   assign bg_pend_r = bg_busy && !bg_stale_q && bgq_q && bgo_lt_q;
   always_comb begin
     // (a fetched batch's pass installs or does nothing: it never launches a read)
     pf_point  = RQE_PREFETCH && !r_q.rqe_valid && pf_ne_q && !r_q.err && qps_ok
-                && st_q == S_PF;
+                && st_q[I_PF];
     if (!pf_point || bg_pend_r)              pf_act = PF_NONE;  // on its way: installed on arrival
     else if (bg_hit_r)                       pf_act = PF_FSM;   // here: S_RQE_RD takes it
     else if (!bg_busy && src_q != SRC_RQE)   pf_act = PF_LAUNCH;
@@ -801,24 +786,25 @@ module fabnic_roce_resp #(
     else if (!bg_busy)                        fin_pf_act = PF_LAUNCH;
     else                                      fin_pf_act = PF_FSM;
   end
-  assign bg_launch = (st_q == S_FIN) ? fin_pf_act == PF_LAUNCH : pf_act == PF_LAUNCH;
+  assign bg_launch = (st_q[I_FIN]) ? fin_pf_act == PF_LAUNCH : pf_act == PF_LAUNCH;
   // S_FIN's batch size, from the committed state (rq_ci + 1 when the commit completes a
   // receive: both computed), registered on entering S_FIN like fp_*_q
-  function automatic logic [BGW-1:0] batch_cnt(input logic [15:0] ci, input logic [15:0] pi);
-    logic [16:0] b_room, b_posted;
-    logic [BGW-1:0] c;
-    b_room   = rq_size - 17'(ci & rq_mask);
-    b_posted = 17'(pi - ci);
-    c        = BGW'(RQE_BATCH);
-    if (b_posted < 17'(c)) c = BGW'(b_posted);
-    if (b_room < 17'(c))   c = BGW'(b_room);
-    return c;
-  endfunction
+  // (the room to the ring's end and the posted count, registered on entering S_FIN for
+  // rq_ci and rq_ci + 1 side by side with the commit's choice; the minimum in S_FIN)
+  logic [16:0] fp_room0_q, fp_room1_q, fp_posted0_q, fp_posted1_q;
+  logic        fp_sel1_q;     // the commit completed a receive: rq_ci + 1
+  logic [15:0] fp_ci1;
+  assign fp_ci1 = r_q.rq_ci + 16'd1;
   always_ff @(posedge clk) begin
-    if (st_q != S_FIN)
-      fp_cnt_q <= (commit_now && cm_cqe) ? batch_cnt(r_q.rq_ci + 16'd1, r_q.rq_pi)
-                                         : batch_cnt(r_q.rq_ci, r_q.rq_pi);
+    if (!st_q[I_FIN]) begin
+      fp_room0_q   <= rq_size - 17'(r_q.rq_ci & rq_mask);
+      fp_room1_q   <= rq_size - 17'(fp_ci1 & rq_mask);
+      fp_posted0_q <= 17'(r_q.rq_pi - r_q.rq_ci);
+      fp_posted1_q <= 17'(r_q.rq_pi - fp_ci1);
+      fp_sel1_q    <= commit_now && cm_cqe;
+    end
   end
+  assign fp_cnt = fp_sel1_q ? bmin(fp_room1_q, fp_posted1_q) : bmin(fp_room0_q, fp_posted0_q);
   // next batch after the one being used up (posted entries behind rq_ci + 1), in two
   // register stages from r_q and the context: the pop that uses the batch up moves the
   // reader to BG_NX1, BG_NX2 launches the read from nx_*_q. r_q's RQ indices and the
@@ -832,7 +818,6 @@ module fabnic_roce_resp #(
   assign nx_room   = rq_size - 17'((r_q.rq_ci + 16'd1) & rq_mask);
   assign nx_posted = 17'(r_q.rq_pi - r_q.rq_ci - 16'd1);
   always_ff @(posedge clk) begin
-    logic [BGW-1:0] c;
     // stage 1: from r_q
     nx_room_q   <= nx_room;
     nx_posted_q <= nx_posted;
@@ -840,11 +825,7 @@ module fabnic_roce_resp #(
     nx_base_q   <= r_q.rq_ci + 16'd1;
     nx_addr_q   <= qc_q.rq_base + {43'd0, ((r_q.rq_ci + 16'd1) & rq_mask), 5'd0};
     // stage 2: the count
-    c = BGW'(RQE_BATCH);
-    if (nx_posted_q < 17'(c)) c = BGW'(nx_posted_q);
-    if (nx_room_q < 17'(c))   c = BGW'(nx_room_q);
-    if (nx_none_q) c = '0;
-    nx_cnt_q <= c;
+    nx_cnt_q <= nx_none_q ? '0 : bmin(nx_room_q, nx_posted_q);
   end
   always_comb begin
     nx_cnt = BGW'(RQE_BATCH);
@@ -858,7 +839,7 @@ module fabnic_roce_resp #(
       bg_st_q    <= BG_RD;
       bg_qpn_q   <= qpn_q;
       bg_base_q  <= r_q.rq_ci;
-      bg_n_q     <= (st_q == S_FIN) ? fp_cnt_q : pf_cnt_q;
+      bg_n_q     <= (st_q[I_FIN]) ? fp_cnt : pf_cnt_q;
       bg_lo_q    <= '0;
       bg_rx_q    <= '0;
       bg_stale_q <= 1'b0;
@@ -905,7 +886,7 @@ module fabnic_roce_resp #(
     // (conservative: a context write of either QP marks the batch stale, launched or not;
     // a stale batch is only not used)
     if ((st_wr_en && (st_wr_addr == qpn_q || st_wr_addr == bg_qpn_q))
-        || (st_q == S_DISPATCH && src_q == SRC_CTL && !ctl_op_q && qpn_q == bg_qpn_q))
+        || (st_q[I_DISPATCH] && src_q == SRC_CTL && !ctl_op_q && qpn_q == bg_qpn_q))
       bg_stale_q <= 1'b1;
     if (rst) begin
       bg_st_q  <= BG_IDLE;
@@ -916,7 +897,7 @@ module fabnic_roce_resp #(
 
   // MR checks: RQE buffer (local write) or the remote access of the request
   always_comb begin
-    if (st_q == S_RQE_CHK) begin
+    if (st_q[I_RQE_CHK]) begin
       chk_key = rqe_lkey_q;
       chk_va  = u_haddr;
       chk_len = u_len;
@@ -943,7 +924,7 @@ module fabnic_roce_resp #(
   // S_MR_CHKW, which takes it, the cursor's later) and the PMTU
   logic [31:0] wr_rem_now;
   logic        wr_len_bad;
-  assign wr_rem_now = (st_q == S_MR_CHKW || st_q == S_DISPATCH) ? h_q.reth.dma_len
+  assign wr_rem_now = (st_q[I_MR_CHKW] || st_q[I_DISPATCH]) ? h_q.reth.dma_len
                                                                   : r_q.wr_rem;
   assign wr_len_bad = (!qc_q.sr && (32'(plen_q) > wr_rem_now
                                     || (is_last && 32'(plen_q) != wr_rem_now)))
@@ -961,8 +942,8 @@ module fabnic_roce_resp #(
     wlb_h_q <= wlb_f(h_q.reth.dma_len, plen_q, qc_q.sr, is_last, pmtu_b);
     wlb_r_q <= wlb_f(r_q.wr_rem, plen_q, qc_q.sr, is_last, pmtu_b);
   end
-  assign wr_len_bad_q = (st_q == S_MR_CHKW) ? wlb_h_q : wlb_r_q;
-  assign spec_fire = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && dq_eq
+  assign wr_len_bad_q = (st_q[I_MR_CHKW]) ? wlb_h_q : wlb_r_q;
+  assign spec_fire = st_q[I_DISPATCH] && src_q == SRC_PKT && !qc_q.sr && dq_eq
                      && qps_ok && !r_q.err
                      && (is_read || is_atomic || (is_write && is_first));
   // rkey translation cache (fabnic_roce_xlate_cache, one entry): the region of the last passed remote-write check
@@ -980,30 +961,26 @@ module fabnic_roce_resp #(
   // S_DISPATCH cycle still cancels the hit (!mr_wr_valid).
   roce_hdr_t   fl_h;
   logic [23:0] fl_pd;
-  logic [15:0] fl_plen;
-  logic        fl_last;
-  logic [31:0] fl_pmtu;
   logic        fd_hit_q, fd_lok_q;
-  opc_t        fl_oc;
+  resp_opc_t        fl_oc;
   assign fl_oc = op_class(s_hdr.bth.opcode);
+  function automatic logic lok_f(input logic [31:0] len, input logic [15:0] pl,
+                                 input logic last, input logic [31:0] pm);
+    return !(32'(pl) > len || (last && 32'(pl) != len) || (!last && 32'(pl) != pm))
+           && pl != 0;
+  endfunction
   always_comb begin
-    if (st_q == S_LOAD) begin
+    if (st_q[I_LOAD]) begin
       fl_h    = h_q;
       fl_pd   = st_rd.pd;
-      fl_plen = plen_q;
-      fl_last = oc_q.last;
-      fl_pmtu = 32'd1 << pmtu_log(st_rd.pmtu);
     end else begin
       fl_h    = s_hdr;
       fl_pd   = qc_q.pd;
-      fl_plen = s_hdr_plen;
-      fl_last = fl_oc.last;
-      fl_pmtu = pmtu_b;
     end
   end
   fabnic_roce_xlate_cache u_rkc (
       .clk, .rst, .mr_wr_valid,
-      .fill(st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write
+      .fill(st_q[I_MR_CHKW] && chk_res_valid && chk_ok && is_write
             && h_q.reth.dma_len != 0),
       .fill_key(h_q.reth.rkey), .fill_pd(qc_q.pd), .fill_acc(chk_racc), .fill_lo(chk_lo),
       .fill_hi(chk_hi), .fill_off(chk_off),
@@ -1012,17 +989,17 @@ module fabnic_roce_resp #(
   );
   always_ff @(posedge clk) begin
     fd_hit_q <= rc_hit;
-    fd_lok_q <= !(32'(fl_plen) > fl_h.reth.dma_len
-                  || (fl_last && 32'(fl_plen) != fl_h.reth.dma_len)
-                  || (!fl_last && 32'(fl_plen) != fl_pmtu))
-                && fl_plen != 0;
+    // (both sources' checks side by side, the state picks one)
+    fd_lok_q <= st_q[I_LOAD] ? lok_f(h_q.reth.dma_len, plen_q, oc_q.last,
+                                     32'd1 << pmtu_log(st_rd.pmtu))
+                             : lok_f(s_hdr.reth.dma_len, s_hdr_plen, fl_oc.last, pmtu_b);
   end
-  assign fast_disp = st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr && dq_eq
+  assign fast_disp = st_q[I_DISPATCH] && src_q == SRC_PKT && !qc_q.sr && dq_eq
                      && qps_ok && !r_q.err
                      && is_write && is_first && !needs_rqe && !r_q.in_write
                      && qc_q.access[MR_ACC_REMOTE_WRITE] && fd_hit_q && !mr_wr_valid
                      && fd_lok_q;
-  assign chk_valid = st_q == S_RQE_CHK || st_q == S_MR_CHK || (spec_fire && !fast_disp);
+  assign chk_valid = st_q[I_RQE_CHK] || st_q[I_MR_CHK] || (spec_fire && !fast_disp);
 
   // placement
   logic place_send;
@@ -1032,21 +1009,21 @@ module fabnic_roce_resp #(
   // S_PLACE_D only when the arbiter did not take it in that cycle.
   logic desc_chkw, desc_exec, send_bad;
   assign send_bad  = !u_ok || send_lbad || (qc_q.sr && soff_bad_q);
-  assign desc_chkw = st_q == S_MR_CHKW && chk_res_valid && chk_ok && is_write && !wr_len_bad_q
+  assign desc_chkw = st_q[I_MR_CHKW] && chk_res_valid && chk_ok && is_write && !wr_len_bad_q
                      && plen_q != 0;
-  assign desc_exec = st_q == S_EXEC && plen_q != 0 && (is_send ? !send_bad : !wr_len_bad_q);
-  assign m_wr_valid = st_q == S_PLACE_D || st_q == S_ATOM_WD || desc_chkw || desc_exec
+  assign desc_exec = st_q[I_EXEC] && plen_q != 0 && (is_send ? !send_bad : !wr_len_bad_q);
+  assign m_wr_valid = st_q[I_PLACE_D] || st_q[I_ATOM_WD] || desc_chkw || desc_exec
                       || fast_disp;
-  assign m_wr_addr  = (st_q == S_ATOM_WD) ? r_q.wr_haddr
-                    : (st_q == S_MR_CHKW) ? chk_addr
-                    : (st_q == S_DISPATCH) ? h_q.reth.va + rc_off
+  assign m_wr_addr  = (st_q[I_ATOM_WD]) ? r_q.wr_haddr
+                    : (st_q[I_MR_CHKW]) ? chk_addr
+                    : (st_q[I_DISPATCH]) ? h_q.reth.va + rc_off
                     : place_send ? u_haddr + 64'(send_off) : r_q.wr_haddr;
-  assign m_wr_len   = (st_q == S_ATOM_WD) ? 32'd8 : 32'(plen_q);
+  assign m_wr_len   = (st_q[I_ATOM_WD]) ? 32'd8 : 32'(plen_q);
   assign m_wr_qpn   = qpn_q;
   assign m_wr_psn   = h_q.bth.psn;
   assign s_wf_ready = take_wf;
   always_comb begin
-    if (st_q == S_ATOM_W) begin
+    if (st_q[I_ATOM_W]) begin
       m_wr_tdata  = DATA_W'(atom_new_q);
       m_wr_tkeep  = KEEP_W'(8'hFF);
       m_wr_tvalid = 1'b1;
@@ -1054,13 +1031,13 @@ module fabnic_roce_resp #(
     end else begin
       m_wr_tdata  = s_axis_tdata;
       m_wr_tkeep  = s_axis_tkeep;
-      m_wr_tvalid = st_q == S_PLACE && s_axis_tvalid;
+      m_wr_tvalid = st_q[I_PLACE] && s_axis_tvalid;
       m_wr_tlast  = s_axis_tlast;
     end
   end
-  assign s_axis_tready = (st_q == S_PLACE) ? m_wr_tready : st_q == S_DRAIN;
-  assign commit_now = (st_q == S_DRAIN && (!drain_q || (s_axis_tvalid && s_axis_tlast)))
-                      || (st_q == S_PLACE && s_axis_tvalid && m_wr_tready && s_axis_tlast);
+  assign s_axis_tready = (st_q[I_PLACE]) ? m_wr_tready : st_q[I_DRAIN];
+  assign commit_now = (st_q[I_DRAIN] && (!drain_q || (s_axis_tvalid && s_axis_tlast)))
+                      || (st_q[I_PLACE] && s_axis_tvalid && m_wr_tready && s_axis_tlast);
   // the state after the commit (written into r_q in that cycle; S_FIN writes it back)
   always_comb begin
     r_cm   = r_q;
@@ -1098,64 +1075,26 @@ module fabnic_roce_resp #(
   assign ff_pre = !qc_q.sr && is_write && !needs_rqe && !h_q.bth.ack_req && ack_q == A_NONE
                   && !cqe_pend_q && cmp_map_q == '0 && (r_q.rqe_valid || r_q.rq_ci == r_q.rq_pi);
   always_ff @(posedge clk) ff_pre_q <= ff_pre;
-  assign fast_fin = commit_now && st_q == S_PLACE && accept_q && ff_pre_q;
+  assign fast_fin = commit_now && st_q[I_PLACE] && accept_q && ff_pre_q;
 
-  // ACK / NAK / atomic ACK job
-  tx_job_t ackj;
-  always_comb begin
-    ackj = '0;
-    ackj.lqpn  = 24'(qpn_q);
-    ackj.dmac  = qc_q.dmac;
-    ackj.dip   = qc_q.dip;
-    ackj.ipv6  = qc_q.ipv6;
-    ackj.sport = qc_q.sport;
-    ackj.dscp  = qc_q.dscp;
-    ackj.ecn   = 2'b10;
-    ackj.hdr.bth.opcode  = (ack_q == A_ATOMIC) ? OP_ATOMIC_ACK : (ack_q == A_CNP) ? OP_CNP : OP_ACK;
-    if (ack_q == A_CNP) begin
-      ackj.ecn          = 2'b00;    // not ECN-capable: a CNP is never marked
-      ackj.hdr.bth.becn = 1'b1;
-    end
-    ackj.hdr.bth.pkey    = 16'hFFFF;
-    ackj.hdr.bth.dest_qp = qc_q.dqpn;
-    ackj.hdr.bth.psn     = ack_psn_q;
-    ackj.hdr.aeth.syndrome = syn_q;
-    ackj.hdr.aeth.msn      = r_q.msn;
-    ackj.hdr.atomic_ack_eth.orig_data = atom_orig_q;
-    if (ack_q == A_SACK) begin
-      // SACKETH bytes 0-15 in the reth field (fabnic_roce_tx_hdr SR layout)
-      ackj.hdr.bth.opcode  = OP_SR_SACK;
-      ackj.hdr.reth.va     = {8'd0, sr_epsn_q, sr_bmp_q[63:32]};
-      ackj.hdr.reth.rkey   = sr_bmp_q[31:0];
-      ackj.hdr.reth.dma_len = 32'd0;
-    end
-  end
+  // ACK / NAK / atomic ACK / CNP / SACK job and READ response job (fabnic_roce_resp_ack).
   // ACK jobs and CQEs leave through bypass hold registers (fabnic_roce_resp_out): an
   // offer is made only while the register is empty (job_room, cqe_room: flops) and is
   // always taken, so the consumers' readies reach no decision of the FSM.
-  logic job_offer, job_room, cqe_offer, cqe_room;
-  assign job_offer = st_q == S_FIN && ack_q != A_NONE && job_room;
-  fabnic_roce_resp_out #(.W($bits(tx_job_t))) u_job_out (
-      .clk, .rst, .s_valid(job_offer), .s_data(ackj), .s_room(job_room),
-      .m_valid(m_job_valid), .m_data(m_job), .m_ready(m_job_ready)
+  logic job_offer, job_room, cqe_offer, cqe_room, rjob_ready;
+  assign job_offer = st_q[I_FIN] && ack_q != A_NONE && job_room;
+  fabnic_roce_resp_ack #(.QPN_W(QPN_W)) u_ack (
+      .clk, .rst,
+      .qpn(qpn_q), .qc(qc_q), .kind(ack_q), .syndrome(syn_q), .psn(ack_psn_q), .msn(r_q.msn),
+      .atom_orig(atom_orig_q), .sack_epsn(sr_epsn_q), .sack_bmp(sr_bmp_q),
+      .rd_psn(h_q.bth.psn), .rd_haddr(rd_haddr_q), .rd_len(h_q.reth.dma_len), .rd_lg(lg),
+      .s_job_valid(job_offer), .s_job_room(job_room),
+      .s_rjob_valid(st_q[I_RJOB]), .s_rjob_ready(rjob_ready),
+      .m_job, .m_job_valid, .m_job_ready,
+      .m_rjob, .m_rjob_len, .m_rjob_lg, .m_rjob_valid, .m_rjob_ready
   );
 
-  // READ response job
-  tx_job_t rj;
-  always_comb begin
-    rj = ackj;
-    rj.hdr.bth.opcode = OP_READ_RESP_ONLY;   // the segmenter picks the real opcode
-    rj.hdr.bth.psn    = h_q.bth.psn;
-    rj.hdr.aeth.syndrome = SYN_ACK;
-    rj.hdr.aeth.msn      = r_q.msn;
-    rj.addr = rd_haddr_q;
-  end
-  assign m_rjob       = rj;
-  assign m_rjob_len   = h_q.reth.dma_len;
-  assign m_rjob_lg    = lg;
-  assign m_rjob_valid = st_q == S_RJOB;
-
-  assign cqe_offer = ((st_q == S_FIN && cqe_pend_q) || st_q == S_CMPQ || st_q == S_RFLQ)
+  assign cqe_offer = ((st_q[I_FIN] && cqe_pend_q) || st_q[I_CMPQ] || st_q[I_RFLQ])
                      && cqe_room;
   fabnic_roce_resp_out #(.W($bits(cqe_req_t))) u_cqe_out (
       .clk, .rst, .s_valid(cqe_offer), .s_data(cqe_q), .s_room(cqe_room),
@@ -1163,10 +1102,10 @@ module fabnic_roce_resp #(
   );
   // S_FIN: the CQE and the ACK are offered in parallel; the state is written back in the
   // cycle both are offered
-  assign fin_done = st_q == S_FIN && (!cqe_pend_q || cqe_room)
+  assign fin_done = st_q[I_FIN] && (!cqe_pend_q || cqe_room)
                     && (ack_q == A_NONE || job_room);
 
-  assign wr_en = st_q == S_WB || fin_done || fast_fin;
+  assign wr_en = st_q[I_WB] || fin_done || fast_fin;
 
   assign pd_diff = psn_diff(h_q.bth.psn, r_q.epsn);
   assign pd_eq   = h_q.bth.psn == r_q.epsn;
@@ -1224,7 +1163,7 @@ module fabnic_roce_resp #(
                    r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn, r_q.rqe_epoch, oqh_r);
     dk_p1 = dflags(s_hdr.bth.psn + ~r_q.epsn, s_hdr.bth.psn, s_hdr.reth.rkey[15:0],
                    r_q.rq_ci, r_q.rq_pi, r_q.atom_valid, r_q.atom_psn, r_q.rqe_epoch, oqh_r);
-    dk_sel = (st_q == S_LOAD) ? (fwd_q ? dk_f : dk_l) : (st_q == S_PLACE) ? dk_p1 : dk_p0;
+    dk_sel = (st_q[I_LOAD]) ? (fwd_q ? dk_f : dk_l) : (st_q[I_PLACE]) ? dk_p1 : dk_p0;
   end
   always_ff @(posedge clk) begin
     dq_eq   <= dk_sel.eq;
@@ -1244,7 +1183,7 @@ module fabnic_roce_resp #(
   // previous cycle (S_DISPATCH, S_SRW, S_RQE_DONE) writes none of its inputs. The
   // MR-epoch term sees the epoch of the cycle before S_NEW and counts an MR write in
   // that cycle as a change (conservative: the RQE is fetched and checked again).
-  nw_e nw_d, nw_q;
+  resp_nw_e nw_d, nw_q;
   always_comb begin
     if ((is_send && !qc_q.sr && (is_first == r_q.in_send))
         || (is_write && !qc_q.sr && (is_first == r_q.in_write))
@@ -1269,6 +1208,60 @@ module fabnic_roce_resp #(
   end
   always_ff @(posedge clk) nw_q <= nw_d;
 
+  // S_DISPATCH's decision for a request packet (decide in S_DISPATCH, act in S_NEW):
+  // from the registered dq_* flags, the opcode classes, the context and r_q. S_DISPATCH
+  // itself acts only on the fast path (fast_disp) and otherwise goes to S_NEW, which acts
+  // on dp_q; S_DISPATCH writes none of the decision's inputs (asserted at the end).
+  typedef struct packed {
+    logic qps_ok, err, req, sr, send, last, rqe, read, atomic, rqe_valid, rqe_pf, nak_sent,
+          st_free, mrw;
+  } dpin_t;
+  function automatic resp_dp_e dp_f(input dpin_t i, input dflags_t f);
+    resp_dp_e d;
+    if (!i.qps_ok || i.err || !i.req)
+      d = i.req ? DP_DROP_QPS : DP_DROP_INV;
+    else if (i.sr && i.send && f.w64) begin
+      // SR SEND inside the window: its receive WQE first (SSN), then the window
+      if (f.eq && f.sknz)
+        d = DP_SR_BADSSN;                 // in order but not the next RQE: a bad SSN
+      else if (f.skge)
+        d = f.eq ? DP_RNR : DP_SR_DROP;   // not posted yet: RNR in order, else comes back
+      else if (!f.eq && i.last && !i.st_free)
+        d = DP_SR_DROP;                   // no stash entry: in order later
+      else if (f.sknz ? (f.oqh && !i.mrw) : (i.rqe_valid && !(i.rqe_pf && (f.epne || i.mrw))))
+        d = DP_SR_SCHK;
+      else
+        d = DP_SR_RQE;
+    end else if (i.sr)
+      // RNR before the window sees the packet: it stays unreceived
+      d = (f.eq && i.rqe && !i.send && !i.rqe_valid && f.emp) ? DP_RNR : DP_SRQ;
+    else if (f.pos)
+      d = i.nak_sent ? DP_GAP_DROP : DP_GAP_NAK;
+    else if (f.neg)
+      d = i.read ? DP_DUP_READ : (i.atomic && f.arep) ? DP_DUP_ATOM : DP_DUP_ACK;
+    else
+      d = DP_NEW;
+    return d;
+  endfunction
+  dpin_t dp_in;
+  resp_dp_e   dp_d, dp_q;
+  logic  dp_side_q;   // the SR SEND's RQE is the side one (dq_sknz of S_DISPATCH)
+  assign dp_in = '{qps_ok: qps_ok, err: r_q.err, req: is_req, sr: qc_q.sr, send: is_send,
+                   last: is_last, rqe: needs_rqe, read: is_read, atomic: is_atomic,
+                   rqe_valid: r_q.rqe_valid, rqe_pf: r_q.rqe_pf, nak_sent: r_q.nak_sent,
+                   st_free: st_free_q, mrw: mrw_q};
+  assign dp_d  = dp_f(dp_in, '{eq: dq_eq, pos: dq_pos, neg: dq_neg, w64: dq_w64,
+                               sknz: dq_sknz, skge: dq_skge, arep: dq_arep, epne: dq_epne,
+                               oqh: dq_oqh, emp: dq_emp});
+  always_ff @(posedge clk) begin
+    dp_q      <= (st_q[I_DISPATCH] && src_q == SRC_PKT) ? dp_d : DP_NONE;
+    dp_side_q <= dq_sknz;
+    if (rst) dp_q <= DP_NONE;
+  end
+  // the RNR NAK's syndrome (RNR timer code 1)
+  logic [7:0] rnr_syn;
+  assign rnr_syn = SYN_RNR | 8'(qc_q.min_rnr_timer);   // the QP's min_rnr_timer code
+
   // receive CQE template from the loaded RQE
   function automatic cqe_req_t recv_cqe(input logic [63:0] wrid, input logic [15:0] rcq,
                                         input logic [7:0] status, input logic [7:0] opc,
@@ -1287,16 +1280,139 @@ module fabnic_roce_resp #(
     return c;
   endfunction
 
+  // ---------------------------------------------------------------- FSM next state
+  // Two processes: this block computes the next state (default: stay), the flop below
+  // takes it; each state's register updates are in the always_ff after it, under the
+  // same conditions. (The states are described in fabnic_roce_resp_pkg.)
+  always_comb begin
+    st_d = st_q;
+    unique case (1'b1)
+      st_q[I_IDLE]: ;
+      st_q[I_LOAD]: st_d = S_DISPATCH;
+      st_q[I_DISPATCH]: begin
+        unique case (src_q)
+          SRC_CTL: st_d = ctl_op_q ? S_IDLE : S_SRI;   // init: the QP's SR window too
+          // a doorbell: receives posted in ERR complete flushed; else the prefetch point
+          SRC_DB:  st_d = r_q.err ? S_RFL : S_PF;
+          // the background read is back: S_PF installs the QP's next RQE if still wanted
+          SRC_RQE: st_d = S_PF;
+          SRC_WF:  st_d = (qps_ok && !r_q.err) ? S_WFE : S_IDLE;
+          SRC_CNP: st_d = qps_ok ? S_FIN : S_IDLE;
+          default: st_d = !fast_disp ? S_NEW : m_wr_ready ? S_PLACE : S_PLACE_D;
+        endcase
+      end
+      st_q[I_NEW]: begin
+        unique case (dp_q)
+          DP_SR_SCHK:  st_d = S_SCHK;
+          DP_SR_RQE:   st_d = S_RQE_RD;
+          DP_SRQ:      st_d = S_SRQ;
+          DP_DUP_READ: st_d = S_MR_CHK;
+          DP_NEW, DP_NONE: begin
+            unique case (nw_q)
+              NW_REFETCH, NW_RQE: st_d = S_RQE_RD;
+              NW_MR:              st_d = spec_q ? S_MR_CHKW : S_MR_CHK;
+              NW_EXEC:            st_d = S_EXEC;
+              default:            st_d = S_DRAIN;   // NW_SEQ, NW_RNR, NW_ACC, NW_ALIGN
+            endcase
+          end
+          default: st_d = S_DRAIN;
+        endcase
+      end
+      st_q[I_RQE_RD]: begin
+        if (bg_pop)                          st_d = S_RQE_CHK;
+        else if (fsm_rd_valid && m_rd_ready) st_d = S_RQE_WAIT;
+      end
+      st_q[I_RQE_WAIT]: if (s_rd_tvalid && s_rd_tlast) st_d = S_RQE_CHK;
+      st_q[I_RQE_CHK]: if (chk_ready) st_d = S_RQE_CHKW;
+      st_q[I_RQE_CHKW]: begin
+        if (chk_res_valid) begin
+          unique case (1'b1)
+            after_rqe_q[I_SCHK], after_rqe_q[I_EXEC], after_rqe_q[I_NEW]: st_d = S_RQE_DONE;
+            after_rqe_q[I_CMP]: st_d = S_CMP;
+            after_rqe_q[I_RFL]: st_d = S_RFL;
+            default:            st_d = S_WB;
+          endcase
+        end
+      end
+      st_q[I_RQE_DONE]: st_d = after_rqe_q[I_SCHK] ? S_SCHK : after_rqe_q[I_NEW] ? S_NEW : S_EXEC;
+      st_q[I_MR_CHK]: if (chk_ready) st_d = S_MR_CHKW;
+      st_q[I_MR_CHKW]: begin
+        if (chk_res_valid) begin
+          if (!chk_ok)                       st_d = S_DRAIN;
+          else if (is_read)                  st_d = S_RJOB;
+          else if (is_atomic)                st_d = S_ATOM_RD;
+          else if (wr_len_bad_q || plen_q == 0) st_d = S_DRAIN;
+          else                               st_d = m_wr_ready ? S_PLACE : S_PLACE_D;
+        end
+      end
+      st_q[I_EXEC]: begin
+        if ((is_send ? send_bad : wr_len_bad_q) || plen_q == 0) st_d = S_DRAIN;
+        else                                                    st_d = m_wr_ready ? S_PLACE : S_PLACE_D;
+      end
+      st_q[I_PLACE_D]: if (m_wr_ready) st_d = S_PLACE;
+      st_q[I_PLACE]: ;   // commit_now, below
+      st_q[I_DRAIN]: ;   // commit_now, below
+      st_q[I_ATOM_RD]: if (fsm_rd_valid && m_rd_ready) st_d = S_ATOM_WAIT;
+      st_q[I_ATOM_WAIT]: if (s_rd_tvalid && s_rd_tlast) st_d = s_rd_tuser ? S_DRAIN : S_ATOM_WD;
+      st_q[I_ATOM_WD]: if (m_wr_ready) st_d = S_ATOM_W;
+      st_q[I_ATOM_W]: if (m_wr_tready) st_d = S_DRAIN;
+      st_q[I_RJOB]: if (rjob_ready) st_d = S_DRAIN;
+      st_q[I_FIN]: begin
+        if (fin_done) begin
+          if (r_q.err)                     st_d = S_RFL;
+          else if (fp_cmp_q)               st_d = S_CMP;
+          else if (fin_pf_act == PF_FSM)   st_d = S_RQE_RD;
+          else                             st_d = S_IDLE;   // (the pick below may override)
+        end
+      end
+      st_q[I_SRI]: if (sw_init_ready) st_d = S_WB;
+      st_q[I_SCHK]: st_d = (u_ok && !soff_bad_q && !send_lbad) ? S_SRQ : pd0_q ? S_EXEC : S_DRAIN;
+      st_q[I_CMP]: begin
+        if (lk_ok) begin
+          if (!lk_any_q)              st_d = S_PF;
+          else if (!pf_ne_q)          st_d = S_CMP;
+          else if (!r_q.rqe_valid)    st_d = S_RQE_RD;
+          else                        st_d = S_CMPQ;
+        end
+      end
+      st_q[I_CMPQ]: if (cqe_room) st_d = S_CMP;
+      st_q[I_RFL]: st_d = !pf_ne_q ? S_WB : !r_q.rqe_valid ? S_RQE_RD : S_RFLQ;
+      st_q[I_RFLQ]: if (cqe_room) st_d = S_RFL;
+      st_q[I_PF]: st_d = (pf_act == PF_FSM) ? S_RQE_RD : (src_q == SRC_RQE) ? S_IDLE : S_WB;
+      st_q[I_WFE]: st_d = S_FIN;
+      st_q[I_SRQ]: if (sw_req_ready) st_d = S_SRW;
+      st_q[I_SRW]: begin
+        if (sw_rsp_valid) begin
+          unique case (sw_class)
+            fabnic_roce_sr_pkg::SR_NEW_IN_ORDER, fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER:
+              st_d = S_NEW;
+            fabnic_roce_sr_pkg::SR_DUPLICATE: st_d = (pdn_q && is_read) ? S_MR_CHK : S_DRAIN;
+            default: st_d = S_DRAIN;   // ORDERED_EARLY, BEYOND_WINDOW
+          endcase
+        end
+      end
+      st_q[I_WB]: st_d = S_IDLE;
+      default: st_d = S_IDLE;
+    endcase
+    // the commit of a request (S_PLACE's last beat, S_DRAIN's end), then the pick
+    if (commit_now)              st_d = fast_fin ? S_IDLE : S_FIN;
+    // (the next packet of the QP just finished skips S_LOAD: its context is in qc_q/r_q)
+    if (idle_like && pick_any)   st_d = pick_same ? S_DISPATCH : S_LOAD;
+  end
+  always_ff @(posedge clk) begin
+    st_q <= st_d;
+    if (rst) st_q <= S_IDLE;
+  end
+
   always_ff @(posedge clk) begin
     m_ctl_done <= 1'b0;
-    case (st_q)
-      S_IDLE: ;   // picks: after the case (also taken from S_FIN, see fin_next)
-      S_LOAD: begin
+    unique case (1'b1)
+      st_q[I_IDLE]: ;   // picks: after the case (also taken from S_FIN, see fin_next)
+      st_q[I_LOAD]: begin
         qc_q <= st_rd;
         r_q  <= fwd_q ? r_q : rs_rd;   // read in the cycle the same QP's state was written
-        st_q <= S_DISPATCH;
       end
-      S_DISPATCH: begin
+      st_q[I_DISPATCH]: begin
         spec_q <= spec_fire && !fast_disp && chk_ready;
         case (src_q)
           SRC_CTL: begin
@@ -1308,22 +1424,9 @@ module fabnic_roce_resp #(
               r_q.epsn <= ctl_psn_q;
               oq_valid <= 1'b0;
               for (int i = 0; i < SR_STASH; i++) if (stq[i] == qpn_q) stv[i] <= 1'b0;
-              st_q <= S_SRI;    // window of the QP too (used when sr is set)
-            end else begin
-              st_q <= S_IDLE;
             end
           end
-          SRC_DB: begin
-            r_q.rq_pi <= db_pi_q;
-            if (r_q.err) begin
-              st_q <= S_RFL;            // receives posted in ERR complete flushed
-            end else begin
-              st_q <= S_PF;             // load the next RQE, or have it read, or not
-            end
-          end
-          // the background read is back: S_PF installs the QP's next RQE if it still
-          // wants it
-          SRC_RQE: st_q <= S_PF;
+          SRC_DB: r_q.rq_pi <= db_pi_q;
           SRC_WF: begin
             // a placement write failed (BRESP): IBA remote operational error. NAK at the
             // failing packet's PSN (acted upon by the requester while that PSN is
@@ -1335,153 +1438,123 @@ module fabnic_roce_resp #(
               r_q.err    <= 1'b1;
               wf_first_q <= r_q.in_send && !qc_q.sr;
               ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
-              st_q  <= S_WFE;
-            end else begin
-              st_q <= S_IDLE;
             end
           end
           SRC_CNP: begin
             ack_psn_q <= '0;
-            if (qps_ok) begin
-              ack_q <= A_CNP;
-              st_q  <= S_FIN;
-            end else begin
-              st_q <= S_IDLE;
-            end
+            if (qps_ok) ack_q <= A_CNP;
           end
           default: begin
+            // a request packet: decided here (dp_q), acted on in S_NEW, except the fast
+            // path: S_NEW's and S_MR_CHKW's decisions for a cached-rkey WRITE FIRST/ONLY
             ack_psn_q <= h_q.bth.psn;
-            if (!qps_ok || r_q.err || !is_req) begin
-              cnt_drop_qp_state <= cnt_drop_qp_state + CNT_W'(is_req);
-              cnt_inv_req       <= cnt_inv_req + CNT_W'(!is_req);
-              st_q <= S_DRAIN;
-            end else if (sr_send && dq_w64) begin
-              // SR SEND inside the window: its receive WQE first (SSN), then the window
-              if (dq_eq && dq_sknz) begin
-                ack_q <= A_NAK; syn_q <= SYN_NAK_INV;   // in order but not the next RQE:
-                cnt_inv_req <= cnt_inv_req + 1'b1;      // a bad SSN
-                st_q <= S_DRAIN;
-              end else if (dq_skge) begin
-                if (dq_eq) begin
-                  ack_q <= A_NAK; syn_q <= SYN_RNR | 8'(qc_q.min_rnr_timer);
-                  cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
-                end else begin
-                  cnt_sr_drop <= cnt_sr_drop + 1'b1;   // not posted yet: comes back
-                end
-                st_q <= S_DRAIN;
-              end else if (!dq_eq && is_last && !st_free_q) begin
-                cnt_sr_drop <= cnt_sr_drop + 1'b1;     // no stash entry: in order later
-                st_q <= S_DRAIN;
-              end else begin
-                side_q <= dq_sknz;
-                if (dq_sknz ? (dq_oqh && !mrw_q)
-                            : (r_q.rqe_valid && !(r_q.rqe_pf && (dq_epne || mrw_q)))) begin
-                  st_q <= S_SCHK;
-                end else begin
-                  rqe_pf_q    <= 1'b0;
-                  after_rqe_q <= S_SCHK;
-                  st_q <= S_RQE_RD;
-                end
-              end
-            end else if (qc_q.sr) begin
-              if (dq_eq && needs_rqe && !is_send && !r_q.rqe_valid && dq_emp) begin
-                // RNR before the window sees the packet: it stays unreceived
-                ack_q <= A_NAK; syn_q <= SYN_RNR | 8'(qc_q.min_rnr_timer);
-                cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
-                st_q <= S_DRAIN;
-              end else begin
-                st_q <= S_SRQ;
-              end
-            end else if (dq_pos) begin
-              // gap: one sequence NAK, then silence until the expected PSN arrives
-              if (!r_q.nak_sent) begin
-                r_q.nak_sent <= 1'b1;
-                ack_q     <= A_NAK;
-                syn_q     <= SYN_NAK_SEQ;
-                ack_psn_q <= r_q.epsn;
-                cnt_seq_nak <= cnt_seq_nak + 1'b1;
-              end else begin
-                cnt_drop_psn <= cnt_drop_psn + 1'b1;
-              end
-              st_q <= S_DRAIN;
-            end else if (dq_neg) begin
-              cnt_dup <= cnt_dup + 1'b1;
-              if (is_read) begin
-                st_q <= S_MR_CHK;          // re-execute
-              end else if (is_atomic && dq_arep) begin
-                ack_q       <= A_ATOMIC;
-                syn_q       <= SYN_ACK;
-                atom_orig_q <= r_q.atom_orig;
-                st_q <= S_DRAIN;
-              end else begin
-                ack_q     <= A_ACK;
-                syn_q     <= SYN_ACK;
-                ack_psn_q <= r_q.epsn - 24'd1;
-                st_q <= S_DRAIN;
-              end
-            end else if (fast_disp) begin
-              // S_NEW's and S_MR_CHKW's decisions for a cached-rkey WRITE FIRST/ONLY
+            if (fast_disp) begin
               r_q.nak_sent <= 1'b0;
               r_q.wr_haddr <= h_q.reth.va + rc_off;
               r_q.wr_rem   <= h_q.reth.dma_len;
               r_q.wr_len   <= h_q.reth.dma_len;
               accept_q     <= 1'b1;
-              st_q <= m_wr_ready ? S_PLACE : S_PLACE_D;
-            end else begin
-              r_q.nak_sent <= 1'b0;
-              st_q <= S_NEW;
             end
           end
         endcase
       end
       // ------------------------------------------------ a new request at the expected PSN
-      S_NEW: begin
-        unique case (nw_q)
-          NW_SEQ: begin
-            // opcode out of sequence
+      st_q[I_NEW]: begin
+        unique case (dp_q)
+          DP_DROP_QPS: begin
+            cnt_drop_qp_state <= cnt_drop_qp_state + 1'b1;
+          end
+          DP_DROP_INV: begin
+            cnt_inv_req <= cnt_inv_req + 1'b1;
+          end
+          DP_SR_BADSSN: begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
-            st_q <= S_DRAIN;
           end
-          NW_REFETCH: begin
-            // prefetched before an MR-table write: fetch and check it again
-            rqe_pf_q    <= 1'b0;
-            after_rqe_q <= is_send ? S_EXEC : S_NEW;
-            st_q <= S_RQE_RD;
-          end
-          NW_RNR: begin
-            // the RNR NAK answers for the packets behind it too: they meet a gap and
-            // are dropped without a sequence NAK (which would rewind the requester out
-            // of its RNR wait and spend its retry budget) until this PSN comes back
-            rqe_pf_q <= 1'b0;
-            r_q.nak_sent <= 1'b1;
-            ack_q <= A_NAK; syn_q <= SYN_RNR | 8'(qc_q.min_rnr_timer);
+          DP_RNR: begin
+            ack_q <= A_NAK; syn_q <= rnr_syn;
             cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
-            st_q <= S_DRAIN;
           end
-          NW_RQE: begin
-            // a SEND has passed every S_NEW check but the RQE one: straight to S_EXEC
-            // after the RQE (WRITE with immediate still needs its MR check in S_NEW)
+          DP_SR_DROP: begin
+            cnt_sr_drop <= cnt_sr_drop + 1'b1;
+          end
+          DP_SR_SCHK: begin
+            side_q <= dp_side_q;
+          end
+          DP_SR_RQE: begin
+            side_q      <= dp_side_q;
             rqe_pf_q    <= 1'b0;
-            after_rqe_q <= is_send ? S_EXEC : S_NEW;
-            st_q <= S_RQE_RD;
+            after_rqe_q <= S_SCHK;
           end
-          NW_ACC: begin
-            ack_q <= A_NAK; syn_q <= SYN_NAK_ACCESS;
-            cnt_access_err <= cnt_access_err + 1'b1;
-            st_q <= S_DRAIN;
+          DP_GAP_NAK: begin
+            // gap: one sequence NAK, then silence until the expected PSN arrives
+            r_q.nak_sent <= 1'b1;
+            ack_q     <= A_NAK;
+            syn_q     <= SYN_NAK_SEQ;
+            ack_psn_q <= r_q.epsn;
+            cnt_seq_nak <= cnt_seq_nak + 1'b1;
           end
-          NW_ALIGN: begin
-            ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
-            cnt_inv_req <= cnt_inv_req + 1'b1;
-            st_q <= S_DRAIN;
+          DP_GAP_DROP: begin
+            cnt_drop_psn <= cnt_drop_psn + 1'b1;
           end
-          NW_MR: st_q <= spec_q ? S_MR_CHKW : S_MR_CHK;   // issued at dispatch: result next
-          default: st_q <= S_EXEC;
+          DP_DUP_READ: begin
+            cnt_dup <= cnt_dup + 1'b1;
+          end
+          DP_DUP_ATOM: begin
+            cnt_dup     <= cnt_dup + 1'b1;
+            ack_q       <= A_ATOMIC;
+            syn_q       <= SYN_ACK;
+            atom_orig_q <= r_q.atom_orig;
+          end
+          DP_DUP_ACK: begin
+            cnt_dup   <= cnt_dup + 1'b1;
+            ack_q     <= A_ACK;
+            syn_q     <= SYN_ACK;
+            ack_psn_q <= r_q.epsn - 24'd1;
+          end
+          default: begin   // DP_NEW (from S_DISPATCH), DP_NONE (from S_SRW, S_RQE_DONE)
+            if (dp_q == DP_NEW) r_q.nak_sent <= 1'b0;
+            unique case (nw_q)
+              NW_SEQ: begin
+                // opcode out of sequence
+                ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+                cnt_inv_req <= cnt_inv_req + 1'b1;
+              end
+              NW_REFETCH: begin
+                // prefetched before an MR-table write: fetch and check it again
+                rqe_pf_q    <= 1'b0;
+                after_rqe_q <= is_send ? S_EXEC : S_NEW;
+              end
+              NW_RNR: begin
+                // the RNR NAK answers for the packets behind it too: they meet a gap and
+                // are dropped without a sequence NAK (which would rewind the requester out
+                // of its RNR wait and spend its retry budget) until this PSN comes back
+                rqe_pf_q <= 1'b0;
+                r_q.nak_sent <= 1'b1;
+                ack_q <= A_NAK; syn_q <= rnr_syn;
+                cnt_rnr_nak <= cnt_rnr_nak + 1'b1;
+              end
+              NW_RQE: begin
+                // a SEND has passed every S_NEW check but the RQE one: straight to S_EXEC
+                // after the RQE (WRITE with immediate still needs its MR check in S_NEW)
+                rqe_pf_q    <= 1'b0;
+                after_rqe_q <= is_send ? S_EXEC : S_NEW;
+              end
+              NW_ACC: begin
+                ack_q <= A_NAK; syn_q <= SYN_NAK_ACCESS;
+                cnt_access_err <= cnt_access_err + 1'b1;
+              end
+              NW_ALIGN: begin
+                ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
+                cnt_inv_req <= cnt_inv_req + 1'b1;
+              end
+              default: ;   // NW_MR, NW_EXEC: S_MR_CHK(W), S_EXEC
+            endcase
+          end
         endcase
         spec_q <= 1'b0;
       end
-      S_RQE_RD: begin
+      st_q[I_RQE_RD]: begin
         rqe_bad_q <= 1'b0;
         if (bg_pop) begin
           // the background reader has it: no host read
@@ -1489,12 +1562,9 @@ module fabnic_roce_resp #(
           r_q.rqe_haddr <= bg_ent.addr;
           r_q.rqe_len   <= bg_ent.len;
           rqe_lkey_q    <= bg_ent.lkey;
-          st_q <= S_RQE_CHK;
-        end else if (fsm_rd_valid && m_rd_ready) begin
-          st_q <= S_RQE_WAIT;
         end
       end
-      S_RQE_WAIT: begin
+      st_q[I_RQE_WAIT]: begin
         if (s_rd_tvalid && s_rd_tlast) begin
           // an AXI error: the entry is not used (its check is overridden in S_RQE_CHKW);
           // the receive completes LOC_QP_OP_ERR with ones above its RQ index as wr_id
@@ -1509,25 +1579,12 @@ module fabnic_roce_resp #(
             r_q.rqe_len   <= rqe_decode(s_rd_tdata[255:0]).len;
           end
           rqe_lkey_q    <= rqe_decode(s_rd_tdata[255:0]).lkey;
-          st_q <= S_RQE_CHK;
         end
       end
-      S_RQE_CHK: if (chk_ready) begin
+      st_q[I_RQE_CHK]: if (chk_ready) begin
         rqe_ep_q <= mr_epoch_q;
-        st_q <= S_RQE_CHKW;
       end
-      S_RQE_CHKW: begin
-        // the state after the RQE, as constants (after_rqe_q names one of these)
-        if (chk_res_valid) begin
-          unique case (after_rqe_q)
-            S_SCHK:  st_q <= S_RQE_DONE;
-            S_EXEC:  st_q <= S_RQE_DONE;
-            S_NEW:   st_q <= S_RQE_DONE;
-            S_CMP:   st_q <= S_CMP;
-            S_RFL:   st_q <= S_RFL;
-            default: st_q <= S_WB;
-          endcase
-        end
+      st_q[I_RQE_CHKW]: begin
         if (chk_res_valid && side_q) begin
           oq_valid <= 1'b1;
           oq_ok    <= chk_ok && !rqe_bad_q;
@@ -1546,26 +1603,18 @@ module fabnic_roce_resp #(
           r_q.msg_off   <= '0;
           if (chk_ok) r_q.rqe_haddr <= chk_addr;
           cnt_lkey_err <= cnt_lkey_err + CNT_W'(!chk_ok && is_send && !rqe_pf_q
-                                                && after_rqe_q != S_CMP);
+                                                && !after_rqe_q[I_CMP]);
         end
       end
-      // one cycle for the registered SEND checks to see the RQE just installed
-      // (and for S_NEW's registered decision)
-      S_RQE_DONE: st_q <= (after_rqe_q == S_SCHK) ? S_SCHK
-                        : (after_rqe_q == S_NEW) ? S_NEW : S_EXEC;
-      S_MR_CHK: if (chk_ready) st_q <= S_MR_CHKW;
-      S_MR_CHKW: begin
+      st_q[I_MR_CHKW]: begin
         if (chk_res_valid) begin
-          if (!chk_ok && pdn_q) begin
-            // a duplicate READ that fails the check again is dropped (counted as a
-            // duplicate): anyone can forge a PSN behind the expected one, so it may
-            // neither NAK nor move the receive side to ERR
-            st_q <= S_DRAIN;
-          end else if (!chk_ok) begin
+          // (a duplicate READ that fails the check again is dropped, counted as a
+          // duplicate: anyone can forge a PSN behind the expected one, so it may
+          // neither NAK nor move the receive side to ERR)
+          if (!chk_ok && !pdn_q) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_ACCESS;
             cnt_access_err <= cnt_access_err + 1'b1;
-            st_q <= S_DRAIN;
-          end else begin
+          end else if (chk_ok) begin
             // a READ (new or duplicate) keeps its address out of the QP state: a
             // duplicate READ may arrive in the middle of a WRITE message, whose MIDDLE
             // and LAST packets still place at r_q.wr_haddr
@@ -1575,19 +1624,15 @@ module fabnic_roce_resp #(
               r_q.wr_rem <= h_q.reth.dma_len;
               r_q.wr_len <= h_q.reth.dma_len;
             end
-            // S_EXEC's decisions for these, made here (a write's remaining length is
-            // the RETH length it just took)
-            if (is_read) begin
-              st_q <= S_RJOB;
-            end else if (is_atomic) begin
-              st_q <= S_ATOM_RD;
+            // S_EXEC's decisions for a WRITE, made here (its remaining length is the
+            // RETH length it just took)
+            if (is_read || is_atomic) begin
+              ;   // S_RJOB, S_ATOM_RD
             end else if (wr_len_bad_q) begin
               ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
               cnt_inv_req <= cnt_inv_req + 1'b1;
               r_q.in_write <= 1'b0;
-              st_q <= S_DRAIN;
             end else begin
-              st_q <= (plen_q == 0) ? S_DRAIN : m_wr_ready ? S_PLACE : S_PLACE_D;
               accept_q <= 1'b1;
             end
           end
@@ -1595,7 +1640,7 @@ module fabnic_roce_resp #(
       end
       // SENDs, and WRITE packets without a remote-access check (MIDDLE / LAST of a
       // go-back-N QP); READ, atomics and checked WRITEs are decided in S_MR_CHKW
-      S_EXEC: begin
+      st_q[I_EXEC]: begin
         if (is_send) begin
           if (!side_q) r_q.rqe_pf <= 1'b0;
           if (!u_ok) begin
@@ -1607,16 +1652,13 @@ module fabnic_roce_resp #(
                               WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
-            st_q <= S_DRAIN;
           end else if (send_lbad || (qc_q.sr && soff_bad_q)) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_LEN_ERR, WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
-            st_q <= S_DRAIN;
           end else begin
-            st_q <= (plen_q == 0) ? S_DRAIN : m_wr_ready ? S_PLACE : S_PLACE_D;
             accept_q <= 1'b1;
           end
         end else begin  // write
@@ -1624,26 +1666,21 @@ module fabnic_roce_resp #(
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             r_q.in_write <= 1'b0;
-            st_q <= S_DRAIN;
           end else begin
-            st_q <= (plen_q == 0) ? S_DRAIN : m_wr_ready ? S_PLACE : S_PLACE_D;
             accept_q <= 1'b1;
           end
         end
       end
-      S_PLACE_D: if (m_wr_ready) st_q <= S_PLACE;
-      S_PLACE: begin
+      st_q[I_PLACE]: begin
         ;   // the last beat commits in the same cycle (commit_now, after the case)
       end
-      S_DRAIN: ;   // commit_now: after the case
+      st_q[I_DRAIN]: ;   // commit_now: after the case
       // ------------------------------------------------ atomics
-      S_ATOM_RD: if (fsm_rd_valid && m_rd_ready) st_q <= S_ATOM_WAIT;
-      S_ATOM_WAIT: begin
+      st_q[I_ATOM_WAIT]: begin
         if (s_rd_tvalid && s_rd_tlast && s_rd_tuser) begin
           // the target could not be read: nothing is written, NAK remote operational
           // error (the receive side enters ERR with it)
           ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
-          st_q  <= S_DRAIN;
         end else if (s_rd_tvalid && s_rd_tlast) begin
           atom_orig_q <= s_rd_tdata[63:0];
           if (oc_q.cas)
@@ -1651,11 +1688,9 @@ module fabnic_roce_resp #(
                           ? h_q.atomic_eth.swap_add : s_rd_tdata[63:0];
           else
             atom_new_q <= s_rd_tdata[63:0] + h_q.atomic_eth.swap_add;
-          st_q <= S_ATOM_WD;
         end
       end
-      S_ATOM_WD: if (m_wr_ready) st_q <= S_ATOM_W;
-      S_ATOM_W: begin
+      st_q[I_ATOM_W]: begin
         if (m_wr_tready) begin
           r_q.atom_valid <= 1'b1;
           r_q.atom_psn   <= h_q.bth.psn;
@@ -1666,20 +1701,18 @@ module fabnic_roce_resp #(
           end
           ack_q <= A_ATOMIC; syn_q <= SYN_ACK;
           drain_q <= 1'b1;
-          st_q <= S_DRAIN;
         end
       end
       // ------------------------------------------------ READ
-      S_RJOB: begin
-        if (m_rjob_ready) begin
+      st_q[I_RJOB]: begin
+        if (rjob_ready) begin
           if (pd0_q && !qc_q.sr) begin
             r_q.epsn <= r_q.epsn + rd_np_q;
             r_q.msn  <= r_q.msn + 24'd1;
           end
-          st_q <= S_DRAIN;
         end
       end
-      S_FIN: begin
+      st_q[I_FIN]: begin
         if (cqe_offer) cqe_pend_q <= 1'b0;
         if (job_offer) begin
           ack_q <= A_NONE;
@@ -1687,46 +1720,26 @@ module fabnic_roce_resp #(
           cnt_cnp_sent  <= cnt_cnp_sent + CNT_W'(ack_q == A_CNP);
           cnt_sack_sent <= cnt_sack_sent + CNT_W'(ack_q == A_SACK);
         end
-        if (fin_done) begin
-          st_q <= S_IDLE;
-          if (r_q.err) begin
-            st_q <= S_RFL;            // just entered ERR: flush the posted receives
-          end else if (fp_cmp_q) begin
-            st_q <= S_CMP;            // stashed SEND completions the advance passed
-          end else if (fin_pf_act == PF_FSM) begin
-            side_q      <= 1'b0;
-            rqe_pf_q    <= 1'b1;      // the packet used the RQE up: load the next one
-            after_rqe_q <= S_WB;
-            st_q <= S_RQE_RD;
-          end
+        // (next: S_RFL when the receive side just entered ERR, S_CMP for stashed SEND
+        // completions the advance passed, else an RQE load when the packet used it up)
+        if (fin_done && !r_q.err && !fp_cmp_q && fin_pf_act == PF_FSM) begin
+          side_q      <= 1'b0;
+          rqe_pf_q    <= 1'b1;      // the packet used the RQE up: load the next one
+          after_rqe_q <= S_WB;
         end
       end
       // ------------------------------------------------ selective repeat
-      S_SRI: if (sw_init_ready) st_q <= S_WB;
       // SR SEND: is the packet placeable with its RQE? An out-of-order one that is not is
       // dropped unmarked (its in-order resend gets the error CQE and NAK)
-      S_SCHK: begin
-        if (!u_ok || soff_bad_q || send_lbad) begin
-          if (!pd0_q) begin
-            cnt_sr_drop <= cnt_sr_drop + 1'b1;
-            st_q <= S_DRAIN;
-          end else begin
-            // in order: the error CQE and NAK of S_EXEC, without the window (the PSN is
-            // not marked, and no parked completion behind it is released: the requester
-            // goes to ERR and flushes those messages)
-            st_q <= S_EXEC;
-          end
-        end else begin
-          st_q <= S_SRQ;
-        end
-      end
+      // (in order: the error CQE and NAK of S_EXEC, without the window: the PSN is not
+      // marked, and no parked completion behind it is released; the requester goes to ERR
+      // and flushes those messages)
+      st_q[I_SCHK]: if ((!u_ok || soff_bad_q || send_lbad) && !pd0_q) cnt_sr_drop <= cnt_sr_drop + 1'b1;
       // completions of stashed SEND LASTs, oldest first: RQE rq_ci, CQE from the stash
-      S_CMP: begin
+      st_q[I_CMP]: begin
         side_q <= 1'b0;
-        if (!lk_ok) begin
-          ;   // the lookup has not seen the last change yet
-        end else if (!lk_any_q) begin
-          st_q <= S_PF;
+        if (!lk_ok || !lk_any_q) begin
+          ;   // the lookup has not seen the last change yet; or none left (S_PF)
         end else if (!pf_ne_q) begin
           // cannot happen (accepted with a posted RQE): drop the parked completion
           if (lk_hit_q) stv[lk_idx_q] <= 1'b0;
@@ -1735,7 +1748,6 @@ module fabnic_roce_resp #(
         end else if (!r_q.rqe_valid) begin
           rqe_pf_q    <= 1'b0;
           after_rqe_q <= S_CMP;
-          st_q <= S_RQE_RD;
         end else begin
           cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, lk_hit_q ? WS_SUCCESS : WS_LOC_LEN_ERR,
                             WC_RECV, stl[lk_idx_q], sti[lk_idx_q], stimm[lk_idx_q], qpn_q);
@@ -1744,23 +1756,19 @@ module fabnic_roce_resp #(
           r_q.rqe_valid <= 1'b0;
           r_q.rq_ci     <= r_q.rq_ci + 16'd1;
           if (oq_qpn == qpn_q) oq_valid <= 1'b0;
-          st_q <= S_CMPQ;
         end
       end
-      S_CMPQ: if (cqe_room) st_q <= S_CMP;
       // ERR: every posted receive WQE completes with WR_FLUSH_ERR, in order (its wr_id
       // read like a prefetch); the QP's parked SR completions are dropped
-      S_RFL: begin
+      st_q[I_RFL]: begin
         side_q    <= 1'b0;
         cmp_map_q <= '0;
         for (int i = 0; i < SR_STASH; i++) if (stq[i] == qpn_q) stv[i] <= 1'b0;
         if (!pf_ne_q) begin
           wf_first_q <= 1'b0;
-          st_q <= S_WB;
         end else if (!r_q.rqe_valid) begin
           rqe_pf_q    <= 1'b1;
           after_rqe_q <= S_RFL;
-          st_q <= S_RQE_RD;
         end else begin
           wf_first_q <= 1'b0;
           cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq,
@@ -1769,25 +1777,18 @@ module fabnic_roce_resp #(
           r_q.rqe_valid <= 1'b0;
           r_q.rq_ci     <= r_q.rq_ci + 16'd1;
           if (oq_qpn == qpn_q) oq_valid <= 1'b0;
-          st_q <= S_RFLQ;
         end
       end
-      S_RFLQ: if (cqe_room) st_q <= S_RFL;
       // prefetch point (after a doorbell, a fetched batch, the last stashed completion):
       // take the batch's entry now, have the background reader fetch a batch (the
       // launch, bg_launch), or nothing; a fetched batch's pass writes nothing back
-      S_PF: begin
+      st_q[I_PF]: begin
         if (pf_act == PF_FSM) begin
           rqe_pf_q    <= 1'b1;      // load the next RQE now, not when a SEND needs it
           after_rqe_q <= S_WB;
-          st_q <= S_RQE_RD;
-        end else begin
-          st_q <= (src_q == SRC_RQE) ? S_IDLE : S_WB;
         end
       end
-      S_WFE: st_q <= S_FIN;
-      S_SRQ: if (sw_req_ready) st_q <= S_SRW;
-      S_SRW: begin
+      st_q[I_SRW]: begin
         if (sw_rsp_valid) begin
           sr_cls_q  <= sw_class;
           sr_epsn_q <= sw_epsn;
@@ -1806,7 +1807,6 @@ module fabnic_roce_resp #(
               cmp_map_q  <= r_q.reom & sr_adv_mask;
               cmp_base_q <= r_q.epsn;
               sr_ack_q <= is_send || is_write;
-              st_q <= S_NEW;
             end
             fabnic_roce_sr_pkg::SR_NEW_OUT_OF_ORDER: begin
               if (is_last) r_q.eom[sr_d] <= 1'b1;
@@ -1822,7 +1822,6 @@ module fabnic_roce_resp #(
               end
               cnt_ooo_placed <= cnt_ooo_placed + 1'b1;
               sr_ack_q <= 1'b1;
-              st_q <= S_NEW;
             end
             fabnic_roce_sr_pkg::SR_DUPLICATE: begin
               cnt_dup <= cnt_dup + 1'b1;
@@ -1830,26 +1829,22 @@ module fabnic_roce_resp #(
               // requests excluded: the requester re-asks for lost responses with them)
               cnt_sr_spurious <= cnt_sr_spurious + CNT_W'(!is_read);
               if (pdn_q && is_read) begin
-                st_q <= S_MR_CHK;          // re-execute
+                ;                          // re-executed (S_MR_CHK)
               end else if (pdn_q && is_atomic && arep_q) begin
                 ack_q       <= A_ATOMIC;
                 syn_q       <= SYN_ACK;
                 atom_orig_q <= r_q.atom_orig;
-                st_q <= S_DRAIN;
               end else begin
                 sr_ack_q <= 1'b1;          // (S)ACK from S_DRAIN
-                st_q <= S_DRAIN;
               end
             end
             default: begin                 // ORDERED_EARLY, BEYOND_WINDOW
               cnt_sr_drop <= cnt_sr_drop + 1'b1;
-              st_q <= S_DRAIN;
             end
           endcase
         end
       end
-      S_WB: st_q <= S_IDLE;
-      default: st_q <= S_IDLE;
+      default: ;   // states without register updates of their own
     endcase
     // Commit of a request: in S_DRAIN once no beats are left, or in S_PLACE in the cycle
     // its last beat goes into the arbiter (then S_FIN follows that handshake, so the CQE
@@ -1881,7 +1876,6 @@ module fabnic_roce_resp #(
                  || sr_adv_q > 24'd1) ack_q <= A_ACK;
         else ack_q <= A_NONE;
       end
-      st_q <= fast_fin ? S_IDLE : S_FIN;   // fast_fin: the pick below may override
     end
     if (mp2_q) r_q.msn <= r_q.msn + 24'(eom_cnt_q);
     // pick the next event in S_IDLE, or straight from S_FIN when nothing else follows
@@ -1895,9 +1889,9 @@ module fabnic_roce_resp #(
       sr_ack_q   <= 1'b0;
       side_q     <= 1'b0;
       cmp_map_q  <= '0;
-      // the pick: source, QP and next state from the valids alone (pick_*), enabled by
-      // idle_like; the event registers of every source are loaded (only the picked
-      // source's are read)
+      // the pick: source and QP from the valids alone (pick_*; the next state in st_d),
+      // enabled by idle_like; the event registers of every source are loaded (only the
+      // picked source's are read)
       wf_psn_q  <= s_wf_psn;
       ctl_op_q  <= s_ctl_op;
       ctl_psn_q <= s_ctl_psn;
@@ -1905,12 +1899,9 @@ module fabnic_roce_resp #(
       if (pick_any) begin
         src_q <= pick_src;
         qpn_q <= rd_addr;
-        // the next packet of the QP just finished: its context is in qc_q/r_q already
-        st_q  <= pick_same ? S_DISPATCH : S_LOAD;
       end
     end
     if (rst) begin
-      st_q              <= S_IDLE;
       m_ctl_done        <= 1'b0;
       wf_first_q        <= 1'b0;
       oq_valid          <= 1'b0;
@@ -1951,9 +1942,10 @@ module fabnic_roce_resp #(
     if (rst) a_seen <= '0;
     if (!rst) begin
       assert (!$isunknown(st_q)) else $error("fabnic_roce_resp: unknown state");
+      assert ($onehot(st_q)) else $error("fabnic_roce_resp: state not one-hot");
       assert (!(wr_en && wb_en_q && wb_qpn_q != qpn_q && rd_en))
       else $error("fabnic_roce_resp: two write-backs in flight for a pick");
-      if (st_q == S_DISPATCH && a_seen[qpn_q])
+      if (st_q[I_DISPATCH] && a_seen[qpn_q])
         assert (r_q == a_want)
         else $error("fabnic_roce_resp: QP %0d starts from a state not its last write-back",
                     qpn_q);
@@ -1985,23 +1977,37 @@ module fabnic_roce_resp #(
   end
   logic [6:0]  a_cnt;
   logic [23:0] a_msn_q;
+  logic        a_mrw2_q;   // an MR-table write two cycles before
+  resp_dp_e         a_dp;       // dp_f from the unregistered compares
+  always_ff @(posedge clk) a_mrw2_q <= mrw_q;
+  always_comb begin
+    a_dp = dp_f('{qps_ok: qps_ok, err: r_q.err, req: is_req, sr: qc_q.sr, send: is_send,
+                  last: is_last, rqe: needs_rqe, read: is_read, atomic: is_atomic,
+                  rqe_valid: r_q.rqe_valid, rqe_pf: r_q.rqe_pf, nak_sent: r_q.nak_sent,
+                  st_free: st_free_any, mrw: a_mrw2_q},
+                '{eq: pd_eq, pos: pd_diff > 0, neg: pd_diff < 0,
+                  w64: pd_diff >= 0 && pd_diff < 24'sd64, sknz: sk_nz, skge: sk >= posted,
+                  arep: r_q.atom_valid && r_q.atom_psn == h_q.bth.psn,
+                  epne: r_q.rqe_epoch != mr_epoch_q, oqh: oq_hit,
+                  emp: r_q.rq_ci == r_q.rq_pi});
+  end
   always_comb begin
     a_cnt = '0;
     for (int i = 0; i < SRW; i++) a_cnt = a_cnt + 7'(r_q.eom[i] & sr_adv_mask[i]);
   end
   always_ff @(posedge clk) begin
-    if (st_q == S_SRW && sw_rsp_valid && sw_class == fabnic_roce_sr_pkg::SR_NEW_IN_ORDER)
+    if (st_q[I_SRW] && sw_rsp_valid && sw_class == fabnic_roce_sr_pkg::SR_NEW_IN_ORDER)
       a_msn_q <= r_q.msn + 24'(a_cnt) + 24'(is_last || is_read || is_atomic);
     if (!rst) begin
       if (mp2_q)
         assert (r_q.msn + 24'(eom_cnt_q) == a_msn_q)
         else $error("fabnic_roce_resp: deferred MSN add differs");
-      if (st_q == S_PLACE)
+      if (st_q[I_PLACE])
         assert (ff_pre_q == ff_pre) else $error("fabnic_roce_resp: ff_pre_q stale in S_PLACE");
-      if (st_q == S_DISPATCH && src_q == SRC_PKT && !qc_q.sr)
+      if (st_q[I_DISPATCH] && src_q == SRC_PKT && !qc_q.sr)
         assert (fd_lok_q == (!wr_len_bad && plen_q != 0))
         else $error("fabnic_roce_resp: fd_lok_q differs in S_DISPATCH");
-      if (st_q == S_DISPATCH) begin
+      if (st_q[I_DISPATCH]) begin
         assert (dq_eq == pd_eq && dq_pos == (pd_diff > 0) && dq_neg == (pd_diff < 0)
                 && dq_w64 == (pd_diff >= 0 && pd_diff < 24'sd64) && dq_sknz == sk_nz
                 && dq_skge == (sk >= posted)
@@ -2013,56 +2019,64 @@ module fabnic_roce_resp #(
       end
       // S_NEW's registered decision: the same outcome as from its inputs now, except
       // that an MR write in the cycle before may turn it into a conservative refetch
-      if (st_q == S_NEW)
+      if (st_q[I_NEW] && (dp_q == DP_NEW || dp_q == DP_NONE))
         assert (nw_q == nw_d || (nw_q == NW_REFETCH && mrw_q)
                 || (nw_d == NW_REFETCH && mr_wr_valid))
         else $error("fabnic_roce_resp: S_NEW decision stale");
-      if (st_q == S_MR_CHKW || st_q == S_SRW) begin
+      // S_DISPATCH's registered decision: S_NEW follows S_DISPATCH, which writes none of
+      // its inputs; the same outcome from the unregistered compares now (checked when no
+      // MR write came in the S_DISPATCH cycle, whose epoch the decision has not seen)
+      if (st_q[I_NEW] && dp_q != DP_NONE && !mrw_q)
+        assert (dp_q == a_dp) else $error("fabnic_roce_resp: S_DISPATCH decision stale");
+      if (dp_q != DP_NONE)
+        assert (st_q[I_NEW] || (dp_q == DP_NEW && (st_q[I_PLACE] || st_q[I_PLACE_D])))
+        else $error("fabnic_roce_resp: S_DISPATCH decision not acted on in S_NEW");
+      if (st_q[I_MR_CHKW] || st_q[I_SRW]) begin
         assert (pdn_q == (pd_diff < 0)) else $error("fabnic_roce_resp: pdn_q stale");
         assert (arep_q == (r_q.atom_valid && r_q.atom_psn == h_q.bth.psn))
         else $error("fabnic_roce_resp: arep_q stale");
       end
-      if (st_q == S_SCHK || st_q == S_EXEC)
+      if (st_q[I_SCHK] || st_q[I_EXEC])
         assert (soff_bad_q == soff_bad) else $error("fabnic_roce_resp: soff_bad_q stale");
-      if (((st_q == S_SCHK || st_q == S_EXEC) && is_send) || st_q == S_SRW
+      if (((st_q[I_SCHK] || st_q[I_EXEC]) && is_send) || st_q[I_SRW]
           || (commit_now && accept_q && is_send))
         assert (se_end_q == se_end && send_lbad == (se_end > u_len))
         else $error("fabnic_roce_resp: registered SEND checks stale");
-      if (st_q == S_PF || st_q == S_RQE_RD)
+      if (st_q[I_PF] || st_q[I_RQE_RD])
         assert (bg_hit_r == bg_hit && bg_pend_r == bg_pend)
         else $error("fabnic_roce_resp: registered batch compares stale");
-      if (st_q == S_NEW || st_q == S_CMP || st_q == S_RFL)
+      if (st_q[I_NEW] || st_q[I_CMP] || st_q[I_RFL])
         assert (pf_ne_q == (r_q.rq_ci != r_q.rq_pi)) else $error("fabnic_roce_resp: pf_ne_q stale");
-      if (st_q == S_DISPATCH)
+      if (st_q[I_DISPATCH])
         assert (st_free_q == st_free_any) else $error("fabnic_roce_resp: st_free_q stale");
-      if (st_q == S_DISPATCH)
+      if (st_q[I_DISPATCH])
         assert (dq_emp == (r_q.rq_ci == r_q.rq_pi)) else $error("fabnic_roce_resp: dq_emp differs");
-      if (st_q == S_PF)
+      if (st_q[I_PF])
         assert (pf_ne_q == (r_q.rq_ci != r_q.rq_pi) && pf_cnt_q == pf_cnt)
         else $error("fabnic_roce_resp: registered prefetch point stale");
-      if (st_q == S_FIN && bg_launch)
-        assert (fp_cnt_q == pf_cnt) else $error("fabnic_roce_resp: fp_cnt_q stale");
+      if (st_q[I_FIN] && bg_launch)
+        assert (fp_cnt == pf_cnt) else $error("fabnic_roce_resp: fp_cnt stale");
       if (bg_st_q == BG_NX2 && !bg_launch)
         assert (nx_cnt_q == nx_cnt && nx_base_q == r_q.rq_ci + 16'd1
                 && nx_addr_q == qc_q.rq_base + {43'd0, ((r_q.rq_ci + 16'd1) & rq_mask), 5'd0})
         else $error("fabnic_roce_resp: next RQE batch registers stale");
-      if (st_q == S_MR_CHKW || (st_q == S_EXEC && !is_send))
+      if (st_q[I_MR_CHKW] || (st_q[I_EXEC] && !is_send))
         assert (wr_len_bad_q == wr_len_bad) else $error("fabnic_roce_resp: wr_len_bad_q stale");
-      if (st_q == S_RJOB || st_q == S_SCHK)
+      if (st_q[I_RJOB] || st_q[I_SCHK])
         assert (pd0_q == pd_eq) else $error("fabnic_roce_resp: pd0_q stale");
-      if (st_q == S_SRQ)
-        assert (sr_span == (is_read ? npkts(h_q.reth.dma_len, lg) : 24'd1))
+      if (st_q[I_SRQ])
+        assert (sr_span_q == (is_read ? npkts(h_q.reth.dma_len, lg) : 24'd1))
         else $error("fabnic_roce_resp: sr_span stale in S_SRQ");
-      if (st_q == S_RJOB)
+      if (st_q[I_RJOB])
         assert (rd_np_q == npkts(h_q.reth.dma_len, lg))
         else $error("fabnic_roce_resp: rd_np_q stale in S_RJOB");
-      if (st_q == S_FIN) begin
+      if (st_q[I_FIN]) begin
         assert (fp_cmp_q == (cmp_map_q != '0)) else $error("fabnic_roce_resp: fp_cmp_q stale");
         assert (fp_ok_q == (!r_q.err && cmp_map_q == '0))
         else $error("fabnic_roce_resp: fp_ok_q stale in S_FIN");
         assert (fin_pf_act == a_pf_act) else $error("fabnic_roce_resp: fin_pf_act differs");
       end
-      if (st_q == S_CMP && lk_ok) begin
+      if (st_q[I_CMP] && lk_ok) begin
         assert (lk_any_q == (cmp_map_q != '0)) else $error("fabnic_roce_resp: lk_any_q stale");
         if (cmp_map_q != '0)
           assert (lk_low_q == a_low && lk_hit_q == a_hit && (!a_hit || lk_idx_q == a_idx))
