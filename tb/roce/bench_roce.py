@@ -326,16 +326,23 @@ if cocotb is not None:
                          sb, max(ca, cb), time.monotonic() - t_wall)
         return qas, qbs, cqa, cqb, pda, pdb
 
+    def _onehot_states(pkg: str) -> str:
+        """State names of a one-hot FSM in bit order, from the I_<NAME> = <bit> indices
+        of its package (rtl/roce/<pkg>)."""
+        import re
+
+        text = (HERE.parents[1] / "rtl" / "roce" / pkg).read_text()
+        idx = {int(n): nm for nm, n in re.findall(r"localparam int I_(\w+)\s*=\s*(\d+);", text)}
+        return " ".join(idx[i] for i in sorted(idx))
+
     ENGINE_STATES = {   # probe name -> (path under the bench top, state names in enum order)
         "req A": ("u_pair.u_a.u_req", "IDLE LOAD DISPATCH FETCH WAIT SQE WALK CHK CHKW PKT SKIP WB KICK "
                   "RLREQ RLRSP RLWAIT"),
-        "cpl A": ("u_pair.u_a.u_cpl", "IDLE LOAD DISPATCH ADV FETCH WAIT CHK CHKW CQE POST "
-                  "PLACE_D PLACE DRAIN EV ERR FLUSH SKIP WB SREV"),
+        "cpl A": ("u_pair.u_a.u_cpl", _onehot_states("fabnic_roce_cpl_pkg.sv")),
         "cq A": ("u_pair.u_a.u_cq", "IDLE LOAD DO WD W WB"),
-        "resp B": ("u_pair.u_b.u_resp", "IDLE LOAD DISPATCH NEW RQE_RD RQE_WAIT RQE_CHK RQE_CHKW "
-                   "MR_CHK MR_CHKW EXEC PLACE_D PLACE DRAIN ATOM_RD ATOM_WAIT ATOM_WD ATOM_W "
-                   "RJOB FIN WB SRQ SRW SRI SCHK CMP CMPQ RFL RFLQ"),
+        "resp B": ("u_pair.u_b.u_resp", _onehot_states("fabnic_roce_resp_pkg.sv")),
     }
+    ONE_HOT = {"cpl A", "resp B"}   # state registers one-hot: decoded to the bit index
 
     # handshake and stall signals counted with the states (cycles at 1, per message)
     FLOW_SIGNALS = {
@@ -410,6 +417,8 @@ if cocotb is not None:
                 for name, h in self.handles.items():
                     c = self.counts[name]
                     v = int(h.value)
+                    if name in ONE_HOT:
+                        v = v.bit_length() - 1
                     c[v] = c.get(v, 0) + 1
                 for name, h in self.flow.items():
                     v = int(h.value)
