@@ -16,15 +16,19 @@
 //   cnt_drop_bad        tuser[0]=1 on the frame's last beat
 //   cnt_drop_novni      s_dec_novni (the VNI is not configured)
 //   cnt_drop_no_route   no copy at all (no local queue and no tunnel)
-// Sideband m_* is constant over each output frame. Back-pressure only: when the ring or
-// the frame-descriptor FIFO (DESC_DEPTH) is full, s_axis_tready is low.
+// Sideband m_* is constant over each output frame. Back-pressure only: s_axis_tready is
+// low unless the ring had two free beats and (for a last beat) the frame-descriptor FIFO
+// (DESC_DEPTH) two free entries in the cycle before (registered flags: one write per
+// cycle leaves one free), so the ring holds at most DEPTH-1 beats (the longest frame).
 // Throughput: one beat per cycle in and out, no gap between frames or copies (the next
 // frame's job waits in the job register while the current one is sent).
 // Latency: the whole frame (store-and-forward) + 1 cycle (job register: descriptor,
-// sum and decision popped together) + 1 cycle (RAM read); a frame of more than one beat
-// whose decision is already waiting starts one cycle later (its sum).
+// sum and decision popped together) + 1 cycle (RAM read); a frame whose decision is
+// already waiting starts up to two cycles later (its sum's two stages after the
+// descriptor).
 // Handshakes: s_dec_ready and the queues' pops are a flop (the job register's ready)
-// and the queues' valid; s_axis_tready is the ring and descriptor FIFO state.
+// and the queues' valid; s_axis_tready is one LUT of flops (the room flags, swallow_q,
+// near_q) and s_axis_tlast.
 `default_nettype none
 
 module fabnic_vxlan_tx_repl #(
@@ -113,11 +117,11 @@ module fabnic_vxlan_tx_repl #(
   logic         swallow_q;
   logic         near_q;      // fbeats_q == DEPTH - 2 (a flop: the compare is made as
                              // fbeats_q counts)
-  logic         d_in_ready, d_push, room, wr_fire, force_last;
+  logic         d_in_ready, d_push, room_q, d_room_q, wr_fire, force_last;
   logic [KC_W-1:0] kcnt;
   desc_t        d_in, d;
   logic         d_valid, d_pop;
-  logic [$clog2(DESC_DEPTH):0] unused_dcnt;
+  logic [$clog2(DESC_DEPTH):0] dcnt;
 
   always_comb begin
     // bytes in the beat: tkeep is packed from lane 0 (a thermometer code), so bit b of
@@ -134,21 +138,24 @@ module fabnic_vxlan_tx_repl #(
     end
   end
 
-  // Frame sum, pipelined: stage 1 registers NPART partial sums of the beat's 16-bit
-  // big-endian words (lanes 2j, 2j+1; a missing byte reads 0); stage 2 adds them to the
-  // running sum and, at the frame's last beat, queues the frame's sum (u_sum), one
-  // cycle after its descriptor. A frame starts when both are queued.
+  // Frame sum, pipelined: stage 1 registers NPA partial sums of the beat's 16-bit
+  // big-endian words (lanes 2j, 2j+1; a missing byte reads 0), stage 1b adds them in
+  // pairs (NPART sums), stage 2 adds those to the running sum and, at the frame's last
+  // beat, queues the frame's sum (u_sum), two cycles after its descriptor. A frame
+  // starts when both are queued.
   localparam int NW    = KEEP_W / 2 > 0 ? KEEP_W / 2 : 1;   // words per beat
+  localparam int NPA   = NW > 8 ? 8 : 1;
   localparam int NPART = NW > 8 ? 4 : 1;
-  localparam int WPP   = (NW + NPART - 1) / NPART;          // words per partial
-  logic [31:0] bpart [NPART];
-  logic [31:0] b1_part_q [NPART];
-  logic        b1_v_q, b1_last_q;
+  localparam int WPA   = (NW + NPA - 1) / NPA;              // words per stage-1 partial
+  logic [31:0] bpart [NPA];
+  logic [31:0] b1_part_q [NPA];
+  logic [31:0] b2_part_q [NPART];
+  logic        b1_v_q, b1_last_q, b2_v_q, b2_last_q;
   logic [31:0] bsum1;
   always_comb begin
-    for (int p = 0; p < NPART; p++) begin
+    for (int p = 0; p < NPA; p++) begin
       bpart[p] = '0;
-      for (int j = p * WPP; j < (p + 1) * WPP; j++) begin
+      for (int j = p * WPA; j < (p + 1) * WPA; j++) begin
         if (j < KEEP_W / 2) begin
           bpart[p] += 32'({s_axis_tkeep[2*j] ? s_axis_tdata[16*j +: 8] : 8'h00,
                            s_axis_tkeep[2*j+1] ? s_axis_tdata[16*j+8 +: 8] : 8'h00});
@@ -161,35 +168,53 @@ module fabnic_vxlan_tx_repl #(
       b1_part_q <= bpart;
       b1_last_q <= s_axis_tlast || force_last;
     end
+    if (b1_v_q) begin
+      for (int p = 0; p < NPART; p++) begin
+        b2_part_q[p] <= NPA > NPART ? b1_part_q[2*p] + b1_part_q[2*p+1] : b1_part_q[p];
+      end
+      b2_last_q <= b1_last_q;
+    end
     b1_v_q <= wr_fire;
-    if (rst) b1_v_q <= 1'b0;
+    b2_v_q <= b1_v_q;
+    if (rst) begin
+      b1_v_q <= 1'b0;
+      b2_v_q <= 1'b0;
+    end
   end
   always_comb begin
     bsum1 = fsum_q;
-    for (int p = 0; p < NPART; p++) bsum1 += b1_part_q[p];
+    for (int p = 0; p < NPART; p++) bsum1 += b2_part_q[p];
   end
 
   logic        sum_valid, sum_pop;
   logic [31:0] sum_head;
   logic [$clog2(DESC_DEPTH):0] unused_scnt;
   logic        unused_sum_ready;
-  // entries follow the descriptors one cycle later and leave with them: never full
+  // entries follow the descriptors two cycles later and leave with them: never full
   fabnic_fifo #(.WIDTH(32), .DEPTH(DESC_DEPTH)) u_sum (
       .clk, .rst,
-      .in_valid(b1_v_q && b1_last_q), .in_ready(unused_sum_ready), .in_data(bsum1),
+      .in_valid(b2_v_q && b2_last_q), .in_ready(unused_sum_ready), .in_data(bsum1),
       .out_valid(sum_valid), .out_ready(sum_pop), .out_data(sum_head),
       .status_count(unused_scnt)
   );
 
   always_ff @(posedge clk) begin
-    if (b1_v_q) fsum_q <= b1_last_q ? '0 : bsum1;
+    if (b2_v_q) fsum_q <= b2_last_q ? '0 : bsum1;
     if (rst) fsum_q <= '0;
   end
 
-  assign room          = (wr_ptr_q - rel_ptr_q) != (AW + 1)'(DEPTH);
+  // room flags: at most one write per cycle, so two free a cycle ago is one free now
+  always_ff @(posedge clk) begin
+    room_q   <= (wr_ptr_q - rel_ptr_q) <= (AW + 1)'(DEPTH - 2);
+    d_room_q <= dcnt <= ($clog2(DESC_DEPTH) + 1)'(DESC_DEPTH - 2);
+    if (rst) begin
+      room_q   <= 1'b0;
+      d_room_q <= 1'b0;
+    end
+  end
   // beat DEPTH-1 of a longer frame ends it as truncated
   assign force_last    = !s_axis_tlast && near_q;
-  assign s_axis_tready = swallow_q || (room && (!(s_axis_tlast || force_last) || d_in_ready));
+  assign s_axis_tready = swallow_q || (room_q && (!(s_axis_tlast || force_last) || d_room_q));
   assign wr_fire       = s_axis_tvalid && s_axis_tready && !swallow_q;
   assign d_push        = wr_fire && (s_axis_tlast || force_last);
 
@@ -232,7 +257,7 @@ module fabnic_vxlan_tx_repl #(
       .clk, .rst,
       .in_valid(d_push), .in_ready(d_in_ready), .in_data(d_in),
       .out_valid(d_valid), .out_ready(d_pop), .out_data(d),
-      .status_count(unused_dcnt)
+      .status_count(dcnt)
   );
 
   // ---------------------------------------------------------------- RAM
@@ -419,7 +444,7 @@ module fabnic_vxlan_tx_repl #(
   end
 
   logic unused_d_valid;
-  assign unused_d_valid = ^{d_valid, unused_j_keep, unused_j_last, unused_j_user};
+  assign unused_d_valid = ^{d_valid, d_in_ready, unused_j_keep, unused_j_last, unused_j_user};
   // d_valid is implied by sum_valid (checked below)
 
 `ifndef SYNTHESIS
@@ -427,6 +452,9 @@ module fabnic_vxlan_tx_repl #(
     if (!rst) assert (!sum_valid || d_valid) else $error("fabnic_vxlan_tx_repl: sum without descriptor");
     if (!rst) assert (near_q == (fbeats_q == (AW + 1)'(DEPTH - 2)))
       else $error("fabnic_vxlan_tx_repl: near_q");
+    if (!rst && wr_fire) assert ((wr_ptr_q - rel_ptr_q) != (AW + 1)'(DEPTH))
+      else $error("fabnic_vxlan_tx_repl: ring overflow");
+    if (!rst && d_push) assert (d_in_ready) else $error("fabnic_vxlan_tx_repl: descriptor overflow");
   end
 `endif
 
