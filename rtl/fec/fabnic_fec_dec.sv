@@ -37,11 +37,20 @@
 // sender, whose group ids are unrelated to the old owner's); slots in the middle of a
 // decode are left alone (a source is only reassigned after a long idle time).
 //
-// Back-pressure (s_axis_tready low, only at the first beat of a packet): while
-// the packet's slot holds an older group that is closing/ready/decoding, during
-// a flush scan, or for one cycle when an eviction report collides with another
-// report. m_axis (recovered packets) is flow-controlled; its FIFO never
-// overflows (the engine only reads RAM when the FIFO has room).
+// Pipeline (decide in one stage, act in the next): s_axis enters a skid register
+// (s_axis_tready is a flop), then the lookup register lk, which stores with a
+// packet's first beat its relations to its slot (gid compare, duplicate, range,
+// close conditions from the per-slot counts need/needr) computed from registered
+// inputs; the decision at lk uses those flags and the slots' state bits, and each
+// slot writes its own fields. Length bookkeeping runs one cycle after a packet's
+// last beat (bk_*). A first beat is not loaded behind a beat that may change the
+// flags it reads (one idle cycle after a one-beat packet, two after a bad one).
+// Back-pressure (only at the first beat of a packet): while the packet's slot holds
+// an older group that is closing/ready/decoding, during a flush scan, while a
+// repair that changes its group's K waits for the recount of the data map, or
+// while an evicting packet meets a cycle in which a report of higher priority may
+// be due. m_axis (recovered packets) is flow-controlled; its FIFO never overflows
+// (the engine only reads RAM when the FIFO has room).
 `default_nettype none
 
 module fabnic_fec_dec #(
@@ -138,20 +147,20 @@ module fabnic_fec_dec #(
     end
     return t;
   endfunction
-  function automatic logic [256*8-1:0] gen_inv();
-    logic [256*8-1:0] t;
-    for (int a = 0; a < 256; a++) t[a*8 +: 8] = fabnic_fec_pkg::gf_inv(8'(a));
-    return t;
-  endfunction
   localparam logic [MAX_K*CX_W-1:0]      CX_TBL   = gen_cx();
-  localparam logic [256*8-1:0]           INV_TBL  = gen_inv();  // 256 x 8 ROM
   localparam logic [MAX_R*MAX_K*8-1:0]   COEF_TBL = gen_coef();
   localparam logic [63:0]                CX_ONE   = fabnic_fec_pkg::gf_cx(8'd1);
+  function automatic logic [256*64-1:0] gen_invcx();
+    logic [256*64-1:0] t;
+    for (int a = 0; a < 256; a++) t[a*64 +: 64] = fabnic_fec_pkg::gf_cx(fabnic_fec_pkg::gf_inv(8'(a)));
+    return t;
+  endfunction
+  localparam logic [256*64-1:0]          INVCX_TBL = gen_invcx();  // gf_cx(1/a)
 
-  function automatic logic [7:0] popcount(input logic [MAX_K-1:0] v);
+  function automatic logic [7:0] popcount8(input logic [7:0] v);
     logic [7:0] n;
     n = '0;
-    for (int i = 0; i < MAX_K; i++) n = n + 8'(v[i]);
+    for (int i = 0; i < 8; i++) n = n + 8'(v[i]);
     return n;
   endfunction
 
@@ -161,12 +170,26 @@ module fabnic_fec_dec #(
     return m;
   endfunction
 
-  logic [7:0] cfg_k_c;
-  assign cfg_k_c = (cfg_k == 8'd0) ? 8'd1 : (int'(cfg_k) > MAX_K) ? 8'(MAX_K) : cfg_k;
+  logic [7:0]       cfg_kc_q;   // cfg_k clamped to 1..MAX_K, registered
+  logic [MAX_K-1:0] cfg_km_q;   // kmask(cfg_kc_q)
+  always_ff @(posedge clk) begin
+    logic [7:0] kc;
+    kc = (cfg_k == 8'd0) ? 8'd1 : (int'(cfg_k) > MAX_K) ? 8'(MAX_K) : cfg_k;
+    cfg_kc_q <= kc;
+    cfg_km_q <= kmask(kc);
+  end
 
   // ------------------------------------------------------------ slot state
-  typedef enum logic [2:0] {
-    S_FREE, S_OPEN, S_CLOSING, S_READY, S_DECODING, S_DONE
+  // a state test is one bit of the slot's register (B_*): FREE, OPEN, DONE one-hot;
+  // CLOSING, READY and DECODING share the BUSY bit (the input waits on them alike)
+  localparam int B_FREE = 0, B_OPEN = 1, B_BUSY = 2, B_READY = 3, B_DONE = 5;  // 4: DECODING
+  typedef enum logic [5:0] {
+    S_FREE     = 6'b000001,
+    S_OPEN     = 6'b000010,
+    S_CLOSING  = 6'b000100,
+    S_READY    = 6'b001100,
+    S_DECODING = 6'b010100,
+    S_DONE     = 6'b100000
   } slot_st_t;
 
   slot_st_t         st_q      [NGROUP];
@@ -179,16 +202,106 @@ module fabnic_fec_dec #(
   logic [15:0]      maxlen_q  [NGROUP];
   logic [15:0]      lsyn_q    [NGROUP][MAX_R];
   logic             poison_q  [NGROUP];
+  logic [MAX_K-1:0] km_q      [NGROUP];   // kmask(k_q)
+  // counts kept incrementally instead of popcounts of the maps (nd = data indices
+  // received below K, nr = repair rows received); signed, 9 bit
+  logic [8:0]       need_q    [NGROUP];   // K - nd: data packets still missing
+  logic [8:0]       needr_q   [NGROUP];   // K - nd - nr: packets still needed to decode
+  logic [2:0]       nr_q      [NGROUP];
 
   // report register sources, highest priority first
   logic             rpt_fin, rpt_eng, rpt_evict, rpt_flush;
   logic [15:0]      rpt_fin_gid, rpt_eng_gid, rpt_evict_gid, rpt_flush_gid;
   logic [MAX_K-1:0] rpt_fin_map, rpt_eng_map, rpt_evict_map, rpt_flush_map;
 
-  // ------------------------------------------------------------ input stage 0
+  // ------------------------------------------------------------ input register + lookup
+  // Every input beat passes through the lk_* register. When a first beat is loaded,
+  // the relations of its packet to its slot (group-id compare, duplicate bit, index
+  // range, close conditions from the per-slot counters) are computed from the input
+  // and registered with it; the decision at lk uses only those flags and the slot's
+  // current state (decide in one stage, act in the next). The flags depend on slot
+  // fields that only the beat at lk writes (gid, maps, K, counters); a first beat is
+  // therefore not loaded behind a beat that may write them at the end of the cycle
+  // (a one-beat packet, or a last beat that may poison: bad or oversize), which costs
+  // one idle cycle after such a beat. While a first beat waits at lk only its slot's
+  // state can change, and that is read fresh.
+  // input skid register: s_axis_tready is a flop, the lookup sees registered inputs
+  logic [DATA_W-1:0] a_data;
+  logic [KEEP_W-1:0] a_keep;
+  logic              a_valid, a_ready, a_last;
+  logic [USER_W-1:0] a_user;
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(USER_W), .REG_TYPE(2)) u_in (
+      .clk, .rst,
+      .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast, .s_axis_tuser,
+      .m_axis_tdata(a_data), .m_axis_tkeep(a_keep), .m_axis_tvalid(a_valid),
+      .m_axis_tready(a_ready), .m_axis_tlast(a_last), .m_axis_tuser(a_user)
+  );
+
   meta_t            in_meta;
   logic             in_bad;
-  assign {in_meta, in_bad} = s_axis_tuser;
+  assign {in_meta, in_bad} = a_user;
+
+  logic              lk_v_q, lk_last_q, lk_bad_q, lk_blk_q;
+  logic [DATA_W-1:0] lk_data_q;
+  logic [KEEP_W-1:0] lk_keep_q;
+  localparam int NB8 = (KEEP_W + 15) / 16;
+  logic [4:0]        lk_nb8_q [NB8];   // tkeep bits set per group of sixteen
+  meta_t             lk_meta_q;
+  logic              s_first_q;   // the next input beat starts a packet
+  logic [BEAT_W:0]   s_beat_q;    // input beats of the current packet (saturating)
+
+  // lookup flags of the packet whose first beat is at lk
+  logic [SL_W-1:0]  lk_slot_q;
+  logic [NGROUP-1:0] lk_soh_q;                    // lk_slot_q one-hot
+  logic             lk_eq_q, lk_pos_q;            // gid == slot's gid / newer than it
+  logic             lk_mal_keep_q, lk_mal_alloc_q; // malformed against slot K / cfg_k
+  logic             lk_dup_q;                     // index/row already in the slot's maps
+  logic             lk_acc_same_q;                // same gid, well-formed, not a duplicate
+  logic             lk_pos_ma_q;                  // newer and well-formed for a new group
+  logic             lk_full_keep_q, lk_dec_keep_q; // closes the slot's group: complete / decodable
+  logic             lk_full_alloc_q, lk_dec_alloc_q; // same for a freshly allocated group
+  logic             lk_kchg_q;                    // repair changes the slot's K: recount
+  logic [8:0]       lk_rneed_q, lk_rneedr_q;      // need/needr after the recount
+  logic             lk_rcd_q;                     // lk_rneed_q / lk_rneedr_q are valid
+  logic [MAX_K-1:0] lk_kmcnt_q;                   // kmask(cnt)
+  logic [CX_W-1:0]  lk_cx_q;
+
+  logic [NGROUP-1:0] l_dbits;
+  logic             l_dbit, l_rbit, l_eq, l_pos, l_mal_rep, l_mal_dk, l_mal_dcfg;
+  logic [NGROUP-1:0] l_eqs, l_sign;
+  logic [7:0]       l_k;
+  logic [8:0]       l_need, l_needr;
+  logic [CX_W-1:0]  l_cx;
+  logic [SL_W-1:0]  l_slot;
+  logic [4:0]       l_nb8 [NB8];
+  always_comb begin
+    l_slot  = in_meta.gid[SL_W-1:0];
+    for (int n = 0; n < NGROUP; n++) begin
+      l_eqs[n]   = in_meta.gid == gid_q[n];
+      l_sign[n]  = 1'((in_meta.gid - gid_q[n]) >> 15);  // serial-number compare
+    end
+    l_eq    = l_eqs[l_slot];
+    l_pos   = !l_eqs[l_slot] && !l_sign[l_slot];
+    l_k     = k_q[l_slot];
+    l_need  = need_q[l_slot];
+    l_needr = needr_q[l_slot];
+    for (int n = 0; n < NGROUP; n++) l_dbits[n] = dmap_q[n][in_meta.idx[KI_W-1:0]];
+    l_dbit  = l_dbits[l_slot];
+    l_rbit  = rmap_q[l_slot][in_meta.idx[RI_W-1:0]];
+    l_mal_rep  = int'(in_meta.idx) >= MAX_R || in_meta.cnt == 8'd0 || int'(in_meta.cnt) > MAX_K;
+    l_mal_dk   = int'(in_meta.idx) >= MAX_K || in_meta.idx >= l_k;
+    l_mal_dcfg = int'(in_meta.idx) >= MAX_K || in_meta.idx >= cfg_kc_q;
+    l_cx       = '0;
+    if (in_meta.is_repair) begin
+      for (int r = 0; r < MAX_R; r++) if (in_meta.idx == 8'(r)) l_cx[r*64 +: 64] = CX_ONE;
+    end else begin
+      l_cx = CX_TBL[in_meta.idx[KI_W-1:0] * CX_W +: CX_W];
+    end
+    for (int g = 0; g < NB8; g++) begin
+      l_nb8[g] = '0;
+      for (int m = 16 * g; m < 16 * g + 16 && m < KEEP_W; m++) l_nb8[g] = l_nb8[g] + 5'(a_keep[m]);
+    end
+  end
 
   logic             in_pkt_q, pkt_acc_q;
   logic [SL_W-1:0]  pkt_slot_q;
@@ -200,59 +313,63 @@ module fabnic_fec_dec #(
   logic [15:0]      pkt_bytes_q;
   logic             flush_busy_q, flush_req_q;
   logic [SL_W:0]    flush_ptr_q;
+  logic [1:0]       rc_step_q;   // recount: 0 load, 1 count 8 bits a cycle, 2 compare
+  localparam int RC_W = ((MAX_K + 7) / 8) * 8;
+  logic [RC_W-1:0]  rc_vec_q;
+  logic [7:0]       rc_acc_q;
+  logic [7:0]       rc_n_q;
 
-  // first-beat decision
-  logic [SL_W-1:0]  h_slot;
-  slot_st_t         h_st;
-  logic [15:0]      h_gdiff;
-  logic             h_same, h_newer, h_malformed, h_dup, h_alloc, h_evict;
-  logic             h_accept, h_drop_stale, h_stall;
-  logic [7:0]       h_k;
-  logic [MAX_K-1:0] h_dmap;
-  logic [MAX_R-1:0] h_rmap;
-  logic [CX_W-1:0]  h_cx;
-
-  assign h_slot  = in_meta.gid[SL_W-1:0];
-  assign h_st    = st_q[h_slot];
-  assign h_gdiff = in_meta.gid - gid_q[h_slot];
-  assign h_same  = h_st != S_FREE && h_gdiff == 16'd0;
-  assign h_newer = h_st == S_FREE || (h_gdiff != 16'd0 && !h_gdiff[15]);
+  // first-beat decision at lk, from the lookup flags and the slot's current state
+  logic             h_free, h_open, h_newer, h_mal, h_dup, h_evict;
+  logic             h_accept, h_drop_stale, h_stall, h_full, h_dec;
+  logic              h_hold;
+  logic [NGROUP-1:0] newer_n, full_n, dec_n, acc_n, stall_n, we_first, we_beat;
+  logic [NGROUP-1:0] v_free, v_open;
+  logic             rpt_busy;
+  logic             st_mal_q, st_dup_q, st_stale_q;
+  logic             bk_v_q;
+  logic [SL_W-1:0]  bk_slot_q;
+  logic [15:0]      bk_len_q, bk_lv_q;
+  logic [CX_W-1:0]  bk_cx_q;
+  logic             bk_bad_q, bk_clr_q;   // bad or oversize: poison; a data packet also
+  logic [MAX_K-1:0] bk_clrm_q;            // leaves the map and the counts
 
   always_comb begin
-    h_alloc = h_newer;
-    h_evict = h_newer && h_st == S_OPEN;
-    h_k     = h_alloc ? cfg_k_c : k_q[h_slot];
-    h_dmap  = h_alloc ? '0 : dmap_q[h_slot];
-    h_rmap  = h_alloc ? '0 : rmap_q[h_slot];
-    if (in_meta.is_repair) begin
-      h_malformed = int'(in_meta.idx) >= MAX_R || in_meta.cnt == 8'd0 ||
-                    int'(in_meta.cnt) > MAX_K;
-      h_dup       = !h_malformed && h_rmap[in_meta.idx[RI_W-1:0]];
-      h_cx        = '0;
-      for (int r = 0; r < MAX_R; r++) begin
-        if (in_meta.idx == 8'(r)) h_cx[r*64 +: 64] = CX_ONE;
-      end
-    end else begin
-      h_malformed = int'(in_meta.idx) >= MAX_K || in_meta.idx >= h_k;
-      h_dup       = !h_malformed && h_dmap[in_meta.idx[KI_W-1:0]];
-      h_cx        = CX_TBL[in_meta.idx[KI_W-1:0] * CX_W +: CX_W];
+    for (int n = 0; n < NGROUP; n++) begin
+      v_free[n] = st_q[n][B_FREE];
+      v_open[n] = st_q[n][B_OPEN];
     end
-    h_stall      = 1'b0;
-    h_accept     = 1'b0;
-    h_drop_stale = 1'b0;
-    if (h_malformed) begin
-      h_accept = 1'b0;
-    end else if (h_same) begin
-      h_accept     = h_st == S_OPEN && !h_dup;
-      h_drop_stale = h_st != S_OPEN;
-    end else if (h_newer) begin
-      if (h_st == S_CLOSING || h_st == S_READY || h_st == S_DECODING) h_stall = 1'b1;
-      else h_accept = !h_dup;  // a fresh slot has no duplicates
-    end else begin
-      h_drop_stale = 1'b1;
+  end
+  assign h_free   = |(lk_soh_q & v_free);
+  assign h_open   = |(lk_soh_q & v_open);
+  assign h_newer  = h_free || lk_pos_q;
+  always_comb begin
+    // a same-group packet needs an OPEN slot (so not FREE); a newer one allocates
+    h_mal        = h_newer ? lk_mal_alloc_q : lk_mal_keep_q;
+    h_dup        = !h_newer && lk_dup_q;
+    h_evict      = h_open && lk_pos_q;
+    h_accept     = |(lk_soh_q & acc_n);
+    h_drop_stale = !h_mal && ((!h_free && lk_eq_q && !h_open) || (!h_newer && !lk_eq_q));
+    h_full       = h_newer ? lk_full_alloc_q : lk_full_keep_q;
+    h_dec        = h_newer ? lk_dec_alloc_q : lk_dec_keep_q;
+    h_stall      = h_hold || |(lk_soh_q & stall_n);
+  end
+
+  // the same decision per slot, from each slot's own state (drives that slot's writes)
+  assign h_hold = flush_busy_q || flush_req_q || lk_kchg_q;
+  always_comb begin
+    for (int n = 0; n < NGROUP; n++) begin
+      newer_n[n]  = st_q[n][B_FREE] || lk_pos_q;
+      full_n[n]   = newer_n[n] ? lk_full_alloc_q : lk_full_keep_q;
+      dec_n[n]    = newer_n[n] ? lk_dec_alloc_q : lk_dec_keep_q;
+      acc_n[n]    = ((lk_acc_same_q && st_q[n][B_OPEN]) ||
+                     (!lk_mal_alloc_q && (st_q[n][B_FREE] ||
+                                          (lk_pos_q && (st_q[n][B_OPEN] || st_q[n][B_DONE]))))) &&
+                    !(lk_pos_q && st_q[n][B_OPEN] && rpt_busy);
+      stall_n[n]  = (lk_pos_ma_q && st_q[n][B_BUSY]) || (lk_pos_q && st_q[n][B_OPEN] && rpt_busy);
+      we_first[n] = lk_v_q && !in_pkt_q && !h_hold && lk_soh_q[n] && acc_n[n];
+      we_beat[n]  = lk_v_q && (in_pkt_q ? (pkt_acc_q && pkt_slot_q == SL_W'(n)) : we_first[n]);
     end
-    if (h_evict && (rpt_fin || rpt_eng)) h_stall = 1'b1;  // report port busy
-    if (flush_busy_q || flush_req_q) h_stall = 1'b1;
   end
 
   logic first, fire, acc_now, in_range, zero_old;
@@ -260,48 +377,43 @@ module fabnic_fec_dec #(
   logic [CX_W-1:0] cx_now;
   logic [AW-1:0]   s0_addr;
   logic [DATA_W-1:0] data_masked;
-  logic [KB_W:0]   nbytes;
   logic [15:0]     pkt_len;
+  logic            cur_rep;
+  logic [KI_W-1:0] cur_idx;
 
   assign first         = !in_pkt_q;
-  assign s_axis_tready = !(first && h_stall);
-  assign fire          = s_axis_tvalid && s_axis_tready;
+  assign fire          = lk_v_q && !(first && h_stall);
+  assign a_ready       = (!lk_v_q || fire) &&
+                         !(s_first_q && ((lk_v_q && lk_blk_q) || (bk_v_q && bk_bad_q)));
   assign acc_now       = first ? h_accept : pkt_acc_q;
-  assign ps            = first ? h_slot : pkt_slot_q;
-  assign cx_now        = first ? h_cx : pkt_cx_q;
+  assign ps            = first ? lk_slot_q : pkt_slot_q;
+  assign cx_now        = first ? lk_cx_q : pkt_cx_q;
+  assign cur_rep       = first ? lk_meta_q.is_repair : pkt_rep_q;
+  assign cur_idx       = first ? lk_meta_q.idx[KI_W-1:0] : pkt_idx_q;
   assign in_range      = beat_q < (BEAT_W+1)'(BEATS);
-  assign zero_old      = (first && h_alloc) || beat_q >= hwb_q[ps];
+  logic [NGROUP-1:0] hwb_ge;
+  always_comb for (int n = 0; n < NGROUP; n++) hwb_ge[n] = beat_q >= hwb_q[n];
+  assign zero_old      = (first && h_newer) || hwb_ge[ps];
   assign s0_addr       = {ps, beat_q[BEAT_W-1:0]};
 
   always_comb begin
-    nbytes = '0;
     for (int m = 0; m < KEEP_W; m++) begin
-      data_masked[8*m +: 8] = s_axis_tkeep[m] ? s_axis_tdata[8*m +: 8] : 8'h00;
-      nbytes = nbytes + (KB_W+1)'(s_axis_tkeep[m]);
+      data_masked[8*m +: 8] = lk_keep_q[m] ? lk_data_q[8*m +: 8] : 8'h00;
     end
   end
-  assign pkt_len = pkt_bytes_q + 16'(nbytes);
-
-  // slot counts after this packet is claimed
-  logic [MAX_K-1:0] c_dmap;
-  logic [MAX_R-1:0] c_rmap;
-  logic [7:0]       c_k, c_nd, c_nr;
   always_comb begin
-    c_dmap = h_dmap;
-    c_rmap = h_rmap;
-    c_k    = in_meta.is_repair ? in_meta.cnt : h_k;
-    if (in_meta.is_repair) c_rmap[in_meta.idx[RI_W-1:0]] = 1'b1;
-    else c_dmap[in_meta.idx[KI_W-1:0]] = 1'b1;
-    c_nd = popcount(c_dmap & kmask(c_k));
-    c_nr = 8'(popcount(MAX_K'(c_rmap)));
+    logic [15:0] nb;
+    nb = '0;
+    for (int g = 0; g < NB8; g++) nb = nb + 16'(lk_nb8_q[g]);
+    pkt_len = pkt_bytes_q + nb;
   end
-
   // ------------------------------------------------------------ stage 1
   logic              s1_we_q, s1_zero_q, fwd_hit_q, s1_fin_q;
   logic [AW-1:0]     s1_addr_q;
   logic [DATA_W-1:0] s1_data_q;
   logic [CX_W-1:0]   s1_cx_q;
   logic [SL_W-1:0]   s1_fin_slot_q;
+  logic              s1_poi_q;        // the closing slot is poisoned
   logic [WW-1:0]     fwd_q, rdata_a, rdata_b, s1_old, s1_new;
 
 `ifdef VERILATOR
@@ -342,26 +454,46 @@ module fabnic_fec_dec #(
     end
   end
 
-  assign rpt_fin     = s1_fin_q && poison_q[s1_fin_slot_q];
+  assign rpt_fin     = s1_fin_q && s1_poi_q;
   assign rpt_fin_gid = gid_q[s1_fin_slot_q];
-  assign rpt_fin_map = ~dmap_q[s1_fin_slot_q] & kmask(k_q[s1_fin_slot_q]);
+  // (a bad closing packet leaves the map in the same cycle, bk_clrm_q)
+  assign rpt_fin_map = (~dmap_q[s1_fin_slot_q] | bk_clrm_q) & km_q[s1_fin_slot_q];
 
-  assign rpt_evict     = fire && first && h_evict;
-  assign rpt_evict_gid = gid_q[h_slot];
-  assign rpt_evict_map = ~dmap_q[h_slot] & kmask(k_q[h_slot]);
+  logic rpt_evict_cand;
+  assign rpt_evict_cand = lk_v_q && first && h_evict && !flush_busy_q;
+  assign rpt_evict      = fire && first && h_evict;
+  assign rpt_evict_gid = gid_q[lk_slot_q];
+  assign rpt_evict_map = ~dmap_q[lk_slot_q] & km_q[lk_slot_q];
 
   // ------------------------------------------------------------ engine
   typedef enum logic [3:0] {
-    E_IDLE, E_LIST, E_LOAD, E_SCALE, E_ELIM, E_CHK, E_SETJ, E_STREAM, E_WAIT, E_FAIL, E_END
+    E_IDLE, E_COUNT, E_LIST, E_LOAD, E_PIV, E_SCALE, E_CX, E_ELIM, E_CJ, E_CLEN, E_CHK, E_SETJ,
+    E_STREAM, E_FAIL, E_END
   } eng_st_t;
 
   eng_st_t          en_q;
-  logic [SL_W-1:0]  en_slot_q, en_ptr_q;
+  logic             en_fail_q;   // en_q == E_FAIL
+  logic [SL_W-1:0]  en_slot_q;
+  logic [NGROUP-1:0] en_pmask_q;   // round robin: slots above the last one taken
   logic [7:0]       en_e_q, en_n_q, en_c_q, en_j_q;
   logic [7:0]       en_miss_q [MAX_R];
   logic [7:0]       en_row_q  [MAX_R];
-  logic [MAX_K-1:0] en_taken_q;
-  logic [MAX_R-1:0] en_rtaken_q;
+  logic [MAX_K-1:0] en_mvec_q;              // missing indices not yet listed
+  logic [MAX_R-1:0] en_rvec_q;              // received rows not yet listed
+  logic [15:0]      en_maxlen_q;            // the slot's longest packet, syndromes of
+  logic [15:0]      en_lsyn_q [MAX_R];      // the lengths (fixed while it decodes)
+  logic [MAX_R-1:0] en_rsel_q [MAX_R];      // [q][r]: inverse row q belongs to syndrome r
+  logic [63:0]      en_picx_q;              // inverse of the pivot (gf_cx form)
+  logic [63:0]      en_pacx_q [MAX_R];      // scaled pivot rows (gf_cx form)
+  logic [63:0]      en_pbcx_q [MAX_R];
+  logic             en_bad_q;               // a recovered length failed its check
+  logic [7:0]       en_pa_q [MAX_R];        // pivot row of ma / mb
+  logic [7:0]       en_pb_q [MAX_R];
+  logic [7:0]       en_fac_q [MAX_R];       // column en_c_q of ma, per row
+  logic [63:0]      en_cjcx_q [MAX_R];      // coefficients of packet en_j_q (gf_cx form)
+  logic [7:0]       en_cjs_q [MAX_R][MAX_R]; // the same for every packet, for E_SETJ
+  logic [15:0]      en_cl_q;                // its recovered length
+  logic [KEEP_W-1:0] en_lkeep_q;            // tkeep of its last beat
   logic [7:0]       ma_q [MAX_R][MAX_R];
   logic [7:0]       mb_q [MAX_R][MAX_R];
   logic [15:0]      en_len_q [MAX_R];
@@ -369,59 +501,57 @@ module fabnic_fec_dec #(
   logic [BEAT_W:0]  en_beat_q, en_nb_q;
   logic [$clog2(OUT_DEPTH):0] fifo_depth;
 
-  // pick a READY slot, round-robin from en_ptr_q
-  logic             pick_v;
-  logic [SL_W-1:0]  pick_slot;
+  // pick a READY slot, round-robin (the lowest READY slot above the one taken last,
+  // else the lowest); registered, taken in E_IDLE (a READY slot stays READY
+  // until the engine takes it)
+  logic             pick_v, pick_v_q;
+  logic [SL_W-1:0]  pick_slot, pick_slot_q;
   always_comb begin
-    pick_v    = 1'b0;
+    logic [NGROUP-1:0] rdy, hi;
+    for (int n = 0; n < NGROUP; n++) begin
+      rdy[n] = st_q[n][B_READY];
+      hi[n]  = rdy[n] && en_pmask_q[n];
+    end
+    pick_v    = |rdy;
     pick_slot = '0;
     for (int n = NGROUP - 1; n >= 0; n--) begin
-      if (st_q[SL_W'(en_ptr_q + SL_W'(n))] == S_READY) begin
-        pick_v    = 1'b1;
-        pick_slot = SL_W'(en_ptr_q + SL_W'(n));
-      end
+      if (|hi ? hi[n] : rdy[n]) pick_slot = SL_W'(n);
     end
   end
 
-  // next missing index and next received repair row
+  // the lowest set bit of the missing-index / received-row vectors (E_LIST)
   logic [7:0] nx_miss, nx_row;
   always_comb begin
-    logic [MAX_K-1:0] free_d;
-    logic [MAX_R-1:0] free_r;
-    free_d  = ~(dmap_q[en_slot_q] | en_taken_q) & kmask(k_q[en_slot_q]);
-    free_r  = rmap_q[en_slot_q] & ~en_rtaken_q;
+    logic [MAX_K-1:0] lowm;
+    logic [MAX_R-1:0] lowr;
+    lowm    = en_mvec_q & (~en_mvec_q + 1'b1);   // one-hot
+    lowr    = en_rvec_q & (~en_rvec_q + 1'b1);
     nx_miss = '0;
     nx_row  = '0;
-    for (int i = MAX_K - 1; i >= 0; i--) if (free_d[i]) nx_miss = 8'(i);
-    for (int r = MAX_R - 1; r >= 0; r--) if (free_r[r]) nx_row = 8'(r);
+    for (int i = 0; i < MAX_K; i++) if (lowm[i]) nx_miss = nx_miss | 8'(i);
+    for (int r = 0; r < MAX_R; r++) if (lowr[r]) nx_row = nx_row | 8'(r);
   end
 
-  // Gauss-Jordan helpers on column en_c_q
-  logic [7:0] gj_piv, gj_inv;
-  assign gj_piv = ma_q[en_c_q[RI_W-1:0]][en_c_q[RI_W-1:0]];
-  assign gj_inv = INV_TBL[gj_piv*8 +: 8];
-
-  // coefficients of recovered packet en_j_q on syndrome rows
+  // coefficients of recovered packet en_j_q on the syndrome rows: row q of the inverse
+  // belongs to syndrome row en_row_q[q] (en_rsel_q, set in E_LOAD)
   logic [7:0]  cj [MAX_R];
   logic [15:0] cj_len;
   always_comb begin
-    for (int r = 0; r < MAX_R; r++) cj[r] = '0;
-    for (int q = 0; q < MAX_R; q++) begin
-      if (8'(q) < en_e_q) begin
-        for (int r = 0; r < MAX_R; r++) begin
-          if (en_row_q[q] == 8'(r)) cj[r] = mb_q[en_j_q[RI_W-1:0]][q];
-        end
+    for (int r = 0; r < MAX_R; r++) begin
+      cj[r] = '0;
+      for (int q = 0; q < MAX_R; q++) begin
+        if (en_rsel_q[q][r]) cj[r] = cj[r] | mb_q[en_j_q[RI_W-1:0]][q];
       end
     end
     cj_len = '0;
     for (int r = 0; r < MAX_R; r++) begin
-      cj_len = cj_len ^ {fabnic_fec_pkg::gf_mul(cj[r], lsyn_q[en_slot_q][r][15:8]),
-                         fabnic_fec_pkg::gf_mul(cj[r], lsyn_q[en_slot_q][r][7:0])};
+      cj_len = cj_len ^ {fabnic_fec_pkg::gf_mul_cx(en_cjcx_q[r], en_lsyn_q[r][15:8]),
+                         fabnic_fec_pkg::gf_mul_cx(en_cjcx_q[r], en_lsyn_q[r][7:0])};
     end
   end
 
   logic        en_issue, en_last_beat;
-  logic [15:0] en_len_cur, en_rem;
+  logic [15:0] en_len_cur;
   logic [KEEP_W-1:0] en_keep;
   meta_t       en_meta;
   logic        o1_v_q, o1_last_q;
@@ -432,9 +562,8 @@ module fabnic_fec_dec #(
   assign en_len_cur   = en_len_q[en_j_q[RI_W-1:0]];
   assign en_issue     = en_q == E_STREAM && (32'(fifo_depth) + 32'(o1_v_q) < OUT_DEPTH - 1);
   assign en_last_beat = en_beat_q + 1'b1 >= en_nb_q;
-  assign en_rem       = en_len_cur - 16'({en_beat_q, {KB_W{1'b0}}});
   always_comb begin
-    for (int m = 0; m < KEEP_W; m++) en_keep[m] = !en_last_beat || (16'(m) < en_rem);
+    en_keep           = en_last_beat ? en_lkeep_q : '1;
     en_meta           = '0;
     en_meta.len       = en_len_cur;
     en_meta.cnt       = k_q[en_slot_q];
@@ -443,17 +572,19 @@ module fabnic_fec_dec #(
     en_meta.is_repair = 1'b0;
   end
 
-  assign rpt_eng     = en_q == E_FAIL && !rpt_fin;
+  assign rpt_eng     = en_fail_q && !rpt_fin;
   assign rpt_eng_gid = gid_q[en_slot_q];
-  assign rpt_eng_map = ~dmap_q[en_slot_q] & kmask(k_q[en_slot_q]);
+  assign rpt_eng_map = ~dmap_q[en_slot_q] & km_q[en_slot_q];
+  // the input stalls an evicting packet while a report of higher priority may be due
+  assign rpt_busy    = s1_fin_q || en_fail_q;   // covers rpt_fin || rpt_eng
 
   // flush scan
   logic [SL_W-1:0] fl_slot;
   assign fl_slot       = flush_ptr_q[SL_W-1:0];
-  assign rpt_flush     = flush_busy_q && !flush_ptr_q[SL_W] && st_q[fl_slot] == S_OPEN &&
+  assign rpt_flush     = flush_busy_q && !flush_ptr_q[SL_W] && st_q[fl_slot][B_OPEN] &&
                          !rpt_fin && !rpt_eng;
   assign rpt_flush_gid = gid_q[fl_slot];
-  assign rpt_flush_map = ~dmap_q[fl_slot] & kmask(k_q[fl_slot]);
+  assign rpt_flush_map = ~dmap_q[fl_slot] & km_q[fl_slot];
 
   // ------------------------------------------------------------ RAMs (two copies)
   logic [WW-1:0] mem_a [1 << AW];
@@ -516,68 +647,170 @@ module fabnic_fec_dec #(
     if (clr_valid && NSRC > 1) begin
       for (int n = 0; n < NGROUP; n++) begin
         if (32'(n >> (SL_W - SRC_W)) == 32'(clr_src) &&
-            (st_q[n] == S_OPEN || st_q[n] == S_DONE)) begin
+            (st_q[n][B_OPEN] || st_q[n][B_DONE])) begin
           st_q[n] <= S_FREE;
         end
       end
     end
 
     // -------- report register
-    unrep_valid <= 1'b0;
+    // (an evicting packet only fires when no report of higher priority is due, and
+    // never during a flush scan, so its candidate can select the data before it fires)
+    unrep_valid <= rpt_fin || rpt_eng || rpt_evict || rpt_flush;
     if (rpt_fin) begin
-      unrep_valid <= 1'b1; unrep_gid <= rpt_fin_gid; unrep_missing <= rpt_fin_map;
+      unrep_gid <= rpt_fin_gid; unrep_missing <= rpt_fin_map;
     end else if (rpt_eng) begin
-      unrep_valid <= 1'b1; unrep_gid <= rpt_eng_gid; unrep_missing <= rpt_eng_map;
-    end else if (rpt_evict) begin
-      unrep_valid <= 1'b1; unrep_gid <= rpt_evict_gid; unrep_missing <= rpt_evict_map;
+      unrep_gid <= rpt_eng_gid; unrep_missing <= rpt_eng_map;
+    end else if (rpt_evict_cand) begin
+      unrep_gid <= rpt_evict_gid; unrep_missing <= rpt_evict_map;
     end else if (rpt_flush) begin
-      unrep_valid <= 1'b1; unrep_gid <= rpt_flush_gid; unrep_missing <= rpt_flush_map;
+      unrep_gid <= rpt_flush_gid; unrep_missing <= rpt_flush_map;
     end
     if (rpt_fin || rpt_eng || rpt_evict || rpt_flush) stat_unrepairable <= stat_unrepairable + 1;
 
     // -------- stage 1: the closing packet has been written
     if (s1_fin_q) begin
-      if (poison_q[s1_fin_slot_q] || !cdec_q[s1_fin_slot_q]) begin
+      if (s1_poi_q || !cdec_q[s1_fin_slot_q]) begin
         st_q[s1_fin_slot_q] <= S_DONE;
-        if (!poison_q[s1_fin_slot_q]) stat_complete <= stat_complete + 1;
+        if (!s1_poi_q) stat_complete <= stat_complete + 1;
       end else begin
         st_q[s1_fin_slot_q] <= S_READY;
       end
     end
 
-    // -------- input
+    // -------- length bookkeeping of the packet that ended in the previous cycle (a
+    // newer group's allocation in this cycle, below, overrides it)
+    bk_v_q <= 1'b0;
+    if (bk_v_q) begin
+      if (bk_bad_q) poison_q[bk_slot_q] <= 1'b1;
+      if (bk_clr_q) begin
+        dmap_q[bk_slot_q]  <= dmap_q[bk_slot_q] & ~bk_clrm_q;
+        need_q[bk_slot_q]  <= need_q[bk_slot_q] + 9'd1;
+        needr_q[bk_slot_q] <= needr_q[bk_slot_q] + 9'd1;
+      end
+      if (bk_len_q > maxlen_q[bk_slot_q]) maxlen_q[bk_slot_q] <= bk_len_q;
+      for (int r = 0; r < MAX_R; r++) begin
+        lsyn_q[bk_slot_q][r] <= lsyn_q[bk_slot_q][r] ^ {
+            fabnic_fec_pkg::gf_mul_cx(bk_cx_q[r*64 +: 64], bk_lv_q[15:8]),
+            fabnic_fec_pkg::gf_mul_cx(bk_cx_q[r*64 +: 64], bk_lv_q[7:0])};
+      end
+    end
+
+    // -------- input register (lk) and its lookup flags
+    if (a_valid && a_ready) begin
+      s_first_q <= a_last;
+      s_beat_q  <= a_last ? '0 : (&s_beat_q) ? s_beat_q : s_beat_q + 1'b1;
+      lk_data_q   <= a_data;
+      lk_keep_q   <= a_keep;
+      lk_last_q   <= a_last;
+      lk_bad_q    <= in_bad;
+      lk_nb8_q    <= l_nb8;
+      // this beat may write the slot fields that a following first beat's lookup reads
+      lk_blk_q    <= a_last && (s_first_q || in_bad || s_beat_q >= (BEAT_W+1)'(BEATS));
+      if (s_first_q) begin
+        lk_meta_q       <= in_meta;
+        lk_kmcnt_q      <= kmask(in_meta.cnt);
+        lk_slot_q       <= l_slot;
+        lk_soh_q        <= NGROUP'(1) << l_slot;
+        lk_eq_q         <= l_eq;
+        lk_pos_q        <= l_pos;
+        lk_pos_ma_q     <= l_pos && !(in_meta.is_repair ? l_mal_rep : l_mal_dcfg);
+        lk_mal_keep_q   <= in_meta.is_repair ? l_mal_rep : l_mal_dk;
+        lk_mal_alloc_q  <= in_meta.is_repair ? l_mal_rep : l_mal_dcfg;
+        lk_dup_q        <= in_meta.is_repair ? l_rbit : l_dbit;
+        lk_acc_same_q   <= l_eq && !(in_meta.is_repair ? l_mal_rep : l_mal_dk) &&
+                           !(in_meta.is_repair ? l_rbit : l_dbit);
+        lk_cx_q         <= l_cx;
+        lk_kchg_q       <= in_meta.is_repair && !l_mal_rep && in_meta.cnt != l_k;
+        lk_rcd_q        <= 1'b0;
+        rc_step_q       <= 2'd0;
+        // (a repair whose cnt differs from K is recounted first, lk_kchg_q)
+        if (in_meta.is_repair) begin
+          lk_full_keep_q  <= $signed(l_need) <= 9'sd0;
+          lk_dec_keep_q   <= $signed(l_needr) <= 9'sd1;
+          lk_full_alloc_q <= 1'b0;
+          lk_dec_alloc_q  <= in_meta.cnt <= 8'd1;
+        end else begin
+          lk_full_keep_q  <= $signed(l_need) <= 9'sd1;
+          lk_dec_keep_q   <= $signed(l_needr) <= 9'sd1;
+          lk_full_alloc_q <= cfg_kc_q <= 8'd1;
+          lk_dec_alloc_q  <= cfg_kc_q <= 8'd1;
+        end
+      end
+    end
+    if (fire) lk_v_q <= 1'b0;
+    if (a_valid && a_ready) lk_v_q <= 1'b1;
+
+    // -------- recount of a repair that changes its group's K (the packet waits at lk)
+    if (lk_v_q && first && lk_kchg_q) begin
+      case (rc_step_q)
+        2'd0: begin
+          rc_vec_q  <= RC_W'(dmap_q[lk_slot_q] & lk_kmcnt_q);
+          rc_acc_q  <= '0;
+          rc_n_q    <= '0;
+          rc_step_q <= 2'd1;
+        end
+        2'd1: begin
+          rc_acc_q <= rc_acc_q + popcount8(rc_vec_q[7:0]);
+          rc_vec_q <= rc_vec_q >> 8;
+          rc_n_q   <= rc_n_q + 8'd1;
+          if (int'(rc_n_q) == (MAX_K + 7) / 8 - 1) rc_step_q <= 2'd2;
+        end
+        default: begin
+          lk_full_keep_q <= rc_acc_q >= lk_meta_q.cnt;
+          lk_dec_keep_q  <= 9'(rc_acc_q) + 9'(nr_q[lk_slot_q]) + 9'd1 >= 9'(lk_meta_q.cnt);
+          lk_rneed_q     <= 9'(lk_meta_q.cnt) - 9'(rc_acc_q);
+          lk_rneedr_q    <= 9'(lk_meta_q.cnt) - 9'(rc_acc_q) - 9'(nr_q[lk_slot_q]) - 9'd1;
+          lk_rcd_q       <= 1'b1;
+          lk_kchg_q      <= 1'b0;
+          rc_step_q      <= 2'd0;
+        end
+      endcase
+    end
+
+    // -------- input decision and syndrome RMW (the beat at lk); the slot fields are
+    // written per slot from that slot's own state (we_first, we_beat), not through
+    // the muxed decision
+    for (int n = 0; n < NGROUP; n++) begin
+      if (we_first[n]) begin
+        gid_q[n] <= lk_meta_q.gid;
+        k_q[n]   <= lk_meta_q.is_repair ? lk_meta_q.cnt : newer_n[n] ? cfg_kc_q : k_q[n];
+        km_q[n]  <= lk_meta_q.is_repair ? lk_kmcnt_q : newer_n[n] ? cfg_km_q : km_q[n];
+        if (lk_meta_q.is_repair) begin
+          dmap_q[n] <= newer_n[n] ? '0 : dmap_q[n];
+          rmap_q[n] <= (newer_n[n] ? '0 : rmap_q[n]) | MAX_R'(1 << lk_meta_q.idx[RI_W-1:0]);
+          need_q[n]  <= newer_n[n] ? 9'(lk_meta_q.cnt) : lk_rcd_q ? lk_rneed_q : need_q[n];
+          needr_q[n] <= newer_n[n] ? 9'(lk_meta_q.cnt) - 9'd1 :
+                        lk_rcd_q ? lk_rneedr_q : needr_q[n] - 9'd1;
+          nr_q[n]   <= newer_n[n] ? 3'd1 : nr_q[n] + 3'd1;
+        end else begin
+          dmap_q[n] <= (newer_n[n] ? '0 : dmap_q[n]) | MAX_K'(1 << lk_meta_q.idx[KI_W-1:0]);
+          rmap_q[n] <= newer_n[n] ? '0 : rmap_q[n];
+          need_q[n]  <= (newer_n[n] ? 9'(cfg_kc_q) : need_q[n]) - 9'd1;
+          needr_q[n] <= (newer_n[n] ? 9'(cfg_kc_q) : needr_q[n]) - 9'd1;
+          nr_q[n]   <= newer_n[n] ? 3'd0 : nr_q[n];
+        end
+        st_q[n]   <= (full_n[n] || dec_n[n]) ? S_CLOSING : S_OPEN;
+        cdec_q[n] <= !full_n[n];
+        if (newer_n[n]) begin
+          hwb_q[n]    <= '0;
+          maxlen_q[n] <= '0;
+          poison_q[n] <= 1'b0;
+          for (int r = 0; r < MAX_R; r++) lsyn_q[n][r] <= '0;
+        end
+      end
+      if (we_beat[n] && in_range && (hwb_ge[n] || (first && newer_n[n]))) begin
+        hwb_q[n] <= beat_q + 1'b1;
+      end
+    end
     if (fire) begin
       if (first) begin
         pkt_acc_q  <= h_accept;
-        pkt_slot_q <= h_slot;
-        pkt_cx_q   <= h_cx;
-        pkt_rep_q  <= in_meta.is_repair;
-        pkt_idx_q  <= in_meta.idx[KI_W-1:0];
-        pkt_clen_q <= in_meta.len;
-        if (h_malformed) stat_malformed <= stat_malformed + 1;
-        if (h_dup && !h_drop_stale) stat_dup <= stat_dup + 1;
-        if (h_drop_stale) stat_stale <= stat_stale + 1;
-        if (h_accept) begin
-          gid_q[h_slot]  <= in_meta.gid;
-          dmap_q[h_slot] <= c_dmap;
-          rmap_q[h_slot] <= c_rmap;
-          k_q[h_slot]    <= c_k;
-          if (c_nd >= c_k) begin
-            st_q[h_slot]   <= S_CLOSING;
-            cdec_q[h_slot] <= 1'b0;
-          end else if (c_nd + c_nr >= c_k) begin
-            st_q[h_slot]   <= S_CLOSING;
-            cdec_q[h_slot] <= 1'b1;
-          end else begin
-            st_q[h_slot]   <= S_OPEN;
-          end
-          if (h_alloc) begin
-            hwb_q[h_slot]    <= '0;
-            maxlen_q[h_slot] <= '0;
-            poison_q[h_slot] <= 1'b0;
-            for (int r = 0; r < MAX_R; r++) lsyn_q[h_slot][r] <= '0;
-          end
-        end
+        pkt_slot_q <= lk_slot_q;
+        pkt_cx_q   <= lk_cx_q;
+        pkt_rep_q  <= lk_meta_q.is_repair;
+        pkt_idx_q  <= lk_meta_q.idx[KI_W-1:0];
+        pkt_clen_q <= lk_meta_q.len;
       end
       // syndrome RMW
       s1_we_q   <= acc_now && in_range;
@@ -586,39 +819,38 @@ module fabnic_fec_dec #(
       s1_cx_q   <= cx_now;
       s1_zero_q <= zero_old;
       fwd_hit_q <= s1_we_q && acc_now && in_range && s1_addr_q == s0_addr;
-      if (acc_now && in_range && zero_old) hwb_q[ps] <= beat_q + 1'b1;
-      if (acc_now && beat_q == (BEAT_W+1)'(BEATS)) poison_q[ps] <= 1'b1;
       if (!(&beat_q)) beat_q <= beat_q + 1'b1;
       pkt_bytes_q <= pkt_len;
-      in_pkt_q    <= !s_axis_tlast;
-      if (s_axis_tlast) begin
+      in_pkt_q    <= !lk_last_q;
+      if (lk_last_q) begin
         beat_q      <= '0;
         pkt_bytes_q <= '0;
         if (acc_now) begin
-          logic [15:0] lv;
-          logic [15:0] base_max;
-          lv       = (first ? in_meta.is_repair : pkt_rep_q) ? (first ? in_meta.len : pkt_clen_q)
-                                                           : pkt_len;
-          base_max = (first && h_alloc) ? 16'd0 : maxlen_q[ps];
-          if (pkt_len > base_max) maxlen_q[ps] <= pkt_len;
-          for (int r = 0; r < MAX_R; r++) begin
-            lsyn_q[ps][r] <= ((first && h_alloc) ? 16'd0 : lsyn_q[ps][r]) ^ {
-                fabnic_fec_pkg::gf_mul_cx(cx_now[r*64 +: 64], lv[15:8]),
-                fabnic_fec_pkg::gf_mul_cx(cx_now[r*64 +: 64], lv[7:0])};
-          end
-          if (in_bad || !in_range) begin
-            poison_q[ps] <= 1'b1;
-            if (!(first ? in_meta.is_repair : pkt_rep_q)) begin
-              dmap_q[ps][(first ? in_meta.idx[KI_W-1:0] : pkt_idx_q)] <= 1'b0;
-            end
-          end
-          if (first ? (c_nd >= c_k || c_nd + c_nr >= c_k) : st_q[ps] == S_CLOSING) begin
+          // length bookkeeping in the next cycle (bk_*), from registers
+          bk_v_q    <= 1'b1;
+          bk_slot_q <= ps;
+          bk_len_q  <= pkt_len;
+          bk_lv_q   <= cur_rep ? (first ? lk_meta_q.len : pkt_clen_q) : pkt_len;
+          bk_cx_q   <= cx_now;
+          bk_bad_q  <= lk_bad_q || !in_range;
+          bk_clr_q  <= (lk_bad_q || !in_range) && !cur_rep;
+          bk_clrm_q <= ((lk_bad_q || !in_range) && !cur_rep) ? MAX_K'(1 << cur_idx) : '0;
+          // (a slot being written is OPEN or CLOSING, so BUSY means CLOSING here)
+          if (first ? (h_full || h_dec) : st_q[ps][B_BUSY]) begin
             s1_fin_q      <= 1'b1;
             s1_fin_slot_q <= ps;
+            s1_poi_q      <= ((first && h_newer) ? 1'b0 : poison_q[ps]) || lk_bad_q || !in_range;
           end
         end
       end
     end
+    // counters of dropped packets, one cycle after the decision
+    st_mal_q   <= fire && first && h_mal;
+    st_dup_q   <= fire && first && h_dup && !h_mal && !h_drop_stale;
+    st_stale_q <= fire && first && h_drop_stale;
+    if (st_mal_q) stat_malformed <= stat_malformed + 1;
+    if (st_dup_q) stat_dup <= stat_dup + 1;
+    if (st_stale_q) stat_stale <= stat_stale + 1;
 
     // -------- flush scan
     if (flush) flush_req_q <= 1'b1;
@@ -627,7 +859,7 @@ module fabnic_fec_dec #(
       flush_busy_q <= 1'b1;
       flush_ptr_q  <= '0;
     end else if (flush_busy_q) begin
-      if (st_q[fl_slot] == S_OPEN) begin
+      if (st_q[fl_slot][B_OPEN]) begin
         if (rpt_flush) begin
           st_q[fl_slot] <= S_DONE;
           flush_ptr_q   <= flush_ptr_q + 1'b1;
@@ -639,29 +871,37 @@ module fabnic_fec_dec #(
     end
 
     // -------- engine
+    pick_v_q    <= pick_v;
+    pick_slot_q <= pick_slot;
     case (en_q)
       E_IDLE: begin
-        if (pick_v) begin
-          en_q        <= E_LIST;
-          en_slot_q   <= pick_slot;
-          en_ptr_q    <= pick_slot + 1'b1;
-          st_q[pick_slot] <= S_DECODING;
-          en_e_q      <= k_q[pick_slot] - popcount(dmap_q[pick_slot] & kmask(k_q[pick_slot]));
+        if (pick_v_q) begin
+          en_q        <= E_COUNT;
+          en_slot_q   <= pick_slot_q;
+          for (int n = 0; n < NGROUP; n++) en_pmask_q[n] <= SL_W'(n) > pick_slot_q;
+          st_q[pick_slot_q] <= S_DECODING;
           en_n_q      <= '0;
-          en_taken_q  <= '0;
-          en_rtaken_q <= '0;
         end
+      end
+      E_COUNT: begin  // e = K - data received below K; the slot's fields into registers
+        en_e_q      <= need_q[en_slot_q][7:0];
+        en_mvec_q   <= ~dmap_q[en_slot_q] & km_q[en_slot_q];
+        en_rvec_q   <= rmap_q[en_slot_q];
+        en_maxlen_q <= maxlen_q[en_slot_q];
+        for (int r = 0; r < MAX_R; r++) en_lsyn_q[r] <= lsyn_q[en_slot_q][r];
+        en_q        <= E_LIST;
       end
       E_LIST: begin
         if (en_e_q == 8'd0 || int'(en_e_q) > MAX_R) begin
-          en_q <= E_FAIL;  // cannot happen for a consistent group
+          en_q      <= E_FAIL;  // cannot happen for a consistent group
+          en_fail_q <= 1'b1;
         end else if (en_n_q >= en_e_q) begin
           en_q <= E_LOAD;
         end else begin
           en_miss_q[en_n_q[RI_W-1:0]] <= nx_miss;
           en_row_q[en_n_q[RI_W-1:0]]  <= nx_row;
-          en_taken_q[nx_miss[KI_W-1:0]] <= 1'b1;
-          en_rtaken_q[nx_row[RI_W-1:0]] <= 1'b1;
+          en_mvec_q <= en_mvec_q & (en_mvec_q - 1'b1);  // lowest set bit taken
+          en_rvec_q <= en_rvec_q & (en_rvec_q - 1'b1);
           en_n_q <= en_n_q + 8'd1;
         end
       end
@@ -675,56 +915,94 @@ module fabnic_fec_dec #(
             end
             mb_q[q][c] <= (q == c) ? 8'd1 : 8'd0;
           end
+          for (int r = 0; r < MAX_R; r++) en_rsel_q[q][r] <= 8'(q) < en_e_q && en_row_q[q] == 8'(r);
         end
-        en_c_q <= '0;
-        en_q   <= E_SCALE;
+        en_c_q   <= '0;
+        en_bad_q <= 1'b0;
+        en_q     <= E_PIV;
+      end
+      E_PIV: begin  // pivot inverse, pivot row and column into registers
+        if (ma_q[en_c_q[RI_W-1:0]][en_c_q[RI_W-1:0]] == 8'd0) begin
+          en_q      <= E_FAIL;
+          en_fail_q <= 1'b1;
+        end else begin
+          en_picx_q <= INVCX_TBL[ma_q[en_c_q[RI_W-1:0]][en_c_q[RI_W-1:0]] * 64 +: 64];
+          for (int c = 0; c < MAX_R; c++) begin
+            en_pa_q[c]  <= ma_q[en_c_q[RI_W-1:0]][c];
+            en_pb_q[c]  <= mb_q[en_c_q[RI_W-1:0]][c];
+            en_fac_q[c] <= ma_q[c][en_c_q[RI_W-1:0]];
+          end
+          en_q <= E_SCALE;
+        end
       end
       E_SCALE: begin
-        if (gj_piv == 8'd0) begin
-          en_q <= E_FAIL;
-        end else begin
-          for (int c = 0; c < MAX_R; c++) begin
-            ma_q[en_c_q[RI_W-1:0]][c] <= fabnic_fec_pkg::gf_mul(ma_q[en_c_q[RI_W-1:0]][c], gj_inv);
-            mb_q[en_c_q[RI_W-1:0]][c] <= fabnic_fec_pkg::gf_mul(mb_q[en_c_q[RI_W-1:0]][c], gj_inv);
-          end
-          en_q <= E_ELIM;
+        for (int c = 0; c < MAX_R; c++) begin
+          ma_q[en_c_q[RI_W-1:0]][c] <= fabnic_fec_pkg::gf_mul_cx(en_picx_q, en_pa_q[c]);
+          mb_q[en_c_q[RI_W-1:0]][c] <= fabnic_fec_pkg::gf_mul_cx(en_picx_q, en_pb_q[c]);
+          en_pa_q[c] <= fabnic_fec_pkg::gf_mul_cx(en_picx_q, en_pa_q[c]);
+          en_pb_q[c] <= fabnic_fec_pkg::gf_mul_cx(en_picx_q, en_pb_q[c]);
         end
+        en_q <= E_CX;
+      end
+      E_CX: begin  // scaled pivot row into gf_cx form
+        for (int c = 0; c < MAX_R; c++) begin
+          en_pacx_q[c] <= fabnic_fec_pkg::gf_cx(en_pa_q[c]);
+          en_pbcx_q[c] <= fabnic_fec_pkg::gf_cx(en_pb_q[c]);
+        end
+        en_q <= E_ELIM;
       end
       E_ELIM: begin
         for (int q = 0; q < MAX_R; q++) begin
           if (8'(q) != en_c_q) begin
             for (int c = 0; c < MAX_R; c++) begin
-              ma_q[q][c] <= ma_q[q][c] ^ fabnic_fec_pkg::gf_mul(ma_q[q][en_c_q[RI_W-1:0]],
-                                                                 ma_q[en_c_q[RI_W-1:0]][c]);
-              mb_q[q][c] <= mb_q[q][c] ^ fabnic_fec_pkg::gf_mul(ma_q[q][en_c_q[RI_W-1:0]],
-                                                                 mb_q[en_c_q[RI_W-1:0]][c]);
+              ma_q[q][c] <= ma_q[q][c] ^ fabnic_fec_pkg::gf_mul_cx(en_pacx_q[c], en_fac_q[q]);
+              mb_q[q][c] <= mb_q[q][c] ^ fabnic_fec_pkg::gf_mul_cx(en_pbcx_q[c], en_fac_q[q]);
             end
           end
         end
         if (en_c_q + 8'd1 >= en_e_q) begin  // columns >= e are identity already
-          en_q   <= E_CHK;
+          en_q   <= E_CJ;
           en_j_q <= '0;
         end else begin
           en_c_q <= en_c_q + 8'd1;
-          en_q   <= E_SCALE;
+          en_q   <= E_PIV;
         end
       end
-      E_CHK: begin
-        if (en_j_q >= en_e_q) begin
+      E_CJ: begin  // per recovered packet: its coefficients, length, length check
+        if (en_bad_q) begin
+          en_q      <= E_FAIL;
+          en_fail_q <= 1'b1;
+        end else if (en_j_q >= en_e_q) begin
           en_j_q <= '0;
           en_q   <= E_SETJ;
-        end else if (cj_len == 16'd0 || cj_len > maxlen_q[en_slot_q]) begin
-          en_q <= E_FAIL;
         end else begin
-          en_len_q[en_j_q[RI_W-1:0]] <= cj_len;
-          en_j_q <= en_j_q + 8'd1;
+          for (int r = 0; r < MAX_R; r++) begin
+            en_cjcx_q[r]                     <= fabnic_fec_pkg::gf_cx(cj[r]);
+            en_cjs_q[en_j_q[RI_W-1:0]][r]    <= cj[r];
+          end
+          en_q <= E_CLEN;
         end
+      end
+      E_CLEN: begin
+        en_cl_q <= cj_len;
+        en_q    <= E_CHK;
+      end
+      E_CHK: begin  // the result is acted on in E_CJ
+        en_bad_q <= en_cl_q == 16'd0 || en_cl_q > en_maxlen_q;
+        en_len_q[en_j_q[RI_W-1:0]] <= en_cl_q;
+        en_j_q <= en_j_q + 8'd1;
+        en_q   <= E_CJ;
       end
       E_SETJ: begin
         if (en_j_q >= en_e_q) begin
           en_q <= E_END;
         end else begin
-          for (int r = 0; r < MAX_R; r++) en_cx_q[r*64 +: 64] <= fabnic_fec_pkg::gf_cx(cj[r]);
+          logic [KB_W-1:0] lm1;   // last beat's bytes - 1
+          lm1 = en_len_cur[KB_W-1:0] - 1'b1;
+          for (int r = 0; r < MAX_R; r++) begin
+            en_cx_q[r*64 +: 64] <= fabnic_fec_pkg::gf_cx(en_cjs_q[en_j_q[RI_W-1:0]][r]);
+          end
+          for (int m = 0; m < KEEP_W; m++) en_lkeep_q[m] <= KB_W'(m) <= lm1;
           en_beat_q <= '0;
           en_nb_q   <= (BEAT_W+1)'((en_len_cur + 16'(KEEP_W - 1)) >> KB_W);
           en_q      <= E_STREAM;
@@ -748,7 +1026,8 @@ module fabnic_fec_dec #(
       E_FAIL: begin  // report when the port is free (rpt_eng)
         if (!rpt_fin) begin
           st_q[en_slot_q] <= S_DONE;
-          en_q <= E_IDLE;
+          en_q      <= E_IDLE;
+          en_fail_q <= 1'b0;
         end
       end
       E_END: begin
@@ -761,6 +1040,16 @@ module fabnic_fec_dec #(
 
     if (rst) begin
       in_pkt_q     <= 1'b0;
+      s_first_q    <= 1'b1;
+      s_beat_q     <= '0;
+      lk_v_q       <= 1'b0;
+      lk_kchg_q    <= 1'b0;
+      rc_step_q    <= 2'd0;
+      pick_v_q     <= 1'b0;
+      st_mal_q     <= 1'b0;
+      bk_v_q       <= 1'b0;
+      st_dup_q     <= 1'b0;
+      st_stale_q   <= 1'b0;
       pkt_acc_q    <= 1'b0;
       beat_q       <= '0;
       pkt_bytes_q  <= '0;
@@ -772,7 +1061,8 @@ module fabnic_fec_dec #(
       flush_req_q  <= 1'b0;
       flush_ptr_q  <= '0;
       en_q         <= E_IDLE;
-      en_ptr_q     <= '0;
+      en_fail_q    <= 1'b0;
+      en_pmask_q   <= '1;
       unrep_valid  <= 1'b0;
       unrep_gid    <= '0;
       unrep_missing <= '0;
@@ -786,6 +1076,10 @@ module fabnic_fec_dec #(
         maxlen_q[s] <= '0;
         poison_q[s] <= 1'b0;
         cdec_q[s]   <= 1'b0;
+        need_q[s]   <= 9'd1;
+        needr_q[s]  <= 9'd1;
+        km_q[s]     <= kmask(8'd1);
+        nr_q[s]     <= '0;
         for (int r = 0; r < MAX_R; r++) lsyn_q[s][r] <= '0;
       end
       stat_repaired     <= '0;

@@ -511,15 +511,13 @@ module fabnic_fec_rx #(
       .sel(di_sel_unused)
   );
 
-  // the decoder's first-beat decision sees registered inputs, its ready a flop
-  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(META_W + 1), .REG_TYPE(2))
-  u_dreg (
-      .clk, .rst,
-      .s_axis_tdata(da_data), .s_axis_tkeep(da_keep), .s_axis_tvalid(da_valid),
-      .s_axis_tready(da_ready), .s_axis_tlast(da_last), .s_axis_tuser(da_user),
-      .m_axis_tdata(dec_data), .m_axis_tkeep(dec_keep), .m_axis_tvalid(dec_valid),
-      .m_axis_tready(dec_ready), .m_axis_tlast(dec_last), .m_axis_tuser(dec_user)
-  );
+  // (the decoder registers its input itself: skid register, registered ready)
+  assign dec_data  = da_data;
+  assign dec_keep  = da_keep;
+  assign dec_valid = da_valid;
+  assign da_ready  = dec_ready;
+  assign dec_last  = da_last;
+  assign dec_user  = da_user;
 
   logic [DATA_W-1:0] rc_data;
   logic [KEEP_W-1:0] rc_keep;
