@@ -664,6 +664,7 @@ def test_wr_gate(cfg: str) -> None:
          + (["stale_fault"] if cfg == "qp16_d4" else []))
 
 
+@pytest.mark.slow   # its own 16K-QP build; make sim SLOW=1
 def test_wr_gate_16k() -> None:
     _run(CONFIGS["qp16k"], ["random_faults"])
 
