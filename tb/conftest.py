@@ -61,7 +61,7 @@ _FIRST_RUN_WEIGHTS = {
     "test_nic_roce_vxlan": 215, "test_roce_fec": 205, "test_roce_rx": 133,
     "test_u250_status_cdc[20]": 96, "test_roce_incast": 80, "test_fec_port": 80,
     "test_pkt": 55, "test_net_switch": 50, "test_vnic_dev": 48, "test_dcqcn_rp": 40,
-    "test_eth_mac_10g": 40,
+    "test_eth_mac_10g": 40, "test_u250_shell": 40,
 }
 # A group whose build another group makes (the second half of the pair tests) starts
 # later than its weight alone would put it, by this factor: by then the first half has

@@ -1032,6 +1032,20 @@ class Context:
         """Every roce_cnt counter by name (free-running; take differences)."""
         return self.dev.counters("roce_cnt")
 
+    # ----------------------------------------------------------- DCQCN state
+    def dcqcn_state(self, qp: QueuePair) -> tuple[int, int, int]:
+        """The QP's DCQCN reaction-point state (docs/cc.md): (Rc, Rt, alpha), rates in
+        Mb/s x 2^12, alpha with 1.0 = 2^20. Issues a READ through cc.qp_cmd and waits
+        for qp_status.busy to clear (raises TimeoutError after 100 polls)."""
+        self.dev.write("cc", "qp_cmd", 3 | qp.qpn << 8)
+        for _ in range(100):
+            if not self.dev.read("cc", "qp_status") & 1:
+                break
+        else:
+            raise TimeoutError(f"cc.qp_cmd READ of QP {qp.qpn} still busy after 100 polls")
+        return (self.dev.read("cc", "qp_rc"), self.dev.read("cc", "qp_rt"),
+                self.dev.read("cc", "qp_alpha"))
+
     # ----------------------------------------------------------- FEC port shim
     def set_fec(self, mode: int | str, *, k: int = 8, r: int = 2, d: int = 2,
                 flush_cycles: int = 512, rob_timeout: int = 8192, nak_delay: int = 1024,

@@ -379,11 +379,7 @@ if cocotb is not None:
         mrb = await run_driver(b.ctx.reg_mr, pdb, lb, size, ACC)
 
         async def rate_of(ctx, qp):
-            await run_driver(ctx.dev.write, "cc", "qp_cmd", 3 | qp.qpn << 8)
-            for _ in range(100):
-                if not await run_driver(ctx.dev.read, "cc", "qp_status") & 1:
-                    break
-            return await run_driver(ctx.dev.read, "cc", "qp_rc")
+            return (await run_driver(ctx.dcqcn_state, qp))[0]
 
         assert await rate_of(a.ctx, qa) == line
         vs0 = await run_driver(b.vswitch.counters)

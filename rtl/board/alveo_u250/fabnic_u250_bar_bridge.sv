@@ -19,7 +19,8 @@
 //
 // One write and one read are handled at a time (two independent FSMs; AWREADY /
 // ARREADY are low while one is in progress): host MMIO is not a throughput path.
-// Every output comes from a flop or from a state flop only (registered handshakes).
+// No input reaches an output combinationally: every output is a flop or a function of
+// flops only (registered handshakes).
 //
 // Parameters:
 //   DATA_W      AXI4 data width, a power of two >= 32

@@ -20,6 +20,8 @@
 //              closed with one extra beat (tlast = 1, tuser = all ones, tkeep = lane 0,
 //              data 0), so the sink sees a bad frame rather than the start of the next
 //              frame appended to it. Input beats are discarded while src_abort is high.
+//              The closing beat is offered from the cycle after src_abort rises, with
+//              s_axis_tready low; not while flush is high (the sink is in reset then).
 // Each frame lost in any of these ways pulses `drop` exactly once (count it: no silent
 // loss); a closed frame also reaches the sink flagged bad. `rst` is the guard's own
 // reset (it forgets the frame state: use the reset that the source and the sink share,
@@ -27,7 +29,9 @@
 //
 // A source without back-pressure (a MAC receiver) works too: it ignores s_axis_tready,
 // and the sink must then always be ready (a frame FIFO with DROP_WHEN_FULL = 1; the
-// closing beat is taken in one cycle).
+// closing beat is taken in one cycle), and src_abort must stay high for at least two
+// cycles (a fabnic_reset_sync output does), so that the closing beat leaves while the
+// source is still in reset rather than in a cycle where it may show a beat.
 //
 // Outside those cases the guard is a wire: m_axis_tvalid = s_axis_tvalid and
 // s_axis_tready = m_axis_tready. Combinational handshake paths (by design, one gate
@@ -81,11 +85,13 @@ module fabnic_u250_frame_guard #(
   logic mid_q;     // the next input beat continues a frame
   logic skip_q;    // discarding the rest of the current frame
   logic close_q;   // sending the closing beat of a frame the source abandoned
+  logic closing;   // the closing beat is offered (not while the sink is in reset)
   logic pass, fire;
 
   // forward the current input beat; a frame's first beat is checked against `block`
   assign pass = !flush && !skip_q && !close_q && !src_abort && !(!mid_q && block);
-  assign s_axis_tready = close_q ? 1'b0 : (pass ? m_axis_tready : 1'b1);
+  assign closing       = close_q && !flush;
+  assign s_axis_tready = closing ? 1'b0 : (pass ? m_axis_tready : 1'b1);
   assign fire          = s_axis_tvalid && s_axis_tready;
 
   always_ff @(posedge clk) begin
@@ -136,7 +142,7 @@ module fabnic_u250_frame_guard #(
     assign fwd_tdata = s_axis_tdata;
   end
 
-  assign m_axis_tvalid = close_q || (s_axis_tvalid && pass);
+  assign m_axis_tvalid = closing || (s_axis_tvalid && pass);
   assign m_axis_tdata  = close_q ? '0 : fwd_tdata;
   assign m_axis_tkeep  = close_q ? KEEP_W'(1) : fwd_tkeep;
   assign m_axis_tlast  = close_q || s_axis_tlast;
