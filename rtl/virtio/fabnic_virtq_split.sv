@@ -25,6 +25,15 @@
 // With EVENT_IDX the engine writes used->avail_event = last_avail_idx when a
 // TX queue is caught up, then re-reads avail->idx once (no lost notify).
 //
+// Ring write errors: every ring write's owner {operation write, queue} is
+// queued at its descriptor handshake (WR_DEPTH entries; a write waits while
+// the queue is full) and the write engine's completions, which arrive in
+// issue order (fabnic_dma_wr: one AWID, completions in descriptor order),
+// pop it: an error on a used element or used->idx write marks its own queue
+// (charged once in IDLE; that queue's batches are no longer published), an
+// error on an avail_event or controlq ack write fails that operation.
+// m_wr_desc_tag carries the owner (simulation checks the completion tag).
+//
 // Element status: 0 OK, 1 BAD (chain invalid: return it with used len 0),
 // 2 EMPTY (RX: no chain / queue not usable). Ring accesses are DMA reads and
 // writes (little-endian) through fabnic_dma_rd / fabnic_dma_wr ports.
@@ -61,6 +70,7 @@ module fabnic_virtq_split #(
     parameter int RET_HOLD  = 64,  // cycles a return may wait for batching while there is work
     parameter int CTRL_Q    = NUM_Q, // virtio-net control queue served here (NUM_Q = none)
     parameter int CTRL_MAX_PAIRS = 1, // VQ_PAIRS_SET accepts 1..CTRL_MAX_PAIRS
+    parameter int WR_DEPTH  = 32,  // ring writes without completion (pow2, >= 2; a write waits when full)
     parameter int QID_W   = (NUM_Q > 1) ? $clog2(NUM_Q) : 1,
     parameter int KEEP_W  = DATA_W / 8,
     parameter int NUM_ERR = 10,
@@ -174,6 +184,9 @@ module fabnic_virtq_split #(
     if (DATA_W < 64 || (DATA_W & (DATA_W - 1)) != 0) begin : g_chk_w
         $error("fabnic_virtq_split: DATA_W must be a power of two >= 64");
     end
+    if (TAG_W < QID_W + 1 || WR_DEPTH < 2 || (WR_DEPTH & (WR_DEPTH - 1)) != 0) begin : g_chk_t
+        $error("fabnic_virtq_split: TAG_W must be >= QID_W + 1, WR_DEPTH a power of two >= 2");
+    end
     if (NUM_ERR != 10 || NUM_STAT != 7) begin : g_chk_n
         $error("fabnic_virtq_split: NUM_ERR/NUM_STAT are fixed (10/7)");
     end
@@ -206,24 +219,49 @@ module fabnic_virtq_split #(
     // ------------------------------------------------------------------
     localparam int TRW = QID_W + 16 + 32;
     localparam int RRW = QID_W + 16 + 32 + 1;
-    logic           tr_valid, tr_ready;
-    logic [TRW-1:0] tr_data;
-    logic           rr_valid, rr_ready;
-    logic [RRW-1:0] rr_data;
-    logic [$clog2(RET_DEPTH):0] tr_count, rr_count;
+    // The FIFO heads (tf_*, rf_*) move into registers (tr_*, rr_*: one entry each,
+    // full throughput) so that the arbitration reads flops; "half full" (tr_half,
+    // rr_half: FIFO + head register >= RET_DEPTH / 2) is a register of the cycle
+    // before (a batching hint only).
+    logic           tr_valid, tr_ready, tf_valid, tf_ready, tr_half;
+    logic [TRW-1:0] tr_data, tf_data;
+    logic           rr_valid, rr_ready, rf_valid, rf_ready, rr_half;
+    logic [RRW-1:0] rr_data, rf_data;
+    logic [$clog2(RET_DEPTH):0] tf_count, rf_count;
 
     fabnic_fifo #(.WIDTH(TRW), .DEPTH(RET_DEPTH)) u_txret_fifo (
         .clk, .rst,
         .in_valid(s_txret_valid), .in_ready(s_txret_ready),
         .in_data({s_txret_queue, s_txret_id, s_txret_len}),
-        .out_valid(tr_valid), .out_ready(tr_ready), .out_data(tr_data),
-        .status_count(tr_count));
+        .out_valid(tf_valid), .out_ready(tf_ready), .out_data(tf_data),
+        .status_count(tf_count));
     fabnic_fifo #(.WIDTH(RRW), .DEPTH(RET_DEPTH)) u_rxret_fifo (
         .clk, .rst,
         .in_valid(s_rxret_valid), .in_ready(s_rxret_ready),
         .in_data({s_rxret_queue, s_rxret_id, s_rxret_len, s_rxret_more}),
-        .out_valid(rr_valid), .out_ready(rr_ready), .out_data(rr_data),
-        .status_count(rr_count));
+        .out_valid(rf_valid), .out_ready(rf_ready), .out_data(rf_data),
+        .status_count(rf_count));
+    assign tf_ready = !tr_valid || tr_ready;
+    assign rf_ready = !rr_valid || rr_ready;
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            tr_valid <= 1'b0;
+            rr_valid <= 1'b0;
+            tr_half  <= 1'b0;
+            rr_half  <= 1'b0;
+        end else begin
+            if (tf_ready) begin
+                tr_valid <= tf_valid;
+                tr_data  <= tf_data;
+            end
+            if (rf_ready) begin
+                rr_valid <= rf_valid;
+                rr_data  <= rf_data;
+            end
+            tr_half <= 32'(tf_count) + 32'(tr_valid) >= RET_DEPTH / 2;
+            rr_half <= 32'(rf_count) + 32'(rr_valid) >= RET_DEPTH / 2;
+        end
+    end
 
     // ------------------------------------------------------------------
     // engine
@@ -257,9 +295,26 @@ module fabnic_virtq_split #(
     logic         wr_desc_done, wr_data_done;
     // used-element writes are not waited for one by one: wr_pend counts writes
     // without completion, wr_icnt counts issued writes (completions return in
-    // issue order), wr_errf collects their errors
+    // issue order)
     logic [7:0]   wr_pend, wr_icnt;
-    logic         wr_errf, wr_issue;
+    logic         wr_issue;
+    // Write owners: {operation write (avail_event / controlq ack), queue} of every
+    // ring write, queued at its descriptor handshake and popped by its completion
+    // (in issue order), so each write error is charged to the write's own queue.
+    //  we_q[q]  a used element / used->idx write of q failed, not yet charged
+    //           (DMA_ERR + needs-reset in an IDLE step, one queue per step)
+    //  wf_q[q]  a used element / used->idx write of q failed since q was enabled:
+    //           its batches are no longer published (no used->idx write, no event
+    //           read), a further failure is not counted again
+    //  wc_err   the avail_event / ack write of the operation in ST_WR_CPL failed
+    localparam int WO_W = $clog2(WR_DEPTH);
+    logic [QID_W:0]   wo_own [WR_DEPTH];
+    logic [WO_W:0]    wo_wp, wo_cp, wo_cnt;
+    logic             wo_room, wo_push;
+    logic [QID_W:0]   wo_head, wo_new;
+    logic [NUM_Q-1:0] we_q, wf_q;
+    logic             wc_err, we_pv, we_go;
+    logic [QID_W-1:0] we_pq;
     // Used-ring publishing runs in two background stages between operations:
     //  A (pa_st): elements of queue pa_q written (ret_pend of them beyond
     //     q_uidx), waiting for their completions; further returns of the same
@@ -299,7 +354,8 @@ module fabnic_virtq_split #(
     assign pb_go = (pb_st == PB_EVT) ? (ev_got_data && ev_got_cpl && ev_err) :
                    (pb_st == PB_IDX) && (wr_ordered || pb_cok);
     assign wr_issue = (state == ST_WR_REQ) &&
-                      (wr_desc_done || m_wr_desc_ready) && (wr_data_done || m_wr_axis_tready);
+                      (wr_desc_done || (wo_room && m_wr_desc_ready)) &&
+                      (wr_data_done || m_wr_axis_tready);
 
     logic [15:0]  head, idx, walk_cnt, ind_n;
     logic         in_ind, chain_started, ae_done;
@@ -325,7 +381,9 @@ module fabnic_virtq_split #(
     // publish stage A step / return admission (see the stage description above)
     assign pa_go = pa_st && (pb_st == PB_NONE || !pq_v || pq_q == pa_q) && !rx_lock &&
                    (wr_ordered || pa_cok);
-    assign take_pub = (state == ST_IDLE) && (pa_go || pb_go);
+    // a charge of a queue's ring write error (we_pv: registered, see below)
+    assign we_go    = we_pv;
+    assign take_pub = (state == ST_IDLE) && (pa_go || pb_go || we_go);
     // a used->idx write completes its operation (new B job, unless no vector)
     assign nj_v   = (state == ST_WR_DONE) && !rd_err && (wkind == W_IDX) && (q_vec[cq] != 16'hFFFF);
     assign nj_old = q_uidx[cq];
@@ -333,7 +391,7 @@ module fabnic_virtq_split #(
     // B finishes this cycle (interrupt decision, or an error handled in IDLE)
     assign b_free = (pb_st == PB_NONE) ||
                     ((pb_st == PB_EVT) && ev_got_data && ev_got_cpl && !ev_err) ||
-                    (take_pub && pb_go && (pb_st == PB_EVT || wr_errf));
+                    (take_pub && pb_go && (pb_st == PB_EVT || wf_q[pb_q]));
     // stage B's target is written this cycle (see the stage B jobs below)
     assign pb_tw = b_free && (pq_v || nj_v);
     // a new return may start a batch when stage A is free, or join it (same queue)
@@ -391,8 +449,7 @@ module fabnic_virtq_split #(
     logic [3:0]       rd_n;         // ring entries requested by the head read
     logic             opx;
     assign opx = (op == OP_RX);
-    logic             hc_hit;
-    assign hc_hit = (hc_q[opx] == cq) && (hc_n[opx] != 3'd0);
+
 
     // entries to fetch: min(shadow - last_avail, 8, entries up to the ring end)
     function automatic logic [3:0] avail_n(input logic [15:0] shadow, input logic [15:0] la,
@@ -539,15 +596,13 @@ module fabnic_virtq_split #(
         end
     end
     // ST_START's per-queue conditions, registered every cycle: usable (enabled,
-    // not needs-reset, size != 0), caught up (last_avail_idx == shadow), the
-    // avail_n differences, and per walk direction whether the next group's position
-    // is its queue's last_avail_idx. They describe the state ST_START sees unless
+    // not needs-reset, size != 0), caught up (last_avail_idx == shadow) and the
+    // avail_n differences; the walk decision table sc below. They describe the state ST_START sees unless
     // the cycle before changed it (st_mod; then ST_START waits a cycle: st_fresh).
     logic [NUM_Q-1:0] qf_ok, qf_caught;
     logic [15:0]      qf_a [NUM_Q];
     logic [15:0]      qf_w [NUM_Q];
-    logic [1:0]       hpos_ok;
-    logic             st_mod, st_fresh, bg_end, hn_hit;
+    logic             st_mod, st_fresh, bg_end;
     always_ff @(posedge clk) begin
         for (int q = 0; q < NUM_Q; q++) begin
             qf_ok[q]     <= q_en[q] && !q_nr[q] && q_size[q] != 16'd0;
@@ -555,13 +610,49 @@ module fabnic_virtq_split #(
             qf_a[q]      <= q_shadow[q] - q_lavail[q];
             qf_w[q]      <= q_size[q] - (q_lavail[q] & (q_size[q] - 16'd1));
         end
-        for (int x = 0; x < 2; x++) hpos_ok[x] <= hn_pos[x] == q_lavail[hn_q[x]];
         st_fresh <= !st_mod && !rst;
     end
-    // the next group starts at last_avail_idx of the walk's queue (valid with st_fresh)
-    assign hn_hit = st_fresh && (hn_n[opx] != 4'd0) && (hn_q[opx] == cq) && hpos_ok[opx];
-    assign st_mod = (state == ST_IDLE && cfg_valid && cfg_write) ||
-                    (take_pub && (wr_errf || (pb_go && pb_st == PB_EVT))) ||
+    // ST_START's walk decision per walk direction x and queue q (decide), registered
+    // every cycle from the state; ST_START (act) reads sc[opx][cq], valid with st_fresh
+    // (its inputs change only in st_mod cycles, a refill start included):
+    //   AEW / AER  transmitq caught up, EVENT_IDX sequence: avail_event write / re-read
+    //   AV         caught up: read avail->idx
+    //   HIT        a cached head of the queue (sh: the hit alone, for the refill wait)
+    //   HND / HN   the next group starts at last_avail_idx, with / without descriptors
+    //   RD         head read
+    localparam logic [2:0] SC_AEW = 3'd0, SC_AER = 3'd1, SC_AV = 3'd2, SC_HIT = 3'd3,
+                           SC_HND = 3'd4, SC_HN = 3'd5, SC_RD = 3'd6;
+    logic [2:0]       sc [2][NUM_Q];
+    logic [NUM_Q-1:0] sh [2];
+    logic [2:0]       sc_cur;
+    function automatic logic [2:0] st_code(input logic x, input logic caught, input logic hit,
+                                           input logic hn, input logic dv, input logic aeq,
+                                           input logic [1:0] aes);
+        if (!x && caught && aeq && aes == AE_WRITE)  return SC_AEW;
+        if (!x && caught && aeq && aes == AE_REREAD) return SC_AER;
+        if (caught) return SC_AV;
+        if (hit)    return SC_HIT;
+        if (hn)     return dv ? SC_HND : SC_HN;
+        return SC_RD;
+    endfunction
+    always_ff @(posedge clk) begin
+        for (int x = 0; x < 2; x++) begin
+            for (int q = 0; q < NUM_Q; q++) begin
+                logic hit, hn;
+                hit = (hc_q[x] == QID_W'(q)) && (hc_n[x] != 3'd0);
+                hn  = (hn_n[x] != 4'd0) && (hn_q[x] == QID_W'(q)) && (hn_pos[x] == q_lavail[q]);
+                sh[x][q] <= hit;
+                sc[x][q] <= st_code(x != 0, q_lavail[q] == q_shadow[q], hit, hn, hn_dv[x],
+                                    ae_q == QID_W'(q), ae_st);
+            end
+        end
+    end
+    assign sc_cur = sc[opx][cq];
+    // a walk in ST_START takes the next group (a probe for the tests; valid with st_fresh)
+    logic hn_hit;
+    assign hn_hit = st_fresh && (sc_cur == SC_HND || sc_cur == SC_HN);
+    assign st_mod = bg_go || (state == ST_IDLE && cfg_valid && cfg_write) ||
+                    (take_pub && (pb_go ? (pb_st == PB_EVT) : !pa_go)) ||
                     (state == ST_RD_DONE) || (state == ST_WR_DONE && rd_err) ||
                     (state == ST_PF) || bg_end;
 
@@ -570,7 +661,7 @@ module fabnic_virtq_split #(
                     (state == ST_RD_DONE && (rd_err || rkind == K_AVAIL || rkind == K_HEAD)) ||
                     (state == ST_WR_DONE && rd_err) ||
                     (state == ST_IDLE && cfg_valid && cfg_write) ||
-                    (take_pub && (wr_errf || (pb_go && pb_st == PB_EVT))) ||
+                    (take_pub && (pb_go ? (pb_st == PB_EVT) : !pa_go)) ||
                     (bg_st != BG_IDLE) || bg_go;
     always_ff @(posedge clk) begin
         bs1     <= !bg_mod && !rst;
@@ -669,7 +760,15 @@ module fabnic_virtq_split #(
     logic work, tr_old, rr_old, tx_known;
     // chains known to be there for the queue the TX pick pointed at the cycle before
     // (a batching hint only)
-    always_ff @(posedge clk) tx_known <= q_lavail[tx_pick] != q_shadow[tx_pick];
+    // the round-robin pick is registered (tp_v, tp_q: the cycle before); take_tx checks
+    // that the picked queue is still pending (a notify is seen one cycle later)
+    logic             tp_v;
+    logic [QID_W-1:0] tp_q;
+    always_ff @(posedge clk) begin
+        tp_v     <= tx_any && !rst;
+        tp_q     <= tx_pick;
+        tx_known <= q_lavail[tp_q] != q_shadow[tp_q];
+    end
     logic [15:0] tr_age, rr_age;    // cycles the oldest return has waited
     // tr_old / rr_old = (age >= RET_HOLD), kept as registers beside the ages
     always_ff @(posedge clk) begin
@@ -692,20 +791,20 @@ module fabnic_virtq_split #(
         // the RX mover asks for chains in bursts: hold returns while one may come
         // (TX: chains known to be there; a queue caught up with its shadow
         // avail->idx only needs a re-check, which should not hold returns)
-        work       = s_rxreq_valid || (tx_any && txbuf_idle && tx_known);
-        tr_now     = tr_valid && tr_ok && (32'(tr_count) >= RET_DEPTH / 2 || tr_old || !work);
-        rr_now     = rr_valid && rr_ok &&
-                     (32'(rr_count) >= RET_DEPTH / 2 || rr_old || rx_lock || !work);
-        cfg_ready  = (state == ST_IDLE) && !pa_st && (pb_st == PB_NONE) && (bg_st == BG_IDLE);
+        work       = s_rxreq_valid || (tp_v && txbuf_idle && tx_known);
+        tr_now     = tr_valid && tr_ok && (tr_half || tr_old || !work);
+        rr_now     = rr_valid && rr_ok && (rr_half || rr_old || rx_lock || !work);
+        cfg_ready  = (state == ST_IDLE) && !pa_st && (pb_st == PB_NONE) && (bg_st == BG_IDLE) &&
+                     (we_q == '0);
         take_rr    = (state == ST_IDLE) && !take_pub && !cfg_valid && rr_now;
         take_tr    = (state == ST_IDLE) && !take_pub && !cfg_valid && !rr_now && !rx_lock
                      && tr_now;
         take_rxreq = (state == ST_IDLE) && !take_pub && !cfg_valid && !rr_now && !rx_lock
                      && !tr_now && s_rxreq_valid;
         take_tx    = (state == ST_IDLE) && !take_pub && !cfg_valid && !rr_now && !rx_lock
-                     && !tr_now && !s_rxreq_valid && tx_any && txbuf_idle
+                     && !tr_now && !s_rxreq_valid && tp_v && pending[tp_q] && txbuf_idle
                      // a controlq walk ends in a return: not while one is published
-                     && (!pa_st || 32'(tx_pick) != CTRL_Q);
+                     && (!pa_st || 32'(tp_q) != CTRL_Q);
         batch_room = (state == ST_WR_DONE) && !rd_err && (wkind == W_ELEM) && (op == OP_RET)
                      && !ret_more && br_q;
         cont_tr    = batch_room && !ret_rx && tr_valid && (tr_data[TRW-1 -: QID_W] == cq);
@@ -791,13 +890,49 @@ module fabnic_virtq_split #(
 
     assign m_wr_desc_addr   = ADDR_W'(wr_addr);
     assign m_wr_desc_len    = LEN_W'(wr_len);
-    assign m_wr_desc_tag    = '0;
-    assign m_wr_desc_valid  = (state == ST_WR_REQ) && !wr_desc_done;
+    assign m_wr_desc_tag    = TAG_W'(wo_new);
+    assign m_wr_desc_valid  = (state == ST_WR_REQ) && !wr_desc_done && wo_room;
     assign m_wr_axis_tdata  = DATA_W'(wr_data);
     assign m_wr_axis_tkeep  = KEEP_W'((64'd1 << wr_len) - 64'd1);
     assign m_wr_axis_tvalid = (state == ST_WR_REQ) && !wr_data_done;
     assign m_wr_axis_tlast  = 1'b1;
     assign s_wr_cpl_ready   = 1'b1;
+
+    // write owner queue (see wo_own): pushed at the descriptor handshake, popped by
+    // each completion; wo_room is the room after the cycle's push and pop, registered
+    assign wo_new  = {wkind == W_AEVENT || wkind == W_CACK, cq};
+    assign wo_push = m_wr_desc_valid && m_wr_desc_ready;
+    assign wo_head = wo_own[wo_cp[WO_W-1:0]];
+    assign wo_cnt  = wo_wp - wo_cp;
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            wo_wp   <= '0;
+            wo_cp   <= '0;
+            wo_room <= 1'b1;
+        end else begin
+            if (wo_push) begin
+                wo_own[wo_wp[WO_W-1:0]] <= wo_new;
+                wo_wp <= wo_wp + 1'b1;
+            end
+            if (s_wr_cpl_valid) wo_cp <= wo_cp + 1'b1;
+            wo_room <= (wo_wp + (WO_W+1)'(wo_push) - wo_cp - (WO_W+1)'(s_wr_cpl_valid)) <
+                       (WO_W+1)'(WR_DEPTH);
+        end
+    end
+    // the charge step's queue: the lowest queue with an uncharged write error, registered;
+    // we_pv is not set in the cycle after a change of we_q by a charge or a config write
+    // (those are the only clears), so we_q[we_pq] still holds when we_pv is
+    always_ff @(posedge clk) begin
+        we_pv <= 1'b0;
+        we_pq <= '0;
+        for (int q = NUM_Q - 1; q >= 0; q--) begin
+            if (we_q[q]) begin
+                we_pv <= !rst && !(take_pub && !pb_go && !pa_go) &&
+                         !(state == ST_IDLE && cfg_valid && cfg_write);
+                we_pq <= QID_W'(q);
+            end
+        end
+    end
 
     assign m_txbuf_valid = el_valid && !el_rx;
     assign m_rxbuf_valid = el_valid && el_rx;
@@ -880,7 +1015,9 @@ module fabnic_virtq_split #(
             wr_data_done <= 1'b0;
             wr_pend      <= '0;
             wr_icnt      <= '0;
-            wr_errf      <= 1'b0;
+            wc_err       <= 1'b0;
+            we_q         <= '0;
+            wf_q         <= '0;
             pa_st        <= 1'b0;
             pa_q         <= '0;
             pa_tgt       <= '0;
@@ -914,9 +1051,16 @@ module fabnic_virtq_split #(
             for (int k = 0; k < NUM_ERR; k++) cerr[k] <= '0;
             for (int k = 0; k < NUM_STAT; k++) cst[k] <= '0;
         end else begin
-            // a write error is remembered until a publish step or ST_WR_CPL
-            // consumes it (which keeps a new error arriving in that same cycle)
-            if (s_wr_cpl_valid && s_wr_cpl_status[0]) wr_errf <= 1'b1;
+            // a ring write error goes to the write's owner: its queue (used element /
+            // used->idx, first failure since enable) or the operation in ST_WR_CPL
+            if (s_wr_cpl_valid && s_wr_cpl_status[0]) begin
+                if (wo_head[QID_W]) begin
+                    wc_err <= 1'b1;
+                end else if (!wf_q[wo_head[QID_W-1:0]]) begin
+                    we_q[wo_head[QID_W-1:0]] <= 1'b1;
+                    wf_q[wo_head[QID_W-1:0]] <= 1'b1;
+                end
+            end
             unique case (state)
             // ----------------------------------------------------------
             ST_IDLE: begin
@@ -935,6 +1079,8 @@ module fabnic_virtq_split #(
                                 q_uidx[cfg_queue]   <= '0;
                                 q_nr[cfg_queue]     <= 1'b0;
                                 q_ecode[cfg_queue]  <= '0;
+                                we_q[cfg_queue]     <= 1'b0;
+                                wf_q[cfg_queue]     <= 1'b0;
                             end
                         end
                         4'd5: {q_ind[cfg_queue], q_evidx[cfg_queue]} <= cfg_wdata[1:0];
@@ -969,13 +1115,15 @@ module fabnic_virtq_split #(
                     ret_more <= 1'b0;
                     if (pb_go) begin
                         cq <= pb_q;
-                        if (pb_st == PB_EVT || wr_errf) begin
-                            // event read or used->idx write failed
-                            if (pb_st == PB_IDX) wr_errf <= s_wr_cpl_valid && s_wr_cpl_status[0];
+                        if (pb_st == PB_EVT) begin
+                            // event read failed
                             pb_st         <= PB_NONE;
                             cerr[E_DMA]   <= cerr[E_DMA] + 1'b1;
                             q_nr[pb_q]    <= 1'b1;
                             q_ecode[pb_q] <= 8'(E_DMA);
+                        end else if (wf_q[pb_q]) begin
+                            // a ring write of the queue failed (charged by its own step)
+                            pb_st <= PB_NONE;
                         end else begin
                             // used->idx visible: read used_event / avail->flags
                             pb_st       <= PB_EVT;
@@ -990,14 +1138,10 @@ module fabnic_virtq_split #(
                             rd_len  <= 5'd2;
                             state   <= ST_EV_REQ;
                         end
-                    end else begin
+                    end else if (pa_go) begin
                         cq <= pa_q;
-                        if (wr_errf) begin
-                            // an element write failed: used->idx stays
-                            wr_errf     <= s_wr_cpl_valid && s_wr_cpl_status[0];
-                            cerr[E_DMA] <= cerr[E_DMA] + 1'b1;
-                            q_nr[pa_q]    <= 1'b1;
-                            q_ecode[pa_q] <= 8'(E_DMA);
+                        if (wf_q[pa_q]) begin
+                            // a ring write of the queue failed: used->idx stays
                             pa_st       <= 1'b0;
                             ret_pend    <= '0;
                         end else begin
@@ -1007,6 +1151,12 @@ module fabnic_virtq_split #(
                             wkind   <= W_IDX;
                             state   <= ST_WR_REQ;
                         end
+                    end else begin
+                        // we_go: charge a ring write error to the write's queue
+                        we_q[we_pq]    <= 1'b0;
+                        cerr[E_DMA]    <= cerr[E_DMA] + 1'b1;
+                        q_nr[we_pq]    <= 1'b1;
+                        q_ecode[we_pq] <= 8'(E_DMA);
                     end
                 end else if (take_rr) begin
                     op       <= OP_RET;
@@ -1030,15 +1180,15 @@ module fabnic_virtq_split #(
                     state <= ST_START;
                 end else if (take_tx) begin
                     op     <= OP_TX;
-                    cq     <= tx_pick;
-                    rr_ptr <= tx_pick;
+                    cq     <= tp_q;
+                    rr_ptr <= tp_q;
                     state  <= ST_START;
                 end
             end
             // ----------------------------------------------------------
             ST_START: begin
                 if (!st_fresh) begin
-                    // the qf_* / hpos_ok flags were computed before a change: once more
+                    // the qf_* flags and sc were computed before a change: once more
                     state <= ST_START;
                 end else if (!qf_ok[cq]) begin
                     unique case (op)
@@ -1069,11 +1219,12 @@ module fabnic_virtq_split #(
                     wr_data <= {ret_len, 16'd0, ret_id};
                     wkind   <= W_ELEM;
                     state   <= ST_WR_REQ;
-                end else if (bg_st != BG_IDLE && bg_x == opx && !hc_hit) begin
+                end else if (bg_st != BG_IDLE && bg_x == opx && !sh[opx][cq]) begin
                     // the refill of this walk direction is under way: wait for it
                     state <= ST_START;
-                end else if (op == OP_TX && qf_caught[cq] && ae_st == AE_WRITE &&
-                             ae_q == cq) begin
+                end else begin
+                unique case (sc_cur)
+                SC_AEW: begin
                     // caught up: publish avail_event = last_avail_idx
                     ae_split <= 1'b1;
                     wr_addr  <= q_used[cq] + 64'd4 + {45'd0, c_size, 3'd0};
@@ -1081,8 +1232,8 @@ module fabnic_virtq_split #(
                     wr_data  <= {48'd0, q_lavail[cq]};
                     wkind    <= W_AEVENT;
                     state    <= ST_WR_REQ;
-                end else if (op == OP_TX && qf_caught[cq] && ae_st == AE_REREAD &&
-                             ae_q == cq) begin
+                end
+                SC_AER: begin
                     // avail_event visible: re-read avail->idx once (no lost notify)
                     ae_done <= 1'b1;
                     ae_st   <= AE_NONE;
@@ -1090,12 +1241,14 @@ module fabnic_virtq_split #(
                     rd_len  <= 5'd2;
                     rkind   <= K_AVAIL;
                     state   <= ST_RD_REQ;
-                end else if (qf_caught[cq]) begin
+                end
+                SC_AV: begin
                     rd_addr <= q_avail[cq] + 64'd2;
                     rd_len  <= 5'd2;
                     rkind   <= K_AVAIL;
                     state   <= ST_RD_REQ;
-                end else if (hc_hit) begin
+                end
+                SC_HIT: begin
                     hfc            <= 1'b1;
                     rd_buf[15:0]   <= hc_d[opx][15:0];
                     hc_d[opx]      <= hc_d[opx] >> 16;
@@ -1105,7 +1258,8 @@ module fabnic_virtq_split #(
                     rd_err         <= 1'b0;
                     rkind          <= K_HEAD;
                     state          <= ST_RD_DONE;
-                end else if (hn_hit && hn_dv[opx]) begin
+                end
+                SC_HND: begin
                     // next group refilled in the background: heads and descriptors
                     hfc          <= 1'b1;
                     rd_buf[15:0] <= hn_d[opx][15:0];
@@ -1119,7 +1273,8 @@ module fabnic_virtq_split #(
                     rd_err       <= 1'b0;
                     rkind        <= K_HEAD;
                     state        <= ST_RD_DONE;
-                end else if (hn_hit) begin
+                end
+                SC_HN: begin
                     // the next heads were read during the last prefetch
                     rd_buf    <= hn_d[opx];
                     rd_n      <= hn_n[opx];
@@ -1127,12 +1282,15 @@ module fabnic_virtq_split #(
                     rd_err    <= 1'b0;
                     rkind     <= K_HEAD;
                     state     <= ST_RD_DONE;
-                end else begin
+                end
+                default: begin   // SC_RD
                     rd_n    <= min8(qf_a[cq], qf_w[cq]);
                     rd_addr <= q_avail[cq] + 64'd4 + {47'd0, (q_lavail[cq] & c_mask), 1'b0};
                     rd_len  <= {min8(qf_a[cq], qf_w[cq]), 1'b0};
                     rkind   <= K_HEAD;
                     state   <= ST_RD_REQ;
+                end
+                endcase
                 end
             end
             // ----------------------------------------------------------
@@ -1448,8 +1606,9 @@ module fabnic_virtq_split #(
             ST_WR_CPL: begin   // wait for every write (this one included)
                 if (wr_pend == 8'd0 || (wr_pend == 8'd1 && s_wr_cpl_valid)) begin
                     state  <= ST_WR_DONE;
-                    rd_err <= wr_errf || (s_wr_cpl_valid && s_wr_cpl_status[0]);
-                    wr_errf <= 1'b0;
+                    // the last completion is this operation's write (its owner says so)
+                    rd_err <= wc_err || (s_wr_cpl_valid && s_wr_cpl_status[0] && wo_head[QID_W]);
+                    wc_err <= 1'b0;
                 end
             end
             ST_WR_DONE: begin
@@ -1665,7 +1824,7 @@ module fabnic_virtq_split #(
 
     // unused inputs
     logic unused;
-    assign unused = ^{s_rd_cpl_tag, s_rd_cpl_status[1], s_rd_axis_tkeep, s_wr_cpl_tag, ret_rx,
+    assign unused = ^{s_rd_cpl_tag, s_rd_cpl_status[1], s_rd_axis_tkeep, s_wr_cpl_tag, ret_rx, hn_hit,
                       d_flags[15:3], s_rd_axis_tdata,
                       s_wr_cpl_status[1]};
 
@@ -1679,8 +1838,12 @@ module fabnic_virtq_split #(
                 assert (qf_ok[cq] == (q_en[cq] && !q_nr[cq] && c_size != 16'd0) &&
                         qf_caught[cq] == (q_lavail[cq] == q_shadow[cq]) &&
                         min8(qf_a[cq], qf_w[cq]) == avail_n(q_shadow[cq], q_lavail[cq], c_size) &&
-                        hn_hit == ((hn_n[opx] != 4'd0) && (hn_q[opx] == cq) &&
-                                   (hn_pos[opx] == q_lavail[cq])))
+                        sh[opx][cq] == ((hc_q[opx] == cq) && (hc_n[opx] != 3'd0)) &&
+                        sc_cur == st_code(opx, q_lavail[cq] == q_shadow[cq],
+                                          (hc_q[opx] == cq) && (hc_n[opx] != 3'd0),
+                                          (hn_n[opx] != 4'd0) && (hn_q[opx] == cq) &&
+                                          (hn_pos[opx] == q_lavail[cq]), hn_dv[opx],
+                                          ae_q == cq, ae_st))
                     else $error("fabnic_virtq_split: ST_START flags");
             end
             // (while the stage holds a batch; the 8-bit distance to an older target wraps)
@@ -1695,6 +1858,15 @@ module fabnic_virtq_split #(
                 else $error("fabnic_virtq_split: br_q");
             assert (tr_old == (32'(tr_age) >= RET_HOLD) && rr_old == (32'(rr_age) >= RET_HOLD))
                 else $error("fabnic_virtq_split: return hold flags");
+            // completions in issue order: the owner queue's head is the completed write's
+            assert (!s_wr_cpl_valid || (wo_cnt != '0 && s_wr_cpl_tag == TAG_W'(wo_head)))
+                else $error("fabnic_virtq_split: write completion out of order");
+            // a charge step finds its flag still set
+            assert (!we_pv || we_q[we_pq]) else $error("fabnic_virtq_split: we_pv");
+            // the owner queue counts the writes without completion (wr_pend trails the
+            // handshake of a descriptor whose data is not yet sent by at most one)
+            assert (8'(wo_cnt) == wr_pend + 8'(wr_desc_done))
+                else $error("fabnic_virtq_split: write owner count");
             // a refill starts only as the direct decision from the current state would
             if (bg_go) begin : a_bg
                 logic [QID_W-1:0] q;

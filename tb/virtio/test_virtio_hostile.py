@@ -14,6 +14,9 @@ test_dma_faults: host-memory error responses (axi_faults.py: SLVERR / DECERR on 
 BRESP errors on writes) on descriptor reads, avail ring reads, TX payload reads,
 used ring writes and RX buffer writes, with the behaviour docs/virtio.md specifies.
 
+test_dma_fault_attribution: BRESP errors on one queue's used ring writes while other
+queues' ring writes are in flight are charged to that queue only.
+
 Seeds: HOSTILE_SEEDS (comma list) overrides the default regression seeds; the slow
 soak runs HOSTILE_SOAK seeds (default 24) with more rounds.
 """
@@ -31,7 +34,7 @@ try:
     import cocotb
     import numpy as np
     from axi_faults import DECERR, SLVERR, AxiFaults
-    from cocotb.triggers import RisingEdge
+    from cocotb.triggers import ReadOnly, RisingEdge
     from cocotbext.axi import AxiStreamFrame
     from test_virtio import (
         F_AVAIL,
@@ -702,3 +705,150 @@ if cocotb is not None:
 
         await rx_case(False)
         await rx_case(True)
+
+
+# ---------------------------------------------------------------- write error attribution
+if cocotb is not None:
+
+    @cocotb.test()
+    async def test_dma_fault_attribution(dut) -> None:
+        """BRESP errors with several queues' ring writes in flight (64-cycle B latency,
+        three busy transmitqs): a failed used element write of one queue, then a failed
+        used->idx write of another. Only the queue whose write failed goes to needs-reset
+        (DMA_ERR counted once); the other queues send every frame and publish every used
+        entry exactly; the failed queue's frames and used entries are a prefix of its
+        chains, used->idx never covers the failed element; nothing else is written. A
+        monitor of the engine's write descriptors and completions (the test's own in-order
+        bookkeeping, queue from the address) checks that another queue's ring write was
+        in flight together with the failed one."""
+        env = Env(dut, random.Random(9))
+        await env.start(700, rx_py=False)
+        dut.mem_lat.value = 64
+        rng = random.Random(2024)
+        h = Hostile(env, rng)
+        h.guard_fill()
+        faults = AxiFaults()
+        faults.attach_write(env.ram.write_if)
+        g = h.g
+        for q in TXQ:
+            await h.setup(q, 32, indirect=True, event_idx=q == 3)
+
+        # engine write descriptors / completions: (queue, address, issue cycle,
+        # completion cycle, status); completions come in descriptor order (one AWID)
+        writes: list[list] = []
+        inflight: list[list] = []
+
+        def queue_of(a: int) -> int:
+            for q, qs in h.qs.items():
+                if qs.used <= a < qs.used + 6 + 8 * qs.size:
+                    return q
+            return -1
+
+        async def wr_mon() -> None:
+            t = 0
+            while True:
+                await RisingEdge(dut.clk)
+                await ReadOnly()
+                t += 1
+                if int(dut.qwr_cv.value) and int(dut.qwr_cr.value):
+                    w = inflight.pop(0)
+                    w[3], w[4] = t, int(dut.qwr_cs.value)
+                if int(dut.qwr_v.value) and int(dut.qwr_r.value):
+                    a = int(dut.qwr_addr.value)
+                    w = [queue_of(a), a, t, None, None]
+                    writes.append(w)
+                    inflight.append(w)
+        cocotb.start_soon(wr_mon())
+
+        def post(q: int, n: int) -> list[tuple[int, bytes]]:
+            qs = h.qs[q]
+            slots = list(range(qs.size))
+            rng.shuffle(slots)
+            out = []
+            for _ in range(n):
+                blob, exp = g.good_frame(short=True)
+                parts = g.split(blob, rng, rng.randrange(1, 3))
+                hd = g.chain_of(qs, slots, [(g.buffer(p), len(p), 0) for p in parts], rng.random() < 0.3)
+                assert hd is not None
+                g.push_head(qs, hd)
+                out.append((hd, exp))
+            g.publish(qs)
+            return out
+
+        def frames() -> dict[int, list[bytes]]:
+            out: dict[int, list[bytes]] = {}
+            for f in tx_frames(env):
+                out.setdefault(frame_meta(f)[0], []).append(bytes(f.tdata))
+            return out
+
+        async def scenario(bad: int, kind: str) -> None:
+            n = 12
+            before = h.counters()
+            h.bufs.reset()
+            u0 = {q: u16(h.ram, h.qs[q].used + 2) for q in TXQ}
+            posted = {q: post(q, n) for q in TXQ}
+            qs = h.qs[bad]
+            if kind == "element":
+                k = 5   # the sixth used element of the queue fails
+                faults.poison_write(qs.used + 4 + 8 * ((u0[bad] + k) % qs.size), 8, SLVERR, times=1)
+            else:
+                k = 0   # the first used->idx write fails
+                faults.poison_write(qs.used + 2, 2, DECERR, times=1)
+            h.snapshot()
+            del writes[:]
+            for q in TXQ:
+                await env.notify(q)
+            others = [q for q in TXQ if q != bad]
+            await h.bounded(lambda: (h.needs_reset() & (1 << bad)) and
+                            all(u16(h.ram, h.qs[q].used + 2) == h.qs[q].avail_idx for q in others),
+                            40000, f"{kind} fault on queue {bad}")
+            for _ in range(1500):
+                await RisingEdge(dut.clk)
+            assert faults.hits["write"] == 1, f"{kind}: fault hits {faults.hits}"
+            assert h.needs_reset() == 1 << bad, f"{kind}: needs-reset {h.needs_reset():#x}"
+            st = await env.cfg_read(bad, F_STATUS)
+            assert st & 2 and (st >> 8) & 0xFF == E_DMA, f"{kind}: status {st:#x}"
+            # another queue's ring write was in flight together with the failed one
+            failed = [w for w in writes if w[4]]
+            assert len(failed) == 1 and failed[0][0] == bad, f"{kind}: failed writes {failed}"
+            f = failed[0]
+            overlap = {w[0] for w in writes if w is not f and w[2] < f[3] and (w[3] or 1 << 40) > f[2]}
+            dut._log.info("%s fault on queue %d: queues with ring writes in flight with it %s",
+                          kind, bad, sorted(overlap))
+            assert overlap - {bad}, f"{kind}: no other queue's write in flight with the failed one"
+            got = frames()
+            assert set(got) <= set(TXQ), got
+            for q in others:
+                assert got.get(q, []) == [e for _, e in posted[q]], f"{kind}: frames of queue {q}"
+                assert h.used(h.qs[q]) == [(hd, 0) for hd, _ in posted[q]], f"{kind}: used ring {q}"
+            # the failed queue: a prefix of its chains, used->idx short of the failed write
+            sent = got.get(bad, [])
+            assert sent == [e for _, e in posted[bad]][:len(sent)], f"{kind}: frames of queue {bad}"
+            ent = h.used(qs)
+            assert len(ent) <= k and ent == [(hd, 0) for hd, _ in posted[bad]][:len(ent)], \
+                f"{kind}: used entries of queue {bad}: {ent}"
+            # returns reaching the queue after its reset are dropped (RET_DROP)
+            h.check_counters(before, {"err": {E_DMA: 1}, "txframes": {0: 2 * n + len(sent)}}, kind,
+                             slack={"err": {E_RET: n}})
+            h.check_memory([])
+            faults.clear()
+            faults.hits = {"read": 0, "write": 0}
+            await h.setup(bad, qs.size, qs.indirect, qs.event_idx)
+
+        await scenario(3, "element")
+        await scenario(1, "used idx")
+        await scenario(5, "element")
+        # every queue serves good frames again
+        before = h.counters()
+        h.bufs.reset()
+        posted = {q: post(q, 6) for q in TXQ}
+        for q in TXQ:
+            await env.notify(q)
+        await h.bounded(lambda: all(u16(h.ram, h.qs[q].used + 2) == h.qs[q].avail_idx for q in TXQ),
+                        20000, "after the faults")
+        got = frames()
+        for q in TXQ:
+            assert got.get(q, []) == [e for _, e in posted[q]]
+            assert h.used(h.qs[q]) == [(hd, 0) for hd, _ in posted[q]]
+        h.check_counters(before, {"txframes": {0: 18}}, "after the faults")
+        assert h.needs_reset() == 0
