@@ -847,6 +847,47 @@ module fabnic_roce_core #(
     end
   end
 
+  // READ response frames sent flagged bad (their payload read failed at this
+  // responder): the transmit path's bad-frame event {QPN, PSN} (READ response source
+  // only) is queued (RRF_Q entries; when full the event is not kept and the peer's
+  // READ ends in RETRY_EXC_ERR) to the responder, which answers with a NAK remote
+  // operational error at that PSN (the responder's fault events, below)
+  localparam int RRF_Q = 64;
+  logic                    rrb_valid, rrf_valid, rrf_ready, unused_rrf_in_ready;
+  logic [23:0]             rrb_qpn, rrb_psn;
+  logic [QPN_W+23:0]       rrf_data;
+  logic [$clog2(RRF_Q):0]  unused_rrf_cnt;
+  logic                    unused_rrb_qpn;    // (the high bits: QPNs are QPN_W wide)
+  assign unused_rrb_qpn = ^rrb_qpn;
+  fabnic_fifo #(.WIDTH(QPN_W + 24), .DEPTH(RRF_Q)) u_rrf_q (
+      .clk, .rst,
+      .in_valid(rrb_valid), .in_ready(unused_rrf_in_ready),
+      .in_data({rrb_psn, rrb_qpn[QPN_W-1:0]}),
+      .out_valid(rrf_valid), .out_ready(rrf_ready), .out_data(rrf_data),
+      .status_count(unused_rrf_cnt)
+  );
+
+  // The responder's fault events: its write faults (u_rwf_q) first, then READ
+  // response payload read faults (u_rrf_q), through one event register (rfe_*: an
+  // event every two cycles at most; rfe_rd_q marks a read fault). A write fault's
+  // credit goes back when the register takes it (its queue slot is free).
+  logic             rfe_valid_q, rfe_ready, rfe_rd_q;
+  logic [QPN_W-1:0] rfe_qpn_q;
+  logic [23:0]      rfe_psn_q;
+  assign rwf_ready = !rfe_valid_q;
+  assign rrf_ready = !rfe_valid_q && !rwf_valid;
+  always_ff @(posedge clk) begin
+    if (!rfe_valid_q) begin
+      rfe_valid_q <= rwf_valid || rrf_valid;
+      rfe_rd_q    <= !rwf_valid;
+      rfe_qpn_q   <= rwf_valid ? rwf_data[QPN_W-1:0] : rrf_data[QPN_W-1:0];
+      rfe_psn_q   <= rwf_valid ? rwf_data[QPN_W+23:QPN_W] : rrf_data[QPN_W+23:QPN_W];
+    end else if (rfe_ready) begin
+      rfe_valid_q <= 1'b0;
+    end
+    if (rst) rfe_valid_q <= 1'b0;
+  end
+
   logic             lim_req_valid, lim_req_ready, lim_rsp_valid, lim_rsp_grant;
   logic [QPN_W-1:0] lim_req_qpn;
   logic [15:0]      lim_req_len;
@@ -1091,8 +1132,8 @@ module fabnic_roce_core #(
       .s_db_valid(rqdb_valid), .s_db_ready(rqdb_ready), .s_db_qpn(rqdb_data[QPN_W+15:16]),
       .s_db_pi(rqdb_data[15:0]),
       .s_cnp_valid(np_cnp_valid), .s_cnp_ready(np_cnp_ready), .s_cnp_qpn(np_cnp_qpn),
-      .s_wf_valid(rwf_valid), .s_wf_ready(rwf_ready), .s_wf_qpn(rwf_data[QPN_W-1:0]),
-      .s_wf_psn(rwf_data[QPN_W+23:QPN_W]),
+      .s_wf_valid(rfe_valid_q), .s_wf_ready(rfe_ready), .s_wf_qpn(rfe_qpn_q),
+      .s_wf_psn(rfe_psn_q), .s_wf_rd(rfe_rd_q),
       .s_hdr(rq_hdr), .s_hdr_plen(rq_plen), .s_hdr_valid(rqh_valid), .s_hdr_ready(rqh_ready),
       .s_axis_tdata(rqd_tdata), .s_axis_tkeep(rqd_tkeep), .s_axis_tvalid(rqd_tvalid),
       .s_axis_tready(rqd_tready), .s_axis_tlast(rqd_tlast), .s_axis_tuser(rqd_tuser),
@@ -1217,7 +1258,8 @@ module fabnic_roce_core #(
       .out_data({pay_tdata, pay_tkeep, pay_tlast, pay_tuser}), .status_count(unused_payq_cnt)
   );
 
-  fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .FIFO_DEPTH(128), .CNT_W(CNT_W)) u_tx (
+  fabnic_roce_tx #(.DATA_W(DATA_W), .NJ(NJ), .FIFO_DEPTH(128), .CNT_W(CNT_W),
+                   .BAD_JOBS(NJ'(4))) u_tx (
       .clk, .rst, .cfg_local_mac(local_mac), .cfg_local_ip(local_ip),
       .s_job(jobs), .s_job_valid(job_valid), .s_job_ready(job_ready),
       .m_desc_addr(rd_desc_addr[3]), .m_desc_len(rd_desc_len[3]), .m_desc_valid(rd_desc_valid[3]),
@@ -1229,6 +1271,7 @@ module fabnic_roce_core #(
       .m_axis_tlast(m_axis_tx_tlast), .m_axis_tuser(m_axis_tx_tuser),
       .m_axis_tqpn(m_axis_tx_tqpn),
       .m_sent_valid(sent_valid), .m_sent_qpn(sent_qpn), .m_sent_bytes(sent_bytes),
+      .m_bad_valid(rrb_valid), .m_bad_qpn(rrb_qpn), .m_bad_psn(rrb_psn),
       .cnt_frames(c_tx_frames), .cnt_len_err(c_tx_len_err)
   );
 

@@ -121,11 +121,14 @@ module fabnic_roce_resp #(
     output logic                              s_cnp_ready,
     input  wire logic [QPN_W-1:0]             s_cnp_qpn,
 
-    // host write faults: a placement write of this QP (packet PSN) got a BRESP error
+    // host memory faults: a placement write of this QP (packet PSN) got a BRESP error,
+    // or (s_wf_rd) a READ response frame of this QP (its PSN) left flagged bad, its
+    // payload read having failed
     input  wire logic                         s_wf_valid,
     output logic                              s_wf_ready,
     input  wire logic [QPN_W-1:0]             s_wf_qpn,
     input  wire logic [23:0]                  s_wf_psn,
+    input  wire logic                         s_wf_rd,
 
     input  wire fabnic_roce_pkg::roce_hdr_t   s_hdr,
     input  wire logic [15:0]                  s_hdr_plen,
@@ -212,6 +215,7 @@ module fabnic_roce_resp #(
     logic [63:0] rqe_wrid;
     logic [31:0] msg_off;
     logic        in_send;
+    logic        sr_part;    // SR: a packet of the SEND of receive rq_ci placed (no CQE yet)
     logic        in_write;
     logic [63:0] wr_haddr;
     logic [31:0] wr_rem;
@@ -294,6 +298,7 @@ module fabnic_roce_resp #(
 
   resp_src_e        src_q;
   logic [23:0] wf_psn_q;    // SRC_WF: PSN of the packet whose placement failed
+  logic        wf_rd_q;     // SRC_WF: ... or of the READ response whose payload read failed
   logic        wf_first_q;  // S_RFL: the first receive flushed was in use (LOC_QP_OP_ERR)
 
   // background RQE reader (see the DMA read section)
@@ -1060,9 +1065,11 @@ module fabnic_roce_resp #(
       end
       if (is_last && !qc_q.sr) r_cm.msn = r_q.msn + 24'd1;
       // (an SR SEND LAST placed out of order completes from the stash later)
+      if (sr_send && !side_q) r_cm.sr_part = 1'b1;
       if (cm_cqe) begin
         r_cm.rqe_valid = 1'b0;
         r_cm.rq_ci     = r_q.rq_ci + 16'd1;
+        r_cm.sr_part   = 1'b0;
       end
     end
   end
@@ -1428,15 +1435,16 @@ module fabnic_roce_resp #(
           end
           SRC_DB: r_q.rq_pi <= db_pi_q;
           SRC_WF: begin
-            // a placement write failed (BRESP): IBA remote operational error. NAK at the
-            // failing packet's PSN (acted upon by the requester while that PSN is
-            // outstanding), the receive side to ERR, posted receives flushed (the one a
-            // SEND in progress was using completes LOC_QP_OP_ERR). S_WFE lets S_FIN's
-            // registered inputs see the ERR state.
+            // a placement write failed (BRESP), or a READ response's payload read: IBA
+            // remote operational error. NAK at the failing packet's PSN (acted upon by
+            // the requester while that PSN is outstanding), the receive side to ERR,
+            // posted receives flushed (after a write fault, the one a SEND in progress
+            // was using completes LOC_QP_OP_ERR: go-back-N in_send, SR sr_part). S_WFE
+            // lets S_FIN's registered inputs see the ERR state.
             ack_psn_q <= wf_psn_q;
             if (qps_ok && !r_q.err) begin
               r_q.err    <= 1'b1;
-              wf_first_q <= r_q.in_send && !qc_q.sr;
+              wf_first_q <= !wf_rd_q && (qc_q.sr ? r_q.sr_part : r_q.in_send);
               ack_q <= A_NAK; syn_q <= SYN_NAK_OP;
             end
           end
@@ -1652,12 +1660,14 @@ module fabnic_roce_resp #(
                               WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
+            r_q.sr_part <= 1'b0;
           end else if (send_lbad || (qc_q.sr && soff_bad_q)) begin
             ack_q <= A_NAK; syn_q <= SYN_NAK_INV;
             cnt_inv_req <= cnt_inv_req + 1'b1;
             cqe_q <= recv_cqe(r_q.rqe_wrid, qc_q.rcq, WS_LOC_LEN_ERR, WC_RECV, send_off, 32'd0, 1'b0, qpn_q);
             cqe_pend_q <= 1'b1;
             r_q.rqe_valid <= 1'b0; r_q.rq_ci <= r_q.rq_ci + 16'd1; r_q.in_send <= 1'b0;
+            r_q.sr_part <= 1'b0;
           end else begin
             accept_q <= 1'b1;
           end
@@ -1755,6 +1765,7 @@ module fabnic_roce_resp #(
           cmp_map_q[lk_low_q] <= 1'b0;
           r_q.rqe_valid <= 1'b0;
           r_q.rq_ci     <= r_q.rq_ci + 16'd1;
+          r_q.sr_part   <= 1'b0;
           if (oq_qpn == qpn_q) oq_valid <= 1'b0;
         end
       end
@@ -1893,6 +1904,7 @@ module fabnic_roce_resp #(
       // enabled by idle_like; the event registers of every source are loaded (only the
       // picked source's are read)
       wf_psn_q  <= s_wf_psn;
+      wf_rd_q   <= s_wf_rd;
       ctl_op_q  <= s_ctl_op;
       ctl_psn_q <= s_ctl_psn;
       db_pi_q   <= s_db_pi;

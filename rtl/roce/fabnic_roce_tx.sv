@@ -16,6 +16,9 @@
 // UDP length as the builder writes it, FCS) plus 20 bytes of preamble, start delimiter
 // and inter-frame gap; the congestion-control room counts them. The event is a flop
 // output; frames leave at most one per two cycles when they are two beats or more.
+// Bad-frame events (m_bad_*): for each frame of a job source whose bit is set in
+// BAD_JOBS that left flagged bad (m_axis_tuser at its last beat: its payload read
+// failed), one event {local QPN, BTH PSN} in the cycle after its last beat (flops).
 `default_nettype none
 
 module fabnic_roce_tx #(
@@ -24,7 +27,8 @@ module fabnic_roce_tx #(
     parameter int NJ         = 3,
     parameter int FIFO_DEPTH = 32,
     parameter int CNT_W      = 32,
-    parameter logic [NJ-1:0] SENT_JOBS = NJ'(1)   // job sources whose frames are reported
+    parameter logic [NJ-1:0] SENT_JOBS = NJ'(1),  // job sources whose frames are reported
+    parameter logic [NJ-1:0] BAD_JOBS  = '0       // ... whose bad frames are reported
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -58,6 +62,10 @@ module fabnic_roce_tx #(
     output logic                          m_sent_valid,
     output logic      [23:0]              m_sent_qpn,
     output logic      [15:0]              m_sent_bytes,
+
+    output logic                          m_bad_valid,
+    output logic      [23:0]              m_bad_qpn,
+    output logic      [23:0]              m_bad_psn,
 
     output logic      [CNT_W-1:0]         cnt_frames,
     output logic      [CNT_W-1:0]         cnt_len_err
@@ -136,15 +144,18 @@ module fabnic_roce_tx #(
   // other queues, as it also covers the frames inside that pipeline; when full, jobs
   // wait (back-pressure, nothing is lost).
   // With it: whether the frame is reported (SENT_JOBS), IPv6, and the UDP payload length
-  // the builder writes, for the sent-frame event.
-  logic [23:0] lq_qpn;
+  // the builder writes, for the sent-frame event; whether a bad frame is reported
+  // (BAD_JOBS) and its PSN, for the bad-frame event.
+  logic [23:0] lq_qpn, lq_psn;
   logic [15:0] lq_udp;
-  logic        lq_valid, lq_pop, lq_rep, lq_v6;
+  logic        lq_valid, lq_pop, lq_rep, lq_v6, lq_brep;
   logic [$clog2(2 * FIFO_DEPTH):0] unused_c3;
-  fabnic_fifo #(.WIDTH(42), .DEPTH(2 * FIFO_DEPTH)) u_lq (
+  fabnic_fifo #(.WIDTH(67), .DEPTH(2 * FIFO_DEPTH)) u_lq (
       .clk, .rst, .in_valid(fire), .in_ready(lq_ready),
-      .in_data({j.lqpn, SENT_JOBS[gnt_idx], j.ipv6, md.payload_len}),
-      .out_valid(lq_valid), .out_ready(lq_pop), .out_data({lq_qpn, lq_rep, lq_v6, lq_udp}),
+      .in_data({j.lqpn, SENT_JOBS[gnt_idx], j.ipv6, md.payload_len, BAD_JOBS[gnt_idx],
+                j.hdr.bth.psn}),
+      .out_valid(lq_valid), .out_ready(lq_pop),
+      .out_data({lq_qpn, lq_rep, lq_v6, lq_udp, lq_brep, lq_psn}),
       .status_count(unused_c3)
   );
   assign lq_pop      = m_axis_tvalid && m_axis_tready && m_axis_tlast;
@@ -164,9 +175,13 @@ module fabnic_roce_tx #(
     m_sent_valid <= se_v_q;
     m_sent_qpn   <= se_qpn_q;
     m_sent_bytes <= se_udp_q + (se_v6_q ? 16'd86 : 16'd66);
+    m_bad_valid  <= lq_pop && lq_brep && m_axis_tuser;
+    m_bad_qpn    <= lq_qpn;
+    m_bad_psn    <= lq_psn;
     if (rst) begin
       se_v_q       <= 1'b0;
       m_sent_valid <= 1'b0;
+      m_bad_valid  <= 1'b0;
     end
   end
 

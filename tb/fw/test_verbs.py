@@ -601,8 +601,9 @@ def test_model_host_write_faults() -> None:
 def test_model_host_read_faults() -> None:
     """fail_reads (persistent): the requester's WRITE/SEND data -> LOC_QP_OP_ERR, only the
     requester ERR, the WRITE's target (and a SEND's receive buffer) undefined, the
-    receive not completed; the responder's READ data -> RETRY_EXC_ERR, the local range
-    undefined; an atomic's target -> REM_OP_ERR, both QPs ERR, nothing written."""
+    receive not completed; the responder's READ data -> REM_OP_ERR, both QPs ERR, the
+    local range undefined; an atomic's target -> REM_OP_ERR, both QPs ERR, nothing
+    written."""
     m = pair()
     m.fail_reads("a", A_BASE + 8, 1)
     m.post_send(("a", 5), v.SendWR("RDMA_WRITE", 1, A_BASE, 4, 0x100, 0x7000, 0x200))
@@ -625,11 +626,13 @@ def test_model_host_read_faults() -> None:
 
     m = pair()
     m.fail_reads("b", B_BASE + 40, 8)                   # VA 0x7018
+    m.post_recv(("b", 6), v.RecvWR(0x61, 0x7000, 8, 0x200))
     m.post_send(("a", 5), v.SendWR("RDMA_READ", 1, A_BASE + 32, 8, 0x100, 0x7014, 0x200))
     r = m.finish()
-    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [(1, "RETRY_EXC_ERR")]
+    assert [(w.wr_id, w.status) for w in r.send_wcs[("a", 5)]] == [(1, "REM_OP_ERR")]
+    assert [(w.wr_id, w.status) for w in r.recv_wcs[("b", 6)]] == [(0x61, "WR_FLUSH_ERR")]
     assert r.undefined == [("a", A_BASE + 32, 8)]
-    assert m.qps[("a", 5)].err and not m.qps[("b", 6)].err
+    assert m.qps[("a", 5)].err and m.qps[("b", 6)].err
 
     m = pair()
     m.fail_reads("b", B_BASE + 16, 8)

@@ -40,7 +40,7 @@ Semantics (IBTA vol. 1 ch. 9/10/11, Linux verbs):
   | responder's host memory fails a write of the WRITE/SEND data (:meth:`RcModel.fail_writes`) | REM_OP_ERR (NAK remote operational) | ERR; a SEND's receive LOC_QP_OP_ERR; the target range undefined |
   | requester's host memory fails the write of READ data / an atomic's original value | LOC_QP_OP_ERR | untouched (an atomic has executed); the local range undefined |
   | requester's host memory fails a read of WRITE/SEND data (:meth:`RcModel.fail_reads`; persistent) | LOC_QP_OP_ERR (every resend fails) | not ERR; a WRITE's target range and a SEND's receive buffer undefined (earlier packets may land); the receive not completed |
-  | responder's host memory fails a read of READ data | RETRY_EXC_ERR (no response arrives intact); the local range undefined | not ERR |
+  | responder's host memory fails a read of READ data (transient or persistent: the responder cannot take back a response that left without its data) | REM_OP_ERR (NAK remote operational); the local range undefined (earlier responses may land) | ERR |
   | responder's host memory fails the read of an atomic's target | REM_OP_ERR (NAK remote operational) | ERR, nothing written |
 
   With rnr_retry = 7 (infinite) a waiting WR stays pending and ``finish`` lists it.
@@ -416,7 +416,7 @@ class RcModel:
             assert remote is not None
             if n and p.node.read_fails(remote, n):
                 self.undefined.append((r.node.name, local, n))
-                self._fail(r, wr, "RETRY_EXC_ERR", None)
+                self._fail(r, wr, "REM_OP_ERR", p)
                 return True
             if n and r.node.write_fails(local, n):
                 self.undefined.append((r.node.name, local, n))

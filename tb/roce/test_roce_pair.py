@@ -1292,13 +1292,16 @@ if cocotb is not None:
     async def payload_read_faults(dut):
         """SLVERR on payload reads (issue: host faults). The frame whose payload read
         failed leaves with its error mark (tuser), so the peer drops it as MAC-bad and
-        nothing of it is placed. Transient: go-back-N resends it and the WRITE (and a
-        READ whose response read failed at the responder) completes SUCCESS with exact
-        data. Persistent: the WRITE completes LOC_QP_OP_ERR once its retries are spent (the
-        completer remembers that a request frame of the QP left flagged bad since the last
-        progress), the READ RETRY_EXC_ERR (its responses never arrive intact), the
-        peer's memory where the failing word would land is never written with the
-        error data, and the NIC keeps working on another QP."""
+        nothing of it is placed. Requester (WRITE data): transient, go-back-N resends it
+        and the WRITE completes SUCCESS with exact data; persistent, the WRITE completes
+        LOC_QP_OP_ERR once its retries are spent (the completer remembers that a request
+        frame of the QP left flagged bad since the last progress). Responder (READ
+        response data), transient or persistent: the response left without its data, so
+        the responder answers the READ with a NAK remote operational error at that
+        response's PSN (IBTA 9.7.5.2.4: an error local to the responder) and its QP
+        enters ERR; the requester completes the READ REM_OP_ERR. The memory where the
+        failing word would land is never written with the error data, and the NIC keeps
+        working on another QP."""
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_pfaults.pcap")))
         await env.start()
         a, b = env.a, env.b
@@ -1333,17 +1336,23 @@ if cocotb is not None:
         exp_b = bytearray(src_b)
         exp_b[8192:8192 + 3000] = src_a[:3000]
 
-        # transient, responder: a READ response's payload read fails once at B
+        # transient, responder: a READ response's payload read fails once at B (the
+        # second of three responses): REM_OP_ERR, even though a resend would read it.
+        # The first response may have landed; the failing one is dropped (MAC-bad) and
+        # the third, out of sequence behind it, is discarded (go-back-N)
         fb.poison(lb + 16384 + 1024, times=1)
         await run_driver(a.ctx.post_send, qa, [SendWR(
             WrOpcode.RDMA_READ, wr_id=2, local_addr=la + 16384, length=3000, lkey=mra.lkey,
             remote_addr=lb + 16384, rkey=mrb.rkey)])
         wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 40000)
-        assert [(w.wr_id, w.status) for w in wcs] == [(2, "SUCCESS")], wcs
+        assert [(w.wr_id, w.status) for w in wcs] == [(2, "REM_OP_ERR")], wcs
         assert fb.served == 1
-        assert a.mem.read(la + 16384, 3000) == src_b[16384:16384 + 3000]
+        got = a.mem.read(la + 16384, 3000)
+        assert got[:1024] in (src_a[16384:16384 + 1024], src_b[16384:16384 + 1024]), \
+            "partial packet"
+        assert got[1024:] == src_a[16384 + 1024:16384 + 3000], "error data placed"
         exp_a = bytearray(src_a)
-        exp_a[16384:16384 + 3000] = src_b[16384:16384 + 3000]
+        exp_a[16384:16384 + 1024] = got[:1024]
 
         # persistent, requester: the WRITE ends in an error completion; the failing
         # word's destination keeps its old bytes (never the error data)
@@ -1369,12 +1378,15 @@ if cocotb is not None:
         # keeps its old bytes where the failing word's data would have gone
         qa, cqa, mra, mrb = await pair(timeout=1, retry_cnt=2)
         fb.poison(lb + 24576)
+        b0 = await run_driver(b.ctx.counters)
         await run_driver(a.ctx.post_send, qa, [SendWR(
             WrOpcode.RDMA_READ, wr_id=4, local_addr=la + 24576, length=1024, lkey=mra.lkey,
             remote_addr=lb + 24576, rkey=mrb.rkey)])
         wcs = await run_driver(a.ctx.wait_cq, cqa, 1, 200000)
-        # the responses never arrive intact: to the requester the peer does not answer
-        assert [(w.wr_id, w.status) for w in wcs] == [(4, "RETRY_EXC_ERR")], wcs
+        # the responder NAKs the READ (remote operational error) instead of timeouts
+        assert [(w.wr_id, w.status) for w in wcs] == [(4, "REM_OP_ERR")], wcs
+        b1 = await run_driver(b.ctx.counters)
+        assert b1["dma_err"] > b0["dma_err"], "payload read error not counted"
         assert a.mem.read(la + 24576, 1024) == src_a[24576:24576 + 1024], "error data placed"
         fb.spots.clear()
 
@@ -1822,15 +1834,16 @@ if cocotb is not None:
     async def read_fault_mix(dut):
         """SLVERR on random beats of host reads under a random mix (issue: host faults).
         Eight rc_model lanes (every RC opcode, both directions) run at once; before they
-        start, one random 64-byte word in the read range of about half of the WRs (the
-        requester's payload for WRITE/SEND, the responder's for READ, on both NICs) and
-        the send-ring slots of random WRs are poisoned: the first read beat of each fails
-        with SLVERR, later reads succeed. These are the retried classes (an SQE read is
-        re-read, a payload read marks its frame bad and go-back-N resends it), so the
-        outcome must be exactly rc_model's without faults: both memories and every
-        completion (RcScoreboard); every poisoned word was read and failed once, and
-        each failed burst counts once in its NIC's dma_err. Atomic targets and receive
-        WQEs (whose read errors end the WR: responder_read_faults) are not poisoned."""
+        start, one random 64-byte word in the read range of about half of the WRITE/SEND
+        WRs (the requester's payload, on both NICs) and the send-ring slots of random WRs
+        are poisoned: the first read beat of each fails with SLVERR, later reads succeed.
+        These are the retried classes (an SQE read is re-read, a requester payload read
+        marks its frame bad and go-back-N resends it), so the outcome must be exactly
+        rc_model's without faults: both memories and every completion (RcScoreboard);
+        every poisoned word was read and failed once, and each failed burst counts once
+        in its NIC's dma_err. Atomic targets, READ data at the responder (a response
+        that left without its data ends the READ: payload_read_faults) and receive WQEs
+        (responder_read_faults) are not poisoned."""
         from rc_model import _ATOMICS
 
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_read_fault_mix.pcap")))
@@ -1858,10 +1871,13 @@ if cocotb is not None:
                 slot[q] += 1
                 if wr.opcode in _ATOMICS:
                     protect[peer].add(wr.remote_addr & ~63)
+                elif wr.opcode == WrOpcode.RDMA_READ:
+                    protect[peer] |= set(range(wr.remote_addr & ~63,
+                                               wr.remote_addr + wr.length, 64))
+                    if wr.length:
+                        rng.random()                    # (the draw of the other WRs)
                 elif wr.length and rng.random() < 0.5:
-                    node, addr = (peer, wr.remote_addr) if wr.opcode == WrOpcode.RDMA_READ \
-                        else (me, wr.local_addr)
-                    reads.append((node, addr, wr.length))
+                    reads.append((me, wr.local_addr, wr.length))
         for node, addr, n in reads:
             w = rng.randrange(addr & ~63, addr + n, 64) & ~63
             if w not in protect[node]:
@@ -1915,8 +1931,9 @@ if cocotb is not None:
         faults). Eight one-way rc_model lanes (every RC opcode, QP a sends); in most
         lanes one random WR gets a 64-byte word of its read range poisoned for good:
         the requester's payload of a WRITE/SEND (-> LOC_QP_OP_ERR once the resends are
-        spent), the responder's READ data (-> RETRY_EXC_ERR: no response arrives
-        intact), or an atomic's target (-> REM_OP_ERR, the responder's QP in ERR).
+        spent), the responder's READ data (-> REM_OP_ERR: the responder NAKs the READ
+        whose response left without its data, its QP in ERR), or an atomic's target
+        (-> REM_OP_ERR, the responder's QP in ERR).
         Completions, flushes and both memories against rc_model with the same read
         faults (fail_reads), every lane at once: a failing QP never disturbs the
         others. The poisoned word is read by no other READ (whose failure would leave
@@ -2003,19 +2020,15 @@ if cocotb is not None:
         _write_fault_mix."""
         await _write_fault_mix(dut, sr=False)
 
-    @cocotb.test(expect_fail=True)
+    @cocotb.test()
     async def write_fault_mix_sr(dut):
         """write_fault_mix with every lane a selective-repeat QP (out-of-order WRITE
         placement, SACKs held and dropped by the gate like ACKs): the same rc_model
         expectations, as the outcome of a host write fault does not depend on the QP's
-        loss-recovery mode.
-
-        Open defect (expect_fail): when the placement of a multi-packet SEND fails and
-        the fault reaches the responder before the SEND's LAST, a selective-repeat QP
-        flushes that SEND's receive WR_FLUSH_ERR instead of completing it LOC_QP_OP_ERR
-        (fabnic_roce_resp tracks the SEND in progress for standard QPs only: wf_first).
-        Seed 5 hits it in lanes 2 and 5; seeds 37, 11 and 23 do not. Take the marker off
-        when the responder is fixed."""
+        loss-recovery mode. The default seed 5 has, in lanes 2 and 5, a multi-packet
+        SEND whose placement fault reaches the responder before the SEND's LAST: its
+        receive, the one in use, completes LOC_QP_OP_ERR (seeds 11, 23 and 37 do not
+        have that case)."""
         await _write_fault_mix(dut, sr=True)
 
     async def _write_fault_mix(dut, sr: bool):
