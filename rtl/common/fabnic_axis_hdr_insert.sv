@@ -13,9 +13,9 @@
 // (partial only on a last beat); output bytes with tkeep=0 are zero.
 //
 // Structure, h = header length mod KEEP_W (the payload's lane shift):
-//   header slots: two taken headers wait in lane order with their full-beat counts and
-//      h for the act stage (a frame's header waits there while its payload is still in
-//      P/D); a queue hands h to stage D.
+//   header slots: taken headers (two, or three with HDR_READY_REG=1) wait in lane
+//      order with their full-beat counts and h for the act stage (a frame's header
+//      waits there while its payload is still in P/D); a queue hands h to stage D.
 //   P  capture: the payload beat and its byte count.
 //   D  decide: rotation of tdata/tkeep up by the high bits of h; flush decision
 //      (last beat with more than KEEP_W-h bytes).
@@ -32,13 +32,20 @@
 // Combinational handshake path, by design (a frame's first payload beat may be taken
 // together with its header): s_hdr_tvalid -> s_axis_tready. s_hdr_tready and the rest
 // of s_axis_tready come from flops; m_axis_tready only reaches flops.
+// HDR_READY_REG: 0 = two header slots, a full slot freed in the cycle the act stage
+// loads it takes a header in that cycle (s_hdr_tready then depends on the act stage's
+// state); 1 = three slots and s_hdr_tready is one LUT of flops (the slot count and the
+// capture flags), so s_hdr_tvalid -> s_axis_tready is two LUT levels from flops. Three
+// slots cover the most headers that can wait (the frames whose first beat is in D, in
+// P, and one taken ahead of its payload), so neither setting idles the output.
 `default_nettype none
 
 module fabnic_axis_hdr_insert #(
     parameter int DATA_W    = 64,
     parameter int KEEP_W    = DATA_W / 8,
     parameter int HDR_BYTES = 14,
-    parameter int HLEN_W    = $clog2(HDR_BYTES + 1)
+    parameter int HLEN_W    = $clog2(HDR_BYTES + 1),
+    parameter bit HDR_READY_REG = 1'b0   // 1: three header slots, s_hdr_tready from flops
 ) (
     input  wire logic                   clk,
     input  wire logic                   rst,
@@ -113,21 +120,29 @@ module fabnic_axis_hdr_insert #(
   logic hcnt_q;        // a header was taken, its frame's first payload beat not yet
 
   logic [LW-1:0]          hlen;
-  logic [1:0]             hs_cnt_q;               // headers waiting (0..2)
-  logic                   hs_wr_q, hs_rd_q;
-  logic [HBM*DATA_W-1:0]  hs_lane_q [2];          // lane order, zero above the length
-  logic [HB_W-1:0]        hs_hb_q   [2];          // full header beats
-  logic [S_W-1:0]         hs_h_q    [2];          // length mod KEEP_W
-  logic [KEEP_W-1:0]      hs_selh_q [2];          // lanes below h
+  localparam int NS   = HDR_READY_REG ? 3 : 2;     // header slots
+  localparam int SI_W = $clog2(NS);
+
+  logic [1:0]             hs_cnt_q;               // headers waiting (0..NS)
+  logic [SI_W-1:0]        hs_wr_q, hs_rd_q;       // slot indices, 0..NS-1
+  logic [HBM*DATA_W-1:0]  hs_lane_q [NS];         // lane order, zero above the length
+  logic [HB_W-1:0]        hs_hb_q   [NS];         // full header beats
+  logic [S_W-1:0]         hs_h_q    [NS];         // length mod KEEP_W
+  logic [KEEP_W-1:0]      hs_selh_q [NS];         // lanes below h
   logic                   hs_v, hdr_fire, load;
   logic [HBM*DATA_W-1:0]  hdr_lane;
 
   assign hlen         = LW'(s_hdr_len);
   assign hs_v         = hs_cnt_q != '0;
   // A header is taken between payload frames only (none waiting for its first payload
-  // beat, the previous frame's last beat taken) and when a slot is free or being freed.
+  // beat, the previous frame's last beat taken) and when a slot is free (or, with two
+  // slots, being freed).
   logic hdr_room;
-  assign hdr_room     = !hs_cnt_q[1] || load;
+  if (HDR_READY_REG) begin : g_room_reg
+    assign hdr_room = hs_cnt_q != 2'(NS);
+  end else begin : g_room_load
+    assign hdr_room = !hs_cnt_q[1] || load;
+  end
   assign s_hdr_tready = hdr_room && !cin_frame_q && !hcnt_q;
   assign hdr_fire     = s_hdr_tvalid && s_hdr_tready;
 
@@ -140,9 +155,9 @@ module fabnic_axis_hdr_insert #(
 
   always_ff @(posedge clk) begin
     hs_cnt_q <= hs_cnt_q + 2'(hdr_fire) - 2'(load);
-    if (load) hs_rd_q <= !hs_rd_q;
+    if (load) hs_rd_q <= (hs_rd_q == SI_W'(NS - 1)) ? '0 : hs_rd_q + 1'b1;
     if (hdr_fire) begin
-      hs_wr_q            <= !hs_wr_q;
+      hs_wr_q            <= (hs_wr_q == SI_W'(NS - 1)) ? '0 : hs_wr_q + 1'b1;
       hs_lane_q[hs_wr_q] <= hdr_lane;
       hs_hb_q[hs_wr_q]   <= HB_W'(hlen >> S_W);
       hs_h_q[hs_wr_q]    <= hlen[S_W-1:0];
@@ -150,8 +165,8 @@ module fabnic_axis_hdr_insert #(
     end
     if (rst) begin
       hs_cnt_q <= '0;
-      hs_wr_q  <= 1'b0;
-      hs_rd_q  <= 1'b0;
+      hs_wr_q  <= '0;
+      hs_rd_q  <= '0;
     end
   end
 

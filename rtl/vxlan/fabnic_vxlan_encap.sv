@@ -28,13 +28,16 @@
 // Structure: the inner frame goes into a beat FIFO (DATA_DEPTH) while its first 64
 // bytes are captured; then a three-stage command pipeline (parse, hash fold, lookup
 // result) builds one command (outer metadata, VXLAN header, checksum terms) into a
-// command FIFO; fabnic_axis_hdr_insert adds the VXLAN header and fabnic_pkt_builder the
-// outer headers; the UDP checksum is finished in two stages while the builder works on
-// the frame and patched into its output. Back-pressure only.
-// Latency (idle, 512 bits): 2 cycles more than a single-cycle command stage (p1, p2).
-// Throughput: one beat per cycle. A command slot is reused 5 cycles after its window
-// was admitted at the earliest, so one-beat outer frames (inner frames of at most 14
-// bytes at 512 bits) pass at CMD_DEPTH per 5 cycles (4 per 5 at the default).
+// command FIFO; the FIFO's head is moved into a register and a gate acts on it (drop,
+// or VXLAN header and metadata first, then the frame's beats, each through a skid
+// register); fabnic_axis_hdr_insert adds the VXLAN header and fabnic_pkt_builder the
+// outer headers; the UDP checksum is finished in three stages while the builder works
+// on the frame and patched into its output. Back-pressure only.
+// Latency (idle, 512 bits): 2 cycles more than a single-cycle command stage (p1, p2),
+// 2 more for the head register and the beats' skid register, and for a one-beat inner
+// frame 1 more (its beat waits until the header and metadata handshakes are done).
+// Throughput: one beat per cycle; a one-beat inner frame takes 2 cycles at the gate. A
+// command slot is reused 5 cycles after its window was admitted at the earliest.
 `default_nettype none
 
 module fabnic_vxlan_encap #(
@@ -398,45 +401,98 @@ module fabnic_vxlan_encap #(
       .status_bad_frame(unused_bad), .status_overflow(unused_ovf), .status_oversize(unused_ovs)
   );
 
-  // ---------------------------------------------------------------- gate: drop or send
-  logic ck_in_ready;
-  logic hdr_done_q, meta_done_q, data_done_q;
-  logic hdr_valid, hdr_ready, meta_valid, meta_ready;
-  logic g_tvalid, g_tready, d_last_fire;
-  logic hdr_done, meta_done, data_done;
+  // ---------------------------------------------------------------- command head
+  // The command FIFO's head is moved into a register (h_q) before it is acted on, so
+  // the gate's decision (drop or send, what is done) starts from flops; the next
+  // command is loaded in the cycle the current one is finished.
+  cmd_t h_q;
+  logic hv_q, h_pop, h_load;
 
-  assign hdr_valid   = c_valid && !c.drop && !hdr_done_q;
-  assign meta_valid  = c_valid && !c.drop && !meta_done_q && ck_in_ready;
-  assign g_tvalid    = f_tvalid && c_valid && !c.drop && !data_done_q;
-  assign f_tready    = c_valid && !data_done_q && (c.drop || g_tready);
-  assign d_last_fire = f_tvalid && f_tready && f_tlast;
-  assign hdr_done    = hdr_done_q || (hdr_valid && hdr_ready);
-  assign meta_done   = meta_done_q || (meta_valid && meta_ready);
-  assign data_done   = data_done_q || d_last_fire;
-  assign c_pop       = c_valid && data_done && (c.drop || (hdr_done && meta_done));
+  assign h_load = !hv_q || h_pop;
+  assign c_pop  = c_valid && h_load;
 
   always_ff @(posedge clk) begin
-    hdr_done_q  <= hdr_done && !c_pop;
-    meta_done_q <= meta_done && !c_pop;
-    data_done_q <= data_done && !c_pop;
+    if (h_load) begin
+      hv_q <= c_valid;
+      h_q  <= c;
+    end
+    if (rst) hv_q <= 1'b0;
+  end
+
+  // ---------------------------------------------------------------- gate: drop or send
+  // Decide, then act: the head command says drop or send; a sent frame's VXLAN header
+  // goes to a skid register (x_*) and its metadata to the builder, each handshake
+  // remembered in a done flag, and the frame's beats go to the header inserter through
+  // a skid register (g_*). The frame's last beat passes only when both done flags are
+  // set (registered), so the head is popped on the last beat alone: the pop, the FIFO's
+  // read pointer and the head register start from flops and the skid registers' readies.
+  // A one-beat frame thus takes two cycles (header and metadata, then the beat).
+  logic ck_in_ready;
+  logic hdr_done_q, meta_done_q;
+  logic send, hdr_valid, hdr_ready, meta_valid, meta_ready, meta_fire;
+  logic g_tvalid, g_tready, g_pass, d_last_fire;
+
+  assign send        = hv_q && !h_q.drop;
+  assign hdr_valid   = send && !hdr_done_q;
+  assign meta_valid  = send && !meta_done_q && ck_in_ready;
+  assign meta_fire   = meta_valid && meta_ready;
+  assign g_pass      = !f_tlast || (hdr_done_q && meta_done_q);
+  assign g_tvalid    = f_tvalid && send && g_pass;
+  assign f_tready    = hv_q && (h_q.drop || (g_tready && g_pass));
+  assign d_last_fire = f_tvalid && f_tready && f_tlast;
+  assign h_pop       = d_last_fire;
+
+  always_ff @(posedge clk) begin
+    if (hdr_valid && hdr_ready) hdr_done_q <= 1'b1;
+    if (meta_fire) meta_done_q <= 1'b1;
+    if (h_pop) begin
+      hdr_done_q  <= 1'b0;
+      meta_done_q <= 1'b0;
+    end
     if (rst) begin
       hdr_done_q  <= 1'b0;
       meta_done_q <= 1'b0;
-      data_done_q <= 1'b0;
     end
   end
+
+  localparam int XH_W = 8 * fabnic_pkt_pkg::VXLAN_HDR_BYTES;
+
+  logic [DATA_W-1:0] g_tdata;
+  logic [KEEP_W-1:0] g_tkeep;
+  logic              gq_tvalid, gq_tready, g_tlast, g_tuser;
+
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1), .REG_TYPE(2)) u_gsk (
+      .clk, .rst,
+      .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(g_tvalid),
+      .s_axis_tready(g_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
+      .m_axis_tdata(g_tdata), .m_axis_tkeep(g_tkeep), .m_axis_tvalid(gq_tvalid),
+      .m_axis_tready(gq_tready), .m_axis_tlast(g_tlast), .m_axis_tuser(g_tuser)
+  );
+
+  logic [XH_W-1:0]   x_tdata;
+  logic [XH_W/8-1:0] unused_x_tkeep;
+  logic              x_tvalid, x_tready, unused_x_tlast, unused_x_tuser;
+
+  fabnic_axis_register #(.DATA_W(XH_W), .KEEP_W(XH_W / 8), .USER_W(1), .REG_TYPE(2)) u_xsk (
+      .clk, .rst,
+      .s_axis_tdata(h_q.vxh), .s_axis_tkeep('1), .s_axis_tvalid(hdr_valid),
+      .s_axis_tready(hdr_ready), .s_axis_tlast(1'b1), .s_axis_tuser(1'b0),
+      .m_axis_tdata(x_tdata), .m_axis_tkeep(unused_x_tkeep), .m_axis_tvalid(x_tvalid),
+      .m_axis_tready(x_tready), .m_axis_tlast(unused_x_tlast), .m_axis_tuser(unused_x_tuser)
+  );
 
   logic [DATA_W-1:0] i_tdata;
   logic [KEEP_W-1:0] i_tkeep;
   logic              i_tvalid, i_tready, i_tlast, i_tuser;
 
   fabnic_axis_hdr_insert #(.DATA_W(DATA_W), .KEEP_W(KEEP_W),
-                           .HDR_BYTES(fabnic_pkt_pkg::VXLAN_HDR_BYTES)) u_vxh (
+                           .HDR_BYTES(fabnic_pkt_pkg::VXLAN_HDR_BYTES),
+                           .HDR_READY_REG(1'b1)) u_vxh (
       .clk, .rst,
-      .s_hdr_tdata(c.vxh), .s_hdr_len(4'(fabnic_pkt_pkg::VXLAN_HDR_BYTES)),
-      .s_hdr_tvalid(hdr_valid), .s_hdr_tready(hdr_ready),
-      .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(g_tvalid),
-      .s_axis_tready(g_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
+      .s_hdr_tdata(x_tdata), .s_hdr_len(4'(fabnic_pkt_pkg::VXLAN_HDR_BYTES)),
+      .s_hdr_tvalid(x_tvalid), .s_hdr_tready(x_tready),
+      .s_axis_tdata(g_tdata), .s_axis_tkeep(g_tkeep), .s_axis_tvalid(gq_tvalid),
+      .s_axis_tready(gq_tready), .s_axis_tlast(g_tlast), .s_axis_tuser(g_tuser),
       .m_axis_tdata(i_tdata), .m_axis_tkeep(i_tkeep), .m_axis_tvalid(i_tvalid),
       .m_axis_tready(i_tready), .m_axis_tlast(i_tlast), .m_axis_tuser(i_tuser)
   );
@@ -447,7 +503,7 @@ module fabnic_vxlan_encap #(
 
   fabnic_pkt_builder #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_build (
       .clk, .rst,
-      .s_meta_data(c.meta), .s_meta_valid(meta_valid), .s_meta_ready(meta_ready),
+      .s_meta_data(h_q.meta), .s_meta_valid(meta_valid), .s_meta_ready(meta_ready),
       .s_axis_tdata(i_tdata), .s_axis_tkeep(i_tkeep), .s_axis_tvalid(i_tvalid),
       .s_axis_tready(i_tready), .s_axis_tlast(i_tlast), .s_axis_tuser(i_tuser),
       .m_axis_tdata(b_tdata), .m_axis_tkeep, .m_axis_tvalid(b_tvalid), .m_axis_tready(b_tready),
@@ -459,65 +515,78 @@ module fabnic_vxlan_encap #(
   // The builder writes checksum 0; the checksum of each frame replaces bytes 40..41
   // (IPv4) / 60..61 (IPv6) of the outer frame. It is finished after the frame's
   // metadata enters the builder (cycle m: + source port, first carry fold, registered;
-  // m + 1: second fold, complement, 0 -> 0xFFFF, queued), so it is queued from m + 2 on:
-  // the builder's first output beat of that frame comes 2 cycles after the metadata at
-  // the earliest (fabnic_pkt_builder latency), so the output never waits for it
-  // (checked by an assertion). A metadata handshake takes a credit (a free checksum
+  // m + 1: second fold, registered; m + 2: complement, 0 -> 0xFFFF, queued), so it is
+  // queued from m + 3 on: the builder's first output beat of that frame comes 5 cycles
+  // after the metadata at the earliest (fabnic_pkt_builder latency), so the output never
+  // waits for it (checked by an assertion). A metadata handshake takes a credit (a free checksum
   // FIFO slot, returned one cycle after the frame's last beat).
+  // frames whose checksum is queued, from the metadata handshake to the frame's last
+  // output beat: about 11 cycles for a two-beat outer frame, one such frame every 2
+  // cycles, so 8 entries keep the output busy
+  localparam int CK_DEPTH = 8;
+
   typedef struct packed {
     logic        en;
     logic        v6;
     logic [15:0] csum;
   } ck_t;
   ck_t ck_in, ck;
-  logic ck_valid, ck_pop, ck_pop_q, meta_fire, ck_ne_q;
-  logic [$clog2(CMD_DEPTH+1)-1:0] ck_n_q;   // entries in u_ck
-  logic [$clog2(CMD_DEPTH):0] unused_ckcnt;
+  logic ck_valid, ck_pop, ck_pop_q, ck_ne_q;
+  logic [$clog2(CK_DEPTH+1)-1:0] ck_n_q;   // entries in u_ck
+  logic [$clog2(CK_DEPTH):0] unused_ckcnt;
   logic unused_ck_ready;
-  logic [$clog2(CMD_DEPTH+1)-1:0] ck_cred_q;
+  logic [$clog2(CK_DEPTH+1)-1:0] ck_cred_q;
   logic [15:0] obeat_q;
 
   logic        k1_v_q, k1_en_q, k1_v6_q;
   logic [16:0] k1_cf_q;
   logic [15:0] k_cf2;
+  logic        k2_v_q, k2_en_q, k2_v6_q;
+  logic [15:0] k2_cf_q;
   logic [31:0] k_cs;
   logic [16:0] k_cf1;
   always_comb begin
-    k_cs  = c.csum_part + 32'(c.meta.src_port);
+    k_cs  = h_q.csum_part + 32'(h_q.meta.src_port);
     k_cf1 = 17'(k_cs[31:16]) + 17'(k_cs[15:0]);
   end
 
   always_ff @(posedge clk) begin
     if (meta_fire) begin
-      k1_en_q <= c.csum_en;
-      k1_v6_q <= c.meta.is_ipv6;
+      k1_en_q <= h_q.csum_en;
+      k1_v6_q <= h_q.meta.is_ipv6;
       k1_cf_q <= k_cf1;
     end
     k1_v_q    <= meta_fire;
+    if (k1_v_q) begin
+      k2_en_q <= k1_en_q;
+      k2_v6_q <= k1_v6_q;
+      k2_cf_q <= k_cf2;
+    end
+    k2_v_q    <= k1_v_q;
     ck_pop_q  <= ck_pop;
     ck_cred_q <= ck_cred_q - ($bits(ck_cred_q))'(meta_fire) + ($bits(ck_cred_q))'(ck_pop_q);
     // occupancy of u_ck kept here so that its "not empty" is a register
-    ck_n_q    <= ck_n_q + ($bits(ck_n_q))'(k1_v_q) - ($bits(ck_n_q))'(ck_pop);
-    ck_ne_q   <= (ck_n_q + ($bits(ck_n_q))'(k1_v_q) - ($bits(ck_n_q))'(ck_pop)) != '0;
+    ck_n_q    <= ck_n_q + ($bits(ck_n_q))'(k2_v_q) - ($bits(ck_n_q))'(ck_pop);
+    ck_ne_q   <= (ck_n_q + ($bits(ck_n_q))'(k2_v_q) - ($bits(ck_n_q))'(ck_pop)) != '0;
     if (rst) begin
       k1_v_q    <= 1'b0;
+      k2_v_q    <= 1'b0;
       ck_pop_q  <= 1'b0;
-      ck_cred_q <= ($bits(ck_cred_q))'(CMD_DEPTH);
+      ck_cred_q <= ($bits(ck_cred_q))'(CK_DEPTH);
       ck_n_q    <= '0;
       ck_ne_q   <= 1'b0;
     end
   end
 
-  assign meta_fire = meta_valid && meta_ready;
   assign k_cf2     = k1_cf_q[15:0] + 16'(k1_cf_q[16]);
-  assign ck_in     = '{en: k1_en_q, v6: k1_v6_q,
-                       csum: k_cf2 == 16'hFFFF ? 16'hFFFF : ~k_cf2};
+  assign ck_in     = '{en: k2_en_q, v6: k2_v6_q,
+                       csum: k2_cf_q == 16'hFFFF ? 16'hFFFF : ~k2_cf_q};
   assign ck_pop    = b_tvalid && b_tready && m_axis_tlast;
   assign ck_in_ready = ck_cred_q != '0;
 
-  fabnic_fifo #(.WIDTH($bits(ck_t)), .DEPTH(CMD_DEPTH)) u_ck (
+  fabnic_fifo #(.WIDTH($bits(ck_t)), .DEPTH(CK_DEPTH)) u_ck (
       .clk, .rst,
-      .in_valid(k1_v_q), .in_ready(unused_ck_ready), .in_data(ck_in),
+      .in_valid(k2_v_q), .in_ready(unused_ck_ready), .in_data(ck_in),
       .out_valid(ck_valid), .out_ready(ck_pop && ck_ne_q),
       .out_data(ck), .status_count(unused_ckcnt)
   );
@@ -541,7 +610,7 @@ module fabnic_vxlan_encap #(
 
   always_ff @(posedge clk) begin
     if (s_fire && in_first_q) cnt_frames_in <= cnt_frames_in + 1'b1;
-    if (c_pop && c.drop) cnt_drop_no_vni <= cnt_drop_no_vni + 1'b1;
+    if (h_pop && h_q.drop) cnt_drop_no_vni <= cnt_drop_no_vni + 1'b1;
     if (rst) begin
       cnt_frames_in   <= '0;
       cnt_drop_no_vni <= '0;
@@ -553,7 +622,7 @@ module fabnic_vxlan_encap #(
   always_ff @(posedge clk) begin
     if (!rst) begin
       assert (ck_ne_q == ck_valid) else $error("fabnic_vxlan_encap: checksum occupancy");
-      assert (!k1_v_q || ck_n_q != ($bits(ck_n_q))'(CMD_DEPTH))
+      assert (!k2_v_q || ck_n_q != ($bits(ck_n_q))'(CK_DEPTH))
         else $error("fabnic_vxlan_encap: checksum FIFO overflow");
       assert (!b_tvalid || ck_ne_q) else $error("fabnic_vxlan_encap: frame before its checksum");
     end

@@ -186,10 +186,14 @@ if cocotb is not None:
         assert at[first_hdr_beats] - starts[0] == 3 + 1, "latency"
 
 
-@pytest.mark.parametrize(("data_w", "hdr_bytes"), [(64, 20), (512, 70)])
-def test_axis_hdr_insert(data_w: int, hdr_bytes: int) -> None:
+# HDR_READY_REG=1 (three header slots, s_hdr_tready from flops): the same checks,
+# including one output beat per cycle; (512, 8) is fabnic_vxlan_encap's configuration.
+@pytest.mark.parametrize(("data_w", "hdr_bytes", "ready_reg"),
+                         [(64, 20, 0), (512, 70, 0), (64, 20, 1), (512, 8, 1)])
+def test_axis_hdr_insert(data_w: int, hdr_bytes: int, ready_reg: int) -> None:
     from fabnic_tb import runner
 
     runner.run(toplevel="fabnic_axis_hdr_insert", module="test_axis_hdr_insert",
                test_dir=Path(__file__).parent,
-               parameters={"DATA_W": data_w, "HDR_BYTES": hdr_bytes})
+               parameters={"DATA_W": data_w, "HDR_BYTES": hdr_bytes,
+                           "HDR_READY_REG": ready_reg})
