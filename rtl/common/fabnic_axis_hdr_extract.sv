@@ -114,7 +114,7 @@ module fabnic_axis_hdr_extract #(
       .clk, .rst,
       .cmd_valid(1'b1), .cmd_ready(unused_cmd_ready),
       .cmd_off(LEN_W'(HDR_BYTES)), .cmd_len('0), .cmd_trim(1'b0), .cmd_chk(1'b1),
-      .cmd_drop(1'b0), .cmd_bad(1'b0),
+      .cmd_drop(1'b0), .cmd_bad(1'b0), .cmd_load(1'b0),
       .s_axis_tdata, .s_axis_tkeep, .s_axis_tcnt('0), .s_axis_tvalid(s_axis_tvalid && !stall),
       .s_axis_tready(core_ready), .s_axis_tlast, .s_axis_tuser,
       .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser,

@@ -11,6 +11,15 @@
 //   CNT_IN  1: s_axis_tcnt carries the beat's byte count (tkeep's population, from the
 //           producer's register: the count is then not computed here, which takes
 //           the count's levels off the paths from tkeep); 0: s_axis_tcnt is unused.
+//   CMD_REG 0: the command fields are decoded in the cycle of the frame's first beat
+//           (cmd_off..cmd_bad are read together with cmd_valid; cmd_load is unused).
+//           1: the command fields are decoded into the realigner's command register on
+//           each cycle with cmd_load high, and cmd_valid/cmd_ready refer to that
+//           register's content: the parent keeps the command's valid bit and loads the
+//           register like its own command register (cmd_load only while no command is
+//           offered or in the cycle it is taken, checked by an assertion). The first
+//           beat then reads flops only, one cycle of decode earlier; the latency from
+//           cmd_valid is unchanged.
 //
 // A command (off, len, trim, chk, drop, bad) is taken together with the first beat of
 // each frame (cmd_ready is that beat's handshake). The frame's bytes [off, off+len)
@@ -30,8 +39,8 @@
 //   - Rotation: the beat, its bytes beyond tkeep zeroed, is rotated by s (lane L <-
 //     lane (L+s) mod KEEP_W) in two steps, by the high and by the low bits of s. Each
 //     step is a one-hot multiplexer per bit built on the carry chain (one carry level
-//     per step); the one-hot selects come from cmd_off on a frame's first beat and
-//     from a register after it.
+//     per step); the one-hot selects come from the command decode on a frame's first
+//     beat and from a register after it.
 //   - Merge: output beat m takes the lanes below KEEP_W-s from input beat b+m and the
 //     lanes above from beat b+m+1, so the residual register keeps the last rotated beat
 //     and an output beat is a lane-wise select between the residual and the rotated
@@ -40,7 +49,10 @@
 //     the frame are registered for the next beat while the current one is taken: its
 //     class (before b / at b / after b / trim end passed, its place against the trim
 //     end and against off+len) and the lane masks that follow from it and from the
-//     per-frame masks. A frame's first beat decides from the command.
+//     per-frame masks. A frame's first beat decides from the command decode (dec_t:
+//     the frame's constants, the first beat's flags and what it leaves for the second
+//     beat), combinational from the command ports (CMD_REG = 0) or registered
+//     (CMD_REG = 1).
 //   - Output queue: three beats, its head is the m_axis register. A frame whose last
 //     input beat leaves bytes for one more output beat (flush) writes that beat from
 //     the residual in the next cycle, ahead of that cycle's beat output.
@@ -62,7 +74,8 @@ module fabnic_axis_realign #(
     parameter int DATA_W = 64,
     parameter int KEEP_W = DATA_W / 8,
     parameter int LEN_W  = 17,
-    parameter bit CNT_IN = 1'b0
+    parameter bit CNT_IN = 1'b0,
+    parameter bit CMD_REG = 1'b0
 ) (
     input  wire logic              clk,
     input  wire logic              rst,
@@ -75,6 +88,7 @@ module fabnic_axis_realign #(
     input  wire logic              cmd_chk,
     input  wire logic              cmd_drop,
     input  wire logic              cmd_bad,
+    input  wire logic              cmd_load,      // CMD_REG = 1: sample the command fields
 
     input  wire logic [DATA_W-1:0] s_axis_tdata,
     input  wire logic [KEEP_W-1:0] s_axis_tkeep,
@@ -157,6 +171,7 @@ module fabnic_axis_realign #(
   logic              pre_q, at_q, post_q, hold_q;  // before b, at b, after b, trim end passed
   logic              nb_gt_q, nb_eq_q;             // off+len ends after / in this beat
   logic [B_W-1:0]    cb_q;           // b - j
+  logic              cb_gt1_q, cb_eq1_q;  // cb_q > 1, cb_q = 1 (while before b)
   logic [TC_W-1:0]   tc_q;           // trim-end output beat - output beat of this beat's low lanes
   logic [CE_W-1:0]   ce_q;           // beat of the last byte of off+len - j
   logic [KEEP_W-1:0] bq_q, aq_q, rq_q, kq_q;  // its lane masks (see b_m, a_m, r_m, ka_m)
@@ -182,37 +197,129 @@ module fabnic_axis_realign #(
   assign s_fire        = s_axis_tvalid && s_axis_tready;
   assign cmd_ready     = s_fire && first;
 
+  // ---------------------------------------------------------------- command decode
+  // Everything a frame's first beat takes from its command, from the command fields
+  // alone: the frame's constants, the first beat's own flags, and the class and flags
+  // it leaves for the second beat (its counters follow from bi, len and need in the
+  // first beat's cycle). Read in the first beat's cycle (CMD_REG = 0) or from the
+  // command register (CMD_REG = 1).
+  typedef struct packed {
+    logic [S_W-1:0]    s;            // off mod KEEP_W
+    logic [NH-1:0]     ohh;          // one-hot of s / NL
+    logic [NL-1:0]     ohl;          // one-hot of s mod NL
+    logic              trim, chk, drop, bad;
+    logic [POS_W-1:0]  need;         // off + len
+    logic [KEEP_W-1:0] b;            // lanes of the first output beat from the first beat
+    logic              emit;         // the first beat completes an output beat by itself
+    logic              hold;         // the trim end is passed after the first beat
+    // what the first beat leaves for the second (its counters are computed in the
+    // first beat's cycle from bi, len and need)
+    logic              pre, at, post, tpos, tz, tm1, s0, egs;
+    logic [KEEP_W-1:0] atw, ktm;
+    logic [B_W-1:0]    bi;           // off / KEEP_W
+    logic [LEN_W-1:0]  len;
+    logic              t_gt0, t_gt1, t_eq0, t_eq1, t_m1;
+  } dec_t;
+
+  dec_t dec_c, dec;
+
+  // Written as ANDs and ORs of compares made directly on the fields (no multiplexer
+  // between two compares, which synthesis would share into one compare behind a
+  // multiplexed operand, and no compare behind an adder where a compare on the fields
+  // gives the same flag), and with the counters left to the first beat's cycle: with
+  // CMD_REG = 1 the decode is a stage of its own behind the parent's queue read.
+  always_comb begin
+    logic              b0, lz, lhi, g1, g2, g3, tpos1, tz1, tneg1;
+    logic [N_W-1:0]    lm;
+    logic [B_W-1:0]    bi;
+    bi    = cmd_off[LEN_W-1:S_W];
+    b0    = bi == '0;
+    lz    = cmd_len == '0;
+    lhi   = cmd_len[LEN_W-1:S_W] != '0;                        // len >= KEEP_W
+    g1    = POS_W'(cmd_len) > POS_W'(KEEP_W);                  // len > KEEP_W
+    g2    = POS_W'(cmd_len) > POS_W'(2 * KEEP_W);
+    g3    = POS_W'(cmd_len) > POS_W'(3 * KEEP_W);
+    tpos1 = !cmd_trim || g1;
+    tz1   = cmd_trim && !lz && !g1;
+    tneg1 = cmd_trim && lz;
+    dec_c.s    = cmd_off[S_W-1:0];
+    for (int h = 0; h < NH; h++) dec_c.ohh[h] = cmd_off[S_W-1:LO_W] == HI_W'(h);
+    for (int j = 0; j < NL; j++) dec_c.ohl[j] = cmd_off[LO_W-1:0] == LO_W'(j);
+    dec_c.trim = cmd_trim;
+    dec_c.chk  = cmd_chk;
+    dec_c.drop = cmd_drop;
+    dec_c.bad  = cmd_bad;
+    dec_c.s0   = cmd_off[S_W-1:0] == '0;
+    // ktm: lanes below len mod KEEP_W, all when it is 0, as one compare against a
+    // KEEP_W-based count (KEEP_W for 0) like atw
+    lm    = {cmd_len[S_W-1:0] == '0, cmd_len[S_W-1:0]};
+    for (int l = 0; l < KEEP_W; l++) begin
+      dec_c.atw[l] = N_W'(l) + N_W'(cmd_off[S_W-1:0]) < N_W'(KEEP_W);
+      dec_c.ktm[l] = N_W'(l) < lm;
+      // lane l of the first output beat: from this beat (b = 0), below len or no trim
+      dec_c.b[l]   = b0 && dec_c.atw[l] && (!cmd_trim || lhi || (dec_c.ktm[l] && !lm[S_W]));
+    end
+    // the trim-end output beat (len <= KEEP_W) also needs the next input beat
+    dec_c.egs  = !dec_c.s0 && (cmd_len[S_W-1:0] == '0 ||
+                               N_W'(cmd_len[S_W-1:0]) + N_W'(cmd_off[S_W-1:0]) > N_W'(KEEP_W));
+    dec_c.need = POS_W'(cmd_off) + POS_W'(cmd_len);
+    dec_c.emit = b0 && dec_c.s0 && tpos1;
+    dec_c.hold = b0 && ((tz1 && (dec_c.s0 || !dec_c.egs)) || tneg1);
+    // the second beat's class
+    dec_c.pre  = bi > B_W'(1);
+    dec_c.at   = bi == B_W'(1);
+    dec_c.post = b0;
+    dec_c.bi   = bi;
+    dec_c.len  = cmd_len;
+    // flags of the second beat's trim counter (tc below), from len directly
+    dec_c.t_gt0 = (b0 && g2) || (!b0 && g1);
+    dec_c.t_gt1 = (b0 && g3) || (!b0 && g2);
+    dec_c.t_eq0 = (b0 && g1 && !g2) || (!b0 && !lz && !g1);
+    dec_c.t_eq1 = (b0 && g2 && !g3) || (!b0 && g1 && !g2);
+    dec_c.t_m1  = (b0 && !lz && !g1) || (!b0 && lz);
+    dec_c.tpos  = !cmd_trim || dec_c.t_gt0;
+    dec_c.tz    = cmd_trim && dec_c.t_eq0;
+    dec_c.tm1   = cmd_trim && dec_c.t_m1;
+  end
+
+  // the first beat's counters for the second beat, from the decode
+  logic [S_W-1:0]    f_rnm1;   // (off+len-1) mod KEEP_W
+  logic [B_W-1:0]    f_cb;     // b - 1
+  logic [CE_W-1:0]   f_ce;     // beat of the last byte of off+len, less one
+  logic              f_nb_gt, f_nb_eq;
+  logic [TC_W-1:0]   f_tc;     // output beat of the trim end, less one when b = 0
+
+  always_comb begin
+    f_rnm1  = dec.need[S_W-1:0] - 1'b1;
+    f_cb    = dec.bi - 1'b1;
+    // ((off+len-1) >> log2(KEEP_W)) - 1 (-2 when off+len = 0); > 0 and = 0 from need
+    f_ce    = CE_W'($signed({1'b0, dec.need} - (POS_W+1)'(KEEP_W + 1)) >>> S_W);
+    f_nb_gt = dec.need > POS_W'(2 * KEEP_W);
+    f_nb_eq = dec.need > POS_W'(KEEP_W) && dec.need <= POS_W'(2 * KEEP_W);
+    // floor((len-1)/KEEP_W) (-1 when len = 0), less one when b = 0 (the first beat's
+    // low lanes are output beat 0)
+    f_tc    = TC_W'($signed({1'b0, dec.len} - (LEN_W+1)'({dec.post, S_W'(1)})) >>> S_W);
+  end
+
+  if (CMD_REG) begin : g_cmd_reg
+    dec_t dec_q;
+    always_ff @(posedge clk) begin
+      if (cmd_load) dec_q <= dec_c;
+    end
+    assign dec = dec_q;
+  end else begin : g_cmd_comb
+    logic unused_load;
+    assign dec         = dec_c;
+    assign unused_load = cmd_load;
+  end
+
   // ---------------------------------------------------------------- decisions
   logic [N_W-1:0]    n;                     // bytes in the beat
   logic [KEEP_W-1:0] a_m, b_m, r_m, ka_m;   // lanes: from residual, from beat, new residual,
                                             // residual kept
   logic              emit, flush, last_e, user_l, short_c, hold_in, drop_c;
 
-  // a frame's first beat, from the command
-  logic              f_b0, f_s0, f_lhi, f_tpos, f_tz, f_tneg, f_egs, f_short;
-  logic [KEEP_W-1:0] f_atw, f_ktm, f_b;
-  logic [POS_W-1:0]  f_need;
-
-  always_comb begin
-    n      = CNT_IN ? N_W'(s_axis_tcnt) : count_of(s_axis_tkeep);
-    f_b0   = cmd_off[LEN_W-1:S_W] == '0;
-    f_s0   = cmd_off[S_W-1:0] == '0;
-    f_lhi  = cmd_len[LEN_W-1:S_W] != '0;               // len >= KEEP_W
-    f_tpos = !cmd_trim || cmd_len > LEN_W'(KEEP_W);
-    f_tz   = cmd_trim && cmd_len != '0 && cmd_len <= LEN_W'(KEEP_W);
-    f_tneg = cmd_trim && cmd_len == '0;
-    for (int l = 0; l < KEEP_W; l++) begin
-      f_atw[l] = N_W'(l) + N_W'(cmd_off[S_W-1:0]) < N_W'(KEEP_W);
-      f_ktm[l] = cmd_len[S_W-1:0] == '0 || S_W'(l) < cmd_len[S_W-1:0];
-      // lane l of the first output beat: from this beat (b = 0), below len or no trim
-      f_b[l]   = f_b0 && f_atw[l] && (!cmd_trim || f_lhi || S_W'(l) < cmd_len[S_W-1:0]);
-    end
-    // the trim-end output beat (len <= KEEP_W) also needs the next input beat
-    f_egs   = !f_s0 && (cmd_len[S_W-1:0] == '0 ||
-                        N_W'(cmd_len[S_W-1:0]) + N_W'(cmd_off[S_W-1:0]) > N_W'(KEEP_W));
-    f_need  = POS_W'(cmd_off) + POS_W'(cmd_len);
-    f_short = cmd_chk && POS_W'(n) < f_need;
-  end
+  assign n = CNT_IN ? N_W'(s_axis_tcnt) : count_of(s_axis_tkeep);
 
   // later beats: lane masks and flags registered for them, classes for the next beat
   logic at_c, post_c;
@@ -220,17 +327,17 @@ module fabnic_axis_realign #(
   assign post_c = post_q && !hold_q;
 
   always_comb begin
-    b_m    = first ? f_b : bq_q;
+    b_m    = first ? dec.b : bq_q;
     a_m    = first ? '0 : aq_q;
-    r_m    = first ? f_b : rq_q;
+    r_m    = first ? dec.b : rq_q;
     ka_m   = first ? '0 : kq_q;
-    drop_c = first ? cmd_drop : drop_q;
+    drop_c = first ? dec.drop : drop_q;
     if (first) begin
-      emit    = s_axis_tlast || (f_b0 && f_s0 && f_tpos);
+      emit    = s_axis_tlast || dec.emit;
       flush   = 1'b0;
-      hold_in = f_b0 && ((f_tz && (f_s0 || !f_egs)) || f_tneg);
-      short_c = f_short;
-      user_l  = s_axis_tuser || cmd_bad || f_short;
+      hold_in = dec.hold;
+      short_c = dec.chk && POS_W'(n) < dec.need;
+      user_l  = s_axis_tuser || dec.bad || short_c;
     end else begin
       emit    = s_axis_tlast || enl_q;
       // the beat's low lanes hold bytes: n > s
@@ -245,41 +352,29 @@ module fabnic_axis_realign #(
   end
 
   // counters and classes of the next beat
-  logic [B_W-1:0]    f_bi;
-  logic [TC_W-1:0]   f_xe, n_tc;
-  logic [CE_W-1:0]   f_eb, n_ce;
-  logic [S_W-1:0]    f_nm1;
+  logic [TC_W-1:0]   n_tc;
+  logic [CE_W-1:0]   n_ce;
   logic              n_pre, n_at, n_post, n_hold, n_tpos, n_tz, n_tm1, n_s0, n_egs;
   logic [KEEP_W-1:0] n_atw, n_ktm;
 
   always_comb begin
-    f_bi  = cmd_off[LEN_W-1:S_W];
-    // output beat of the trim end (-1 when len = 0)
-    f_xe  = TC_W'($signed({1'b0, cmd_len} - 1'b1) >>> S_W);
-    // input beat of the last byte of off+len (-1 when off+len = 0)
-    f_nm1 = f_need[S_W-1:0] - 1'b1;
-    f_eb  = CE_W'($signed({1'b0, f_need} - 1'b1) >>> S_W);
     n_tc  = (at_c || post_c) ? tc_q - 1'b1 : tc_q;
     n_ce  = ce_q[CE_W-1] ? ce_q : ce_q - 1'b1;
     if (first) begin
-      n_pre  = f_bi > B_W'(1);
-      n_at   = f_bi == B_W'(1);
-      n_post = f_bi == '0;
-      n_hold = hold_in;
-      n_tpos = !cmd_trim || (f_b0 ? POS_W'(cmd_len) > POS_W'(2 * KEEP_W)
-                                  : cmd_len > LEN_W'(KEEP_W));
-      n_tz   = cmd_trim && (f_b0 ? cmd_len > LEN_W'(KEEP_W) &&
-                                   POS_W'(cmd_len) <= POS_W'(2 * KEEP_W)
-                                 : cmd_len != '0 && cmd_len <= LEN_W'(KEEP_W));
-      n_tm1  = cmd_trim && (f_b0 ? cmd_len != '0 && cmd_len <= LEN_W'(KEEP_W)
-                                 : cmd_len == '0);
-      n_s0   = f_s0;
-      n_egs  = f_egs;
-      n_atw  = f_atw;
-      n_ktm  = f_ktm;
+      n_pre  = dec.pre;
+      n_at   = dec.at;
+      n_post = dec.post;
+      n_hold = dec.hold;
+      n_tpos = dec.tpos;
+      n_tz   = dec.tz;
+      n_tm1  = dec.tm1;
+      n_s0   = dec.s0;
+      n_egs  = dec.egs;
+      n_atw  = dec.atw;
+      n_ktm  = dec.ktm;
     end else begin
-      n_pre  = pre_q && !hold_q && cb_q > B_W'(1);
-      n_at   = pre_q && !hold_q && cb_q == B_W'(1);
+      n_pre  = pre_q && !hold_q && cb_gt1_q;
+      n_at   = pre_q && !hold_q && cb_eq1_q;
       n_post = !(pre_q && !hold_q) || post_q;
       n_hold = hold_q || hold_in;
       if (at_c || post_c) begin
@@ -324,9 +419,6 @@ module fabnic_axis_realign #(
             (m2n && n_tm1);
   end
 
-  // the trim counter of the next beat and its comparisons
-  logic [TC_W-1:0] n_tcv;
-  always_comb n_tcv = first ? (f_b0 ? f_xe - 1'b1 : f_xe) : n_tc;
 
   // ---------------------------------------------------------------- rotation
   // lane L <- lane (L + h*NL + j) mod KEEP_W for the one-hot amounts h (ohh) and j (ohl)
@@ -336,8 +428,8 @@ module fabnic_axis_realign #(
   logic [NL-1:0]     ohl;
 
   always_comb begin
-    for (int h = 0; h < NH; h++) ohh[h] = first ? cmd_off[S_W-1:LO_W] == HI_W'(h) : ohh_q[h];
-    for (int j = 0; j < NL; j++) ohl[j] = first ? cmd_off[LO_W-1:0] == LO_W'(j) : ohl_q[j];
+    ohh = first ? dec.ohh : ohh_q;
+    ohl = first ? dec.ohl : ohl_q;
   end
 
   assign dm = s_axis_tdata & bits_of(s_axis_tkeep);
@@ -436,30 +528,42 @@ module fabnic_axis_realign #(
       enl_q  <= n_enl;
       flq_q  <= n_flq;
       hin_q  <= n_hin;
-      tc_q   <= n_tcv;
-      t_gt0_q <= $signed(n_tcv) > 0;
-      t_gt1_q <= $signed(n_tcv) > 1;
-      t_eq0_q <= n_tcv == '0;
-      t_eq1_q <= n_tcv == TC_W'(1);
-      t_m1_q  <= n_tcv == '1;
       if (first) begin
-        s_q     <= cmd_off[S_W-1:0];
-        ohh_q   <= ohh;
-        ohl_q   <= ohl;
-        trim_q  <= cmd_trim;
-        chk_q   <= cmd_chk;
-        drop_q  <= cmd_drop;
-        bad_q   <= cmd_bad;
-        rnm1_q  <= f_nm1;
-        cb_q    <= f_bi - 1'b1;
-        ce_q    <= f_eb - 1'b1;
-        nb_gt_q <= $signed(f_eb) > 1;
-        nb_eq_q <= f_eb == CE_W'(1);
+        s_q     <= dec.s;
+        ohh_q   <= dec.ohh;
+        ohl_q   <= dec.ohl;
+        trim_q  <= dec.trim;
+        chk_q   <= dec.chk;
+        drop_q  <= dec.drop;
+        bad_q   <= dec.bad;
+        rnm1_q  <= f_rnm1;
+        cb_q    <= f_cb;
+        cb_gt1_q <= dec.bi > B_W'(2);
+        cb_eq1_q <= dec.bi == B_W'(2);
+        ce_q    <= f_ce;
+        nb_gt_q <= f_nb_gt;
+        nb_eq_q <= f_nb_eq;
+        tc_q    <= f_tc;
+        t_gt0_q <= dec.t_gt0;
+        t_gt1_q <= dec.t_gt1;
+        t_eq0_q <= dec.t_eq0;
+        t_eq1_q <= dec.t_eq1;
+        t_m1_q  <= dec.t_m1;
       end else begin
-        if (pre_q && !hold_q) cb_q <= cb_q - 1'b1;
+        if (pre_q && !hold_q) begin
+          cb_q     <= cb_q - 1'b1;
+          cb_gt1_q <= cb_q > B_W'(2);
+          cb_eq1_q <= cb_q == B_W'(2);
+        end
         ce_q    <= n_ce;
         nb_gt_q <= $signed(ce_q) > 1;
         nb_eq_q <= ce_q == CE_W'(1);
+        tc_q    <= n_tc;
+        t_gt0_q <= $signed(n_tc) > 0;
+        t_gt1_q <= $signed(n_tc) > 1;
+        t_eq0_q <= n_tc == '0;
+        t_eq1_q <= n_tc == TC_W'(1);
+        t_m1_q  <= n_tc == '1;
       end
     end
 
@@ -562,6 +666,10 @@ module fabnic_axis_realign #(
       end
       assert (!(w0 && occ_oh[NQ]) && !(w1 && (occ_oh[NQ] || occ_oh[NQ-1])))
         else $error("fabnic_axis_realign: output queue overflow");
+      // CMD_REG = 1: the command register is not loaded while its command is offered
+      // and not taken
+      assert (!CMD_REG || !(cmd_load && cmd_valid && !cmd_ready))
+        else $error("fabnic_axis_realign: command register loaded under an offered command");
       // the rotation amounts of a taken beat are one-hot (both rotation forms rely on it)
       assert (!s_fire || ($onehot(ohh) && $onehot(ohl)))
         else $error("fabnic_axis_realign: rotation amount not one-hot");

@@ -44,7 +44,8 @@ module fabnic_fec_enc #(
     input  wire logic              clk,
     input  wire logic              rst,
 
-    // run-time configuration, sampled when a block starts (clamped to 1..MAX_*)
+    // run-time configuration, clamped to 1..MAX_* and registered, sampled when a block
+    // starts (a change reaches the blocks that start a cycle later or more)
     input  wire logic [7:0]        cfg_k,
     input  wire logic [7:0]        cfg_r,
     input  wire logic [7:0]        cfg_d,
@@ -126,8 +127,11 @@ module fabnic_fec_enc #(
   // ------------------------------------------------------------------ state
   logic              cb_q;           // bank being filled
   logic [7:0]        blk_k_q, blk_r_q, blk_d_q;
+  logic [7:0]        blk_d1_q;       // blk_d_q - 1
+  logic              blk_d_one_q;    // blk_d_q == 1
   logic [7:0]        idx_q, slot_q;  // of the current / next data packet
   logic [7:0]        slot_left_q, idx_left_q;  // d-1-slot, k-1-idx (valid unless blk_start)
+  logic              slot_z_q, idx_z_q;        // slot_left_q == 0, idx_left_q == 0
   logic [15:0]       gid_base_q;     // group id of slot 0 of the current block
   logic [15:0]       gid_next_q;     // gid_base_q + the block's D (set at the block start)
   logic              in_pkt_q;
@@ -151,10 +155,30 @@ module fabnic_fec_enc #(
   logic [SLOT_W-1:0] slot_s;
 
   logic at_zero_q;   // idx_q == 0 && slot_q == 0, as a register
+  // the run-time configuration, clamped, in registers (with the values the count-down
+  // counters load at a block start), so a block start only selects among registers
+  logic [7:0] cfg_kc_q, cfg_rc_q, cfg_dc_q, cfg_k1_q, cfg_k2_q, cfg_d1_q, cfg_d2_q;
+  logic       cfg_k_one_q, cfg_d_one_q, cfg_k_two_q, cfg_d_two_q;
+  always_ff @(posedge clk) begin
+    logic [7:0] kc, dc;
+    kc = clamp(cfg_k, MAX_K);
+    dc = clamp(cfg_d, MAX_D);
+    cfg_kc_q    <= kc;
+    cfg_rc_q    <= clamp(cfg_r, MAX_R);
+    cfg_dc_q    <= dc;
+    cfg_k1_q    <= kc - 8'd1;
+    cfg_k2_q    <= kc - 8'd2;
+    cfg_d1_q    <= dc - 8'd1;
+    cfg_d2_q    <= dc - 8'd2;
+    cfg_k_one_q <= kc == 8'd1;
+    cfg_d_one_q <= dc == 8'd1;
+    cfg_k_two_q <= kc == 8'd2;
+    cfg_d_two_q <= dc == 8'd2;
+  end
   assign blk_start  = !in_pkt_q && at_zero_q;
-  assign eff_k      = blk_start ? clamp(cfg_k, MAX_K) : blk_k_q;
-  assign eff_r      = blk_start ? clamp(cfg_r, MAX_R) : blk_r_q;
-  assign eff_d      = blk_start ? clamp(cfg_d, MAX_D) : blk_d_q;
+  assign eff_k      = blk_start ? cfg_kc_q : blk_k_q;
+  assign eff_r      = blk_start ? cfg_rc_q : blk_r_q;
+  assign eff_d      = blk_start ? cfg_dc_q : blk_d_q;
   // a flush never retracts a data beat already offered on m_axis (pend_q)
   logic pend_q;
   assign closing    = flush_req_q && !in_pkt_q && !blk_start && !pend_q;
@@ -189,8 +213,8 @@ module fabnic_fec_enc #(
   assign zero_old      = beat_q >= hwb_q[cb_q][slot_s];
   assign s0_addr       = {slot_s, beat_q[BEAT_W-1:0]};
   // slot/index counters count down to the block's last slot/index: no adder on the way
-  assign last_slot     = blk_start ? eff_d == 8'd1 : slot_left_q == 8'd0;
-  assign last_of_group = blk_start ? eff_k == 8'd1 : idx_left_q == 8'd0;
+  assign last_slot     = blk_start ? cfg_d_one_q : slot_z_q;
+  assign last_of_group = blk_start ? cfg_k_one_q : idx_z_q;
   assign cx_sel        = CX_TBL[idx_q[$clog2(MAX_K)-1:0] * CX_W +: CX_W];
 
   always_comb begin
@@ -208,6 +232,15 @@ module fabnic_fec_enc #(
   logic              pl_v_q, pl_bank_q;
   logic [SLOT_W-1:0] pl_slot_q;
   logic [15:0]       pl_len_q;
+
+  // ---------------------------------------------------------------- read stage
+  // An accepted beat is registered (sr_*) before its RAM read, so the read address and
+  // enable come from registers; stage 1 then combines the word read with the beat's
+  // products and writes it back.
+  logic              sr_we_q, sr_bank_q, sr_zero_q;
+  logic [AW-1:0]     sr_addr_q;
+  logic [DATA_W-1:0] sr_data_q;
+  logic [CX_W-1:0]   sr_cx_q;
 
   // ---------------------------------------------------------------- stage 1
   logic              s1_we_q, s1_bank_q, s1_zero_q, s1_close_q, s1_close_bank_q;
@@ -313,9 +346,9 @@ module fabnic_fec_enc #(
   for (genvar p = 0; p < 2; p++) begin : g_bank
     logic [WW-1:0] mem [1 << AW];
     always_comb begin
-      if (fire && in_range && cb_q == 1'(p)) begin
+      if (sr_we_q && sr_bank_q == 1'(p)) begin
         re[p] = 1'b1;
-        ra[p] = s0_addr;
+        ra[p] = sr_addr_q;
       end else begin
         re[p] = em_issue && em_bank_q == 1'(p);
         ra[p] = {em_slot_s, em_beat_q[BEAT_W-1:0]};
@@ -362,7 +395,6 @@ module fabnic_fec_enc #(
   // ------------------------------------------------------------ sequential
   always_ff @(posedge clk) begin
     // stage 1 defaults
-    s1_we_q    <= 1'b0;
     s1_close_q <= 1'b0;
     pl_v_q     <= 1'b0;
     em_room_q  <= 32'(fifo_depth) + 32'(e1_v_q) + 32'd1 < OUT_DEPTH - 1;
@@ -374,13 +406,22 @@ module fabnic_fec_enc #(
           if (pl_len_q > maxlen_q[p][sl]) maxlen_q[p][sl] <= pl_len_q;
           for (int r = 0; r < MAX_R; r++) begin
             lenacc_q[p][sl][r] <= lenacc_q[p][sl][r] ^ {
-                fabnic_fec_pkg::gf_mul_cx(s1_cx_q[r*64 +: 64], pl_len_q[15:8]),
-                fabnic_fec_pkg::gf_mul_cx(s1_cx_q[r*64 +: 64], pl_len_q[7:0])};
+                fabnic_fec_pkg::gf_mul_cx(sr_cx_q[r*64 +: 64], pl_len_q[15:8]),
+                fabnic_fec_pkg::gf_mul_cx(sr_cx_q[r*64 +: 64], pl_len_q[7:0])};
           end
         end
       end
     end
-    fwd_hit_q  <= 1'b0;
+    // the read stage moves on every cycle; a word read while stage 1 writes the same
+    // address is taken from that write (fwd_q) instead of the RAM
+    sr_we_q    <= 1'b0;
+    s1_we_q    <= sr_we_q;
+    s1_bank_q  <= sr_bank_q;
+    s1_addr_q  <= sr_addr_q;
+    s1_data_q  <= sr_data_q;
+    s1_cx_q    <= sr_cx_q;
+    s1_zero_q  <= sr_zero_q;
+    fwd_hit_q  <= sr_we_q && s1_we_q && sr_bank_q == s1_bank_q && sr_addr_q == s1_addr_q;
     fwd_q      <= s1_new;
     e1_v_q     <= 1'b0;
 
@@ -396,20 +437,23 @@ module fabnic_fec_enc #(
         blk_k_q <= eff_k;
         blk_r_q <= eff_r;
         blk_d_q <= eff_d;
-        slot_left_q <= eff_d - 8'd1;
-        idx_left_q  <= eff_k - 8'd1;
-        gid_next_q  <= gid_base_q + 16'(eff_d);
+        blk_d1_q <= cfg_d1_q;
+        slot_left_q <= cfg_d1_q;
+        idx_left_q  <= cfg_k1_q;
+        slot_z_q    <= cfg_d_one_q;
+        idx_z_q     <= cfg_k_one_q;
+        blk_d_one_q <= cfg_d_one_q;
+        gid_next_q  <= gid_base_q + 16'(cfg_dc_q);
         bank_r_q[cb_q]   <= eff_r;
         bank_d_q[cb_q]   <= eff_d;
         bank_gid_q[cb_q] <= gid_base_q;
       end
-      s1_we_q   <= in_range;
-      s1_bank_q <= cb_q;
-      s1_addr_q <= s0_addr;
-      s1_data_q <= data_masked;
-      s1_cx_q   <= cx_sel;
-      s1_zero_q <= zero_old;
-      fwd_hit_q <= s1_we_q && in_range && s1_bank_q == cb_q && s1_addr_q == s0_addr;
+      sr_we_q   <= in_range;
+      sr_bank_q <= cb_q;
+      sr_addr_q <= s0_addr;
+      sr_data_q <= data_masked;
+      sr_cx_q   <= cx_sel;
+      sr_zero_q <= zero_old;
       for (int p = 0; p < 2; p++) begin
         for (int sl = 0; sl < NSLOT; sl++) begin   // each slot compares its own mark
           if (in_range && cb_q == 1'(p) && slot_s == SLOT_W'(sl) && beat_q >= hwb_q[p][sl]) begin
@@ -435,17 +479,20 @@ module fabnic_fec_enc #(
         at_zero_q <= last_slot && last_of_group;
         if (!last_slot) begin
           slot_q      <= slot_q + 8'd1;
-          slot_left_q <= blk_start ? eff_d - 8'd2 : slot_left_q - 8'd1;
+          slot_left_q <= blk_start ? cfg_d2_q : slot_left_q - 8'd1;
+          slot_z_q    <= blk_start ? cfg_d_two_q : slot_left_q == 8'd1;
         end else begin
           slot_q      <= '0;
-          slot_left_q <= eff_d - 8'd1;
+          slot_left_q <= blk_start ? cfg_d1_q : blk_d1_q;
+          slot_z_q    <= blk_start ? cfg_d_one_q : blk_d_one_q;
           if (!last_of_group) begin
             idx_q      <= idx_q + 8'd1;
-            idx_left_q <= blk_start ? eff_k - 8'd2 : idx_left_q - 8'd1;
+            idx_left_q <= blk_start ? cfg_k2_q : idx_left_q - 8'd1;
+            idx_z_q    <= blk_start ? cfg_k_two_q : idx_left_q == 8'd1;
           end else begin  // block complete
             idx_q      <= '0;
             cb_q       <= !cb_q;
-            gid_base_q <= blk_start ? gid_base_q + 16'(eff_d) : gid_next_q;
+            gid_base_q <= blk_start ? gid_base_q + 16'(cfg_dc_q) : gid_next_q;
             s1_close_q      <= 1'b1;
             s1_close_bank_q <= cb_q;
             stat_blocks <= stat_blocks + 1;
@@ -534,6 +581,7 @@ module fabnic_fec_enc #(
       blk_k_q     <= 8'd1;
       blk_r_q     <= 8'd1;
       blk_d_q     <= 8'd1;
+      blk_d1_q    <= 8'd0;
       idx_q       <= '0;
       slot_q      <= '0;
       at_zero_q   <= 1'b1;
@@ -547,8 +595,12 @@ module fabnic_fec_enc #(
       pl_v_q      <= 1'b0;
       slot_left_q <= '0;
       idx_left_q  <= '0;
+      slot_z_q    <= 1'b1;
+      idx_z_q     <= 1'b1;
+      blk_d_one_q <= 1'b1;
       pend_q      <= 1'b0;
       s1_we_q     <= 1'b0;
+      sr_we_q     <= 1'b0;
       s1_close_q  <= 1'b0;
       fwd_hit_q   <= 1'b0;
       e1_v_q      <= 1'b0;

@@ -37,12 +37,15 @@
 // and its REPAIR frames are dropped, both counted in stat_src_full. The reorder
 // buffer and the NAK path keep one sequence space: with several sources use the
 // bypass (cfg_rx_bypass, engine selective repeat). NSRC = 1: no table, as before.
-// Throughput: one beat per cycle in; out of the buffer one beat per cycle.
+// Throughput: one beat per cycle in; into and out of the buffer an N-beat frame
+// takes N+1 cycles.
 // Pipelining (logic depth, docs/fec.md "fabnic_fec_rx"): frames are classified one
-// cycle after their last beat from registers; the read stage, the decoder's input,
-// its output (two stages: numbering lookup, product) and the reorder-buffer writer
-// each take their beat from a skid register; the NAK bitmap and the give-up point
-// of an unrepairable report are built in register stages; m_nak_* is registered.
+// cycle after their last beat from registers; the read stage, the decoder's input
+// (a repair payload also after its realigner), its output (two stages: numbering
+// lookup, product) and the reorder-buffer writer each take their beat from a skid
+// register; the writer decides on a frame's first beat from relations to the head
+// registered a cycle earlier; the NAK bitmap and the give-up point of an
+// unrepairable report are built in register stages; m_nak_* is registered.
 // rtx_req_* is decoded from the classification registers (no path from the inputs).
 // No combinational valid/ready path crosses the module boundary; m_axis_tready
 // reaches the output arbiter's state and the read stage's dispatch (registered).
@@ -159,21 +162,24 @@ module fabnic_fec_rx #(
   logic [7:0]  tr [TR_B];
   logic [SB_W:0] ibeat_q;
   logic        idrop_q;            // cutting an oversize frame
+  // f_* without _q: fields of the beat on s_axis read as a first beat (only used when
+  // it is one); f_*_q: the current frame's, registered at its first beat
   logic        f_roce4_q, f_roce4, f_rep_q, f_rep, f_nak_q, f_nak, is_nak;
   logic [31:0] f_sip_q, f_sip;     // IPv4 source address
-  logic [15:0] f_olen, f_iplen_q, f_iplen;
-  logic [1:0]  f_pad_q, f_pad;
-  logic        first;
+  logic [15:0] f_olen, f_iplen;
+  logic [1:0]  f_pad;
+  logic        first, first_q;
+  logic [TR_B-1:0] th_q;           // trailer byte t is in the next beat (not the first)
   logic [15:0] flen, plen;
   logic [KB_W:0] nb;
   logic        in_last, in_cut, in_bad;
   fmeta_t      fm;
   logic        fifo_in_ready, mf_in_ready, in_fire, in_wr;
 
-  assign first = ibeat_q == '0;
+  assign first = first_q;   // ibeat_q == 0
 
   // ---------------------------------------------------------------- source table
-  assign f_sip = first ? s_axis_tdata[8*26 +: 32] : f_sip_q;   // byte order kept as on the wire
+  assign f_sip = s_axis_tdata[8*26 +: 32];   // byte order kept as on the wire
   logic [31:0]     cl_sip;
   assign cl_sip = f_sip_q;   // the classified frame's source (kept until its next frame)
   logic [31:0]     st_ip_q [NSRC];
@@ -211,26 +217,27 @@ module fabnic_fec_rx #(
 
   // Trailer bytes: their frame offsets olen+t are known from the first beat; the first
   // beat picks them from its own lanes (an input path), later beats from the offsets
-  // registered at the first beat (tpos_q), so no adder sits in the per-beat byte pick.
+  // registered at the first beat (tpos_q) when th_q (registered a beat earlier) says
+  // the byte is in this beat, so neither an adder nor a compare sits before the pick.
   logic [15:0] tpos_q [TR_B];
   logic [15:0] f_olen_q, f_dlen_q, f_rlen_q, f_plen_q;
   logic        f_repok_q;          // repair: payload length in 1..MAX_LEN
   always_comb begin
     for (int i = 0; i < HDR_B; i++) b[i] = s_axis_tdata[8*i +: 8];
-    f_roce4 = first ? ({b[12], b[13]} == 16'h0800 && b[14] == 8'h45 && b[23] == 8'd17 &&
-                       {b[36], b[37]} == 16'd4791) : f_roce4_q;
-    f_iplen = first ? {b[16], b[17]} : f_iplen_q;
+    f_roce4 = {b[12], b[13]} == 16'h0800 && b[14] == 8'h45 && b[23] == 8'd17 &&
+              {b[36], b[37]} == 16'd4791;
+    f_iplen = {b[16], b[17]};
     f_olen  = f_iplen + 16'd14;
-    f_rep   = first ? b[42] == 8'hF0 : f_rep_q;
-    f_nak   = first ? b[42] == 8'hF1 : f_nak_q;
-    f_pad   = first ? b[43][5:4] : f_pad_q;
+    f_rep   = b[42] == 8'hF0;
+    f_nak   = b[42] == 8'hF1;
+    f_pad   = b[43][5:4];
     for (int t = 0; t < TR_B; t++) begin
       logic [15:0] pos;
       pos   = f_olen + 16'(t);
       tr[t] = tr_q[t];
       if (first) begin
         if (pos < 16'(KEEP_W)) tr[t] = s_axis_tdata[8*pos[KB_W-1:0] +: 8];
-      end else if (32'(tpos_q[t] >> KB_W) == 32'(ibeat_q)) begin
+      end else if (th_q[t]) begin
         tr[t] = s_axis_tdata[8*tpos_q[t][KB_W-1:0] +: 8];
       end
     end
@@ -326,17 +333,21 @@ module fabnic_fec_rx #(
   // (mh.lim) and labelled with the frame's kind and meta; beats past the limit and
   // DROP frames are consumed here, the rest enters a skid register (c_*, both
   // directions registered). Dispatch: the registered beat goes to its consumers.
-  logic [15:0]       roff_q, rrem;
-  logic              rskip_q, rlast, rv, r_drop;
+  // rrem: bytes of the frame still to keep, from this beat on (the frame's limit at its
+  // first beat, then a register counting down; beyond the limit it is not used)
+  logic [15:0]       rrem_q, rrem;
+  logic              rfirst_q, rskip_q, rlast, rv, r_drop, rrem_hi;
   logic [KEEP_W-1:0] rkeep;
   logic              q_fire;
 
-  assign rv   = q_valid && mf_valid;
-  assign rrem = mh.lim - roff_q;
+  assign rv      = q_valid && mf_valid;
+  assign rrem    = rfirst_q ? mh.lim : rrem_q;
+  assign rrem_hi = rrem[15:KB_W] != '0;     // >= KEEP_W: the whole beat is kept
   always_comb begin
-    for (int j = 0; j < KEEP_W; j++) rkeep[j] = q_keep[j] && (16'(j) < rrem);
+    for (int j = 0; j < KEEP_W; j++) rkeep[j] = q_keep[j] && (rrem_hi || KB_W'(j) < rrem[KB_W-1:0]);
   end
-  assign rlast  = q_last || (roff_q + 16'(KEEP_W) >= mh.lim);
+  assign rlast  = q_last || rrem[15:KB_W] == '0 ||
+                  (rrem[15:KB_W] == (16-KB_W)'(1) && rrem[KB_W-1:0] == '0);   // rrem <= KEEP_W
   assign r_drop = rskip_q || mh.kind == K_DROP;
 
   // decoder group id in the frame's source space (see the header)
@@ -350,7 +361,6 @@ module fabnic_fec_rx #(
   typedef struct packed {
     logic [1:0]    kind;
     logic          first;     // first beat of the frame
-    logic [SB_W+1:0] nbp1;    // beats of the kept frame + 1
     logic [15:0]   seq;
     logic [15:0]   sgid;
     logic [7:0]    idx;
@@ -365,8 +375,7 @@ module fabnic_fec_rx #(
   always_comb begin
     cin       = '0;
     cin.kind  = mh.kind;
-    cin.first = roff_q == 16'd0;
-    cin.nbp1  = (SB_W+2)'((mh.lim + 16'(KEEP_W - 1)) >> KB_W) + (SB_W+2)'(1);
+    cin.first = rfirst_q;
     cin.seq   = mh.seq;
     cin.sgid  = sgid(mh.gid, mh.src);
     cin.idx   = mh.idx;
@@ -399,11 +408,11 @@ module fabnic_fec_rx #(
 
   // A data frame starts only when the decoder-copy FIFO can take all of it, so
   // the copy never stalls a frame the reorder-buffer writer is locked on (the
-  // decoder's output must always be able to reach the writer). dd_free_q is a
-  // cycle old: it may count the previous cycle's write as free, hence nbp1.
-  logic [15:0] dd_free_q;
-  logic        dd_room;
-  assign dd_room  = !cm.first || dd_free_q >= 16'(cm.nbp1);
+  // decoder's output must always be able to reach the writer). dd_room_q: room for
+  // a frame of MAX_LEN, from last cycle's depth (which may miss that cycle's write,
+  // hence one beat more).
+  logic        dd_room_q, dd_room;
+  assign dd_room  = !cm.first || dd_room_q;
   assign p_valid  = c_valid && cm.kind == K_PLAIN;
   assign dd_valid = c_valid && cm.kind == K_DATA && !dd_done_q && dd_room;
   assign w0_valid = c_valid && cm.kind == K_DATA && !w0_done_q && dd_room;
@@ -417,21 +426,42 @@ module fabnic_fec_rx #(
     else c_ready = (dd_done_q || (dd_valid && dd_ready)) && (w0_done_q || (w0_valid && w0_ready));
   end
 
-  // repair payload: drop the 54 header bytes
+  // repair payload: drop the 54 header bytes. The beat's byte count goes into a
+  // register with the beat (h_*), so the realigner takes it from a flop (CNT_IN).
+  function automatic logic [KB_W:0] count_of(input logic [KEEP_W-1:0] k);   // contiguous
+    logic [KB_W:0] c;
+    c = {k[KEEP_W-1], {KB_W{1'b0}}};
+    for (int i = 1; i < KEEP_W; i++) c = c | ({(KB_W+1){k[i-1] & !k[i]}} & (KB_W+1)'(i));
+    return c;
+  endfunction
+  logic [DATA_W-1:0] hr_data;
+  logic [KEEP_W-1:0] hr_keep;
+  logic              hr_valid, hr_ready, hr_last;
+  logic [KB_W:0]     hr_cnt;
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(KB_W + 1), .REG_TYPE(1)) u_hreg (
+      .clk, .rst,
+      .s_axis_tdata(c_data), .s_axis_tkeep(c_keep), .s_axis_tvalid(h_valid),
+      .s_axis_tready(h_ready), .s_axis_tlast(c_last), .s_axis_tuser(count_of(c_keep)),
+      .m_axis_tdata(hr_data), .m_axis_tkeep(hr_keep), .m_axis_tvalid(hr_valid),
+      .m_axis_tready(hr_ready), .m_axis_tlast(hr_last), .m_axis_tuser(hr_cnt)
+  );
+
   logic [DATA_W-1:0] x_data;
   logic [KEEP_W-1:0] x_keep;
   logic              x_valid, x_ready, x_last, x_user;
-  logic [HDR_B*8-1:0] xh_unused;
-  logic              xh_short_unused, xh_valid_unused;
+  logic              xr_cmd_ready_unused, xr_done_unused, xr_short_unused;
 
-  fabnic_axis_hdr_extract #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(HDR_B)) u_rstrip (
+  fabnic_axis_realign #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .LEN_W(17), .CNT_IN(1'b1)) u_rstrip (
       .clk, .rst,
-      .s_axis_tdata(c_data), .s_axis_tkeep(c_keep), .s_axis_tvalid(h_valid),
-      .s_axis_tready(h_ready), .s_axis_tlast(c_last), .s_axis_tuser(1'b0),
-      .m_hdr_tdata(xh_unused), .m_hdr_short(xh_short_unused), .m_hdr_tvalid(xh_valid_unused),
-      .m_hdr_tready(1'b1),
+      .cmd_valid(1'b1), .cmd_ready(xr_cmd_ready_unused),
+      .cmd_off(17'(HDR_B)), .cmd_len('0), .cmd_trim(1'b0), .cmd_chk(1'b1),
+      .cmd_drop(1'b0), .cmd_bad(1'b0), .cmd_load(1'b0),
+      .s_axis_tdata(hr_data), .s_axis_tkeep(hr_keep), .s_axis_tcnt(hr_cnt),
+      .s_axis_tvalid(hr_valid), .s_axis_tready(hr_ready), .s_axis_tlast(hr_last),
+      .s_axis_tuser(1'b0),
       .m_axis_tdata(x_data), .m_axis_tkeep(x_keep), .m_axis_tvalid(x_valid),
-      .m_axis_tready(x_ready), .m_axis_tlast(x_last), .m_axis_tuser(x_user)
+      .m_axis_tready(x_ready), .m_axis_tlast(x_last), .m_axis_tuser(x_user),
+      .status_done(xr_done_unused), .status_short(xr_short_unused)
   );
 
   meta_t       rep_meta, rep_meta_h, dat_meta;
@@ -490,12 +520,26 @@ module fabnic_fec_rx #(
       .status_oversize(dqst_unused[3])
   );
 
-  assign di_data  = {x_data, dq_data};
-  assign di_keep  = {x_keep, dq_keep};
-  assign di_valid = {x_valid && repm_valid, dq_valid};
-  assign di_last  = {x_last, dq_last};
-  assign di_user  = {rep_meta_h, x_user, dq_user};
-  assign x_ready  = di_ready[1] && repm_valid;
+  // the repair payload joins its side-band entry in a skid register (both handshakes
+  // registered) in front of the decoder-input arbiter. The entry is pushed with the
+  // frame's first beat, before the realigner can output any of it, so it is there
+  // whenever a payload beat is (asserted below).
+  logic [DATA_W-1:0] xs_data;
+  logic [KEEP_W-1:0] xs_keep;
+  logic              xs_valid, xs_last;
+  logic [META_W:0]   xs_user;
+  fabnic_axis_register #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(META_W + 1), .REG_TYPE(2)) u_xreg (
+      .clk, .rst,
+      .s_axis_tdata(x_data), .s_axis_tkeep(x_keep), .s_axis_tvalid(x_valid),
+      .s_axis_tready(x_ready), .s_axis_tlast(x_last), .s_axis_tuser({rep_meta_h, x_user}),
+      .m_axis_tdata(xs_data), .m_axis_tkeep(xs_keep), .m_axis_tvalid(xs_valid),
+      .m_axis_tready(di_ready[1]), .m_axis_tlast(xs_last), .m_axis_tuser(xs_user)
+  );
+  assign di_data  = {xs_data, dq_data};
+  assign di_keep  = {xs_keep, dq_keep};
+  assign di_valid = {xs_valid, dq_valid};
+  assign di_last  = {xs_last, dq_last};
+  assign di_user  = {xs_user, dq_user};
   assign x_fire   = x_valid && x_ready;
 
   logic [DATA_W-1:0] da_data;
@@ -670,24 +714,37 @@ module fabnic_fec_rx #(
   assign w_ready  = cfg_rx_bypass ? bp_ready : wb_ready;
   logic [15:0]       w_seq_q, w_seq;
   logic [SB_W:0]     w_beat_q;
-  logic signed [15:0] w_diff;
   logic              w_far, w_stall, w_accept, w_fire, w_done;
   logic [RS_W-1:0]   w_slot;
   logic              force_skip;
 
   assign w_seq    = w_busy_q ? w_seq_q : w_user[16:1];
-  // first-beat decisions use the registered beat's seq directly (not the w_seq mux)
-  assign w_diff   = $signed(w_user[16:1] - head_q);
   assign w_slot   = w_seq[RS_W-1:0];
-  logic w_resync, w_normal;
+  // The relations of the writer's seq to the head come from registers: every cycle
+  // d = w_seq - head is compared (wa*_q: d >= 0 / 1 / 2, wn*_q: d < NROB / NROB+1,
+  // wl*_q: d < -4096 / -4095) for use in the next cycle, where they are read for the
+  // head as it is then: moved on by one meanwhile (mv_q) or jumped to this very frame
+  // (rs_q, a resync). A frame's first beat is therefore taken at the earliest in the
+  // cycle after it reached the writer (w_cls_q: it was there, untaken, last cycle).
+  logic wa0_q, wa1_q, wa2_q, wn0_q, wn1_q, wl0_q, wl1_q, mv_q, rs_q, w_cls_q;
+  logic w_ahead0, w_ahead1, w_ltn, w_back, w_resync, w_normal;
+  assign w_ahead0 = rs_q || (mv_q ? wa1_q : wa0_q);       // seq >= head
+  assign w_ahead1 = !rs_q && (mv_q ? wa2_q : wa1_q);      // seq >= head + 1
+  assign w_ltn    = mv_q ? wn1_q : wn0_q;                 // seq - head < NROB
+  assign w_back   = mv_q ? wl1_q : wl0_q;                 // seq - head < -4096
   // empty buffer and a frame far ahead / far behind: the sequences lost touch
-  assign w_resync = rcnt_q == '0 && (w_diff >= $signed(16'(NROB)) || w_diff < -16'sd4096);
-  assign w_normal = w_diff >= 0 && w_diff < $signed(16'(NROB)) && !sv_q[w_user[RS_W:1]];
-  assign w_far    = !w_busy_q && w_user[0] && w_diff >= $signed(16'(NROB)) && rcnt_q != '0;
+  assign w_resync = rcnt_q == '0 && (!w_ltn || w_back);
+  // the first beat's slot is held: looked up in the classification cycle (wsv_q), and
+  // freed since if the reader finished that slot then (wfr_q; the writer itself writes
+  // no slot while a first beat waits)
+  logic wsv_q, wfr_q, w_sv;
+  assign w_sv     = wsv_q && !wfr_q;
+  assign w_normal = w_ahead0 && w_ltn && !w_sv;
+  assign w_far    = !w_busy_q && w_user[0] && !w_ltn && rcnt_q != '0;
   // a frame too far ahead waits while the head is pushed on
-  assign w_stall    = wb_valid && w_far;
+  assign w_stall    = wb_valid && w_cls_q && w_far;
   assign force_skip = w_stall;
-  assign wb_ready = !w_stall;
+  assign wb_ready = (w_busy_q || w_cls_q) && !w_far;
   assign w_fire   = wb_valid && wb_ready;
   assign w_accept = w_busy_q ? w_acc_q : (w_user[0] && (w_normal || w_resync));
   assign w_done   = w_fire && w_last;
@@ -707,32 +764,27 @@ module fabnic_fec_rx #(
       .rd_en(ram_re), .rd_regce(1'b1), .rd_addr(ram_ra), .rd_data(ram_rd)
   );
 
-  // a finished frame is kept unless the head passed it meanwhile (given up)
-  logic w_commit, w_ahead0, w_ahead1;
-  // "the frame is not behind the head" for the head as it is (w_ahead0) and as it is
-  // after this cycle's skip (w_ahead1), so the skip decision only selects. Beyond the
-  // first beat they come from registers: seq - head >= 0 / >= 1 / >= 2 for last
-  // cycle's head (wa*_q), and whether the head moved by one (mv_q) or jumped to this
-  // frame (rs_q) since.
-  logic wa0_q, wa1_q, wa2_q, mv_q, rs_q;
-  assign w_ahead0 = w_busy_q ? (rs_q || (mv_q ? wa1_q : wa0_q))
-                             : !w_diff[15];
-  assign w_ahead1 = w_busy_q ? (!rs_q && (mv_q ? wa2_q : wa1_q))
-                             : (!w_diff[15] && w_diff != 16'sd0);
+  // a finished frame is kept unless the head passed it meanwhile (given up). The head
+  // is never given up while the writer holds its frame (h_writing), so a skip in the
+  // frame's last cycle cannot pass it: "not behind the head" is w_ahead0 either way.
+  logic w_commit;
   logic h_skip, rd_issue, rd_lastbeat;
   assign w_commit = w_done && w_accept && !(w_busy_q && w_over_q) &&
-                    ((!w_busy_q && w_resync) || (h_skip ? w_ahead1 : w_ahead0));
+                    ((!w_busy_q && w_resync) || w_ahead0);
 
   // reader
   logic              rd_busy_q, rd_v_q, rd_last_q;
   logic [KEEP_W-1:0] rd_keep_q;
-  logic [SB_W:0]     rd_beat_q;
+  logic [SB_W:0]     rd_beat_q, rd_left_q;   // beat to read, beats left (incl. it)
+  logic              rd_lastb_q;             // rd_left_q == 1
+  logic              of_room_q;              // output FIFO room, from last cycle's depth
+  logic              su0_q, su1_q, su_new_q, su_hit;
+  logic              to_q, wrst_q, to_hit;
   logic [RS_W-1:0]   hslot;
   logic              h_here, h_writing;
   logic [15:0]       wait_q;
   logic [15:0]       su_q;               // give up missing seqs up to here
   logic              su_v_q;
-  logic [4:0]        of_free;
   logic [DATA_W-1:0] of_data;
   logic [KEEP_W-1:0] of_keep;
   logic              of_valid, of_ready, of_last, of_user;
@@ -740,16 +792,23 @@ module fabnic_fec_rx #(
   logic [4:0]        ofst_unused;
 
   assign hslot     = head_q[RS_W-1:0];
-  assign h_here    = sv_q[hslot] && sseq_q[hslot] == head_q;
-  assign h_writing = w_busy_q && w_acc_q && w_seq_q == head_q;
+  // The held frames' seqs lie in [head, head + NROB) (a frame is stored only that close
+  // to the head, the head passes a seq only after its frame left, a resync needs an
+  // empty buffer), so a held slot at the head's index holds the head (asserted below).
+  assign h_here    = sv_q[hslot];
+  // the writer holds the head's frame: writing it, or its first beat classified
+  assign h_writing = w_ahead0 && !w_ahead1 &&
+                     (w_busy_q ? w_acc_q : (wb_valid && w_cls_q && w_user[0]));
+  // give-up point reached (su0_q/su1_q: head <= su for last cycle's head / that + 1;
+  // not in the cycle after su changed or the head jumped)
+  assign su_hit    = !su_new_q && !rs_q && (mv_q ? su1_q : su0_q);
+  // wait_q >= cfg_rob_timeout, from last cycle's wait_q and whether it was reset
+  assign to_hit    = to_q && !wrst_q;
   // (bypass: the buffer holds nothing and its head stays put, nothing is given up)
   assign h_skip    = !cfg_rx_bypass && !rd_busy_q && !h_here && !h_writing &&
-                     (force_skip ||
-                      (su_v_q && $signed(head_q - su_q) <= 0) ||
-                      (rcnt_q != '0 && cfg_rob_timeout != 16'd0 && wait_q >= cfg_rob_timeout));
-  assign of_free   = 5'd16 - of_depth;
-  assign rd_issue  = rd_busy_q && of_free > 5'(rd_v_q) + 5'd2;
-  assign rd_lastbeat = rd_beat_q + 1'b1 >= snb_q[hslot];
+                     (force_skip || su_hit || (rcnt_q != '0 && to_hit));
+  assign rd_issue  = rd_busy_q && of_room_q;
+  assign rd_lastbeat = rd_lastb_q;
   assign ram_re    = rd_issue;
   assign ram_ra    = {hslot, rd_beat_q[SB_W-1:0]};
 
@@ -879,17 +938,21 @@ module fabnic_fec_rx #(
       if (first) begin
         f_sip_q   <= f_sip;
         f_roce4_q <= f_roce4;
-        f_iplen_q <= f_iplen;
         f_rep_q   <= f_rep;
         f_nak_q   <= f_nak;
-        f_pad_q   <= f_pad;
         f_olen_q  <= f_olen;
         f_dlen_q  <= f_olen + 16'd8;
         f_rlen_q  <= f_olen + 16'd12;
         f_plen_q  <= plen;
         f_repok_q <= f_iplen > 16'd44 + 16'(f_pad) && plen <= 16'(MAX_LEN);
-        for (int t = 0; t < TR_B; t++) tpos_q[t] <= f_olen + 16'(t);
+        for (int t = 0; t < TR_B; t++) begin
+          tpos_q[t] <= f_olen + 16'(t);
+          th_q[t]   <= ((f_olen + 16'(t)) >> KB_W) == 16'd1;
+        end
+      end else begin
+        for (int t = 0; t < TR_B; t++) th_q[t] <= 32'(tpos_q[t] >> KB_W) == 32'(ibeat_q) + 32'd1;
       end
+      first_q <= s_axis_tlast;
       for (int t = 0; t < TR_B; t++) tr_q[t] <= tr[t];
       if (s_axis_tlast) begin
         ibeat_q <= '0;
@@ -916,13 +979,14 @@ module fabnic_fec_rx #(
     end
 
     // ---- read stage
-    dd_free_q <= 16'(2 * SB) - 16'(dq_depth);
+    dd_room_q <= 32'(dq_depth) + 32'(SB) + 32'd1 <= 32'(2 * SB);
     if (q_fire) begin
+      rrem_q <= rrem - 16'(KEEP_W);
       if (q_last) begin
-        roff_q  <= '0;
-        rskip_q <= 1'b0;
+        rfirst_q <= 1'b1;
+        rskip_q  <= 1'b0;
       end else begin
-        roff_q <= roff_q + 16'(KEEP_W);
+        rfirst_q <= 1'b0;
         if (rlast && !rskip_q) rskip_q <= 1'b1;
       end
     end
@@ -956,7 +1020,7 @@ module fabnic_fec_rx #(
         if (!w_user[0]) begin
           stat_rob_noseq <= stat_rob_noseq + 1;
         end else if (!w_accept) begin
-          if (sv_q[w_slot] && w_diff >= 0) stat_rob_dup  <= stat_rob_dup + 1;
+          if (w_sv && w_ahead0) stat_rob_dup  <= stat_rob_dup + 1;
           else                             stat_rob_late <= stat_rob_late + 1;
         end
       end else begin
@@ -968,25 +1032,39 @@ module fabnic_fec_rx #(
 
     // ---- ROB reader
     rd_v_q <= rd_issue;
+    // room for a beat issued next cycle: the FIFO may gain this cycle's write, and the
+    // beat issued this cycle is still in flight then
+    of_room_q <= 32'(of_depth) + 32'(rd_v_q) < 32'd13;
     if (rd_issue) begin
-      rd_keep_q <= rd_lastbeat ? skeep_q[hslot] : {KEEP_W{1'b1}};
-      rd_last_q <= rd_lastbeat;
-      rd_beat_q <= rd_beat_q + 1'b1;
+      rd_keep_q  <= rd_lastbeat ? skeep_q[hslot] : {KEEP_W{1'b1}};
+      rd_last_q  <= rd_lastbeat;
+      rd_beat_q  <= rd_beat_q + 1'b1;
+      rd_left_q  <= rd_left_q - 1'b1;
+      rd_lastb_q <= rd_left_q == (SB_W+1)'(2);
     end
     if (!rd_busy_q && h_here) begin
-      rd_busy_q <= 1'b1;
-      rd_beat_q <= '0;
+      rd_busy_q  <= 1'b1;
+      rd_beat_q  <= '0;
+      rd_left_q  <= snb_q[hslot];
+      rd_lastb_q <= snb_q[hslot] == (SB_W+1)'(1);
     end
     if (h_skip) begin
       head_q            <= head_q + 16'd1;
       stat_rob_given_up <= stat_rob_given_up + 1;
     end
+    wrst_q <= 1'b0;
     if ((!rd_busy_q && h_here) || h_skip || !(rcnt_q != '0 && !h_here && !h_writing)) begin
       wait_q <= '0;
+      wrst_q <= 1'b1;
     end else if (wait_q != 16'hFFFF) begin
       wait_q <= wait_q + 16'd1;
     end
+    // next cycle's wait_q >= cfg_rob_timeout unless wait_q is reset now (wrst_q)
+    to_q <= cfg_rob_timeout != 16'd0 && 17'(wait_q) + 17'd1 >= 17'(cfg_rob_timeout);
     if (su_v_q && $signed(head_q - su_q) > 0) su_v_q <= 1'b0;
+    su0_q    <= su_v_q && $signed(head_q - su_q) <= 0;
+    su1_q    <= su_v_q && $signed(head_q + 16'd1 - su_q) <= 0;
+    su_new_q <= ug_v_q;
     for (int sl = 0; sl < NROB; sl++) begin
       logic [15:0] dq;
       dq = sseq_q[sl] - head_q;
@@ -1060,22 +1138,39 @@ module fabnic_fec_rx #(
       wa0_q <= !wd[15];
       wa1_q <= !wd[15] && wd >= 16'sd1;
       wa2_q <= !wd[15] && wd >= 16'sd2;
+      wn0_q <= wd < $signed(16'(NROB));
+      wn1_q <= wd < $signed(16'(NROB + 1));
+      wl0_q <= wd < -16'sd4096;
+      wl1_q <= wd < -16'sd4095;
     end
+    w_cls_q <= w_valid && !w_busy_q && !(w_valid && w_ready);
+    wsv_q   <= sv_q[w_user[RS_W:1]];
+    wfr_q   <= rd_issue && rd_lastbeat && w_user[RS_W:1] == hslot;
     mv_q <= (rd_issue && rd_lastbeat) || h_skip;
     rs_q <= w_fire && !w_busy_q && w_user[0] && w_resync && !((rd_issue && rd_lastbeat) || h_skip);
 
     if (rst) begin
       ibeat_q  <= '0;
+      first_q  <= 1'b1;
       idrop_q  <= 1'b0;
       cl_v_q   <= 1'b0;
-      roff_q   <= '0;
+      rfirst_q <= 1'b1;
       rskip_q  <= 1'b0;
       dd_done_q <= 1'b0;
       w0_done_q <= 1'b0;
-      dd_free_q <= '0;
+      dd_room_q <= 1'b0;
       w_busy_q <= 1'b0;
       rd_busy_q <= 1'b0;
       rd_v_q   <= 1'b0;
+      of_room_q <= 1'b0;
+      w_cls_q  <= 1'b0;
+      mv_q     <= 1'b0;
+      rs_q     <= 1'b0;
+      su_new_q <= 1'b0;
+      su0_q    <= 1'b0;
+      su1_q    <= 1'b0;
+      to_q     <= 1'b0;
+      wrst_q   <= 1'b1;
       head_q   <= '0;
       rcnt_q   <= '0;
       wait_q   <= '0;
@@ -1110,6 +1205,20 @@ module fabnic_fec_rx #(
       stat_rob_noseq      <= '0;
     end
   end
+
+  // ---------------------------------------------------------------- assertions
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      assert (!x_valid || repm_valid)
+        else $error("fabnic_fec_rx: repair payload without its side-band entry");
+      assert (!sv_q[hslot] || sseq_q[hslot] == head_q)
+        else $error("fabnic_fec_rx: reorder slot at the head holds another seq");
+      assert (!rd_busy_q || rd_lastb_q == (rd_left_q == (SB_W+1)'(1)))
+        else $error("fabnic_fec_rx: reader's last-beat flag");
+    end
+  end
+`endif
 
 endmodule
 

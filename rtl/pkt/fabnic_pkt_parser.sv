@@ -16,8 +16,9 @@
 //
 // Structure (every stage registered; one input beat per cycle):
 //   input   fabnic_axis_register (skid): s_axis_tready comes from a flop; the beat goes
-//           to the beat FIFO (fabnic_axis_fifo, DATA_FIFO_DEPTH) and, while the frame's
-//           header window is open, into the window (HBEATS = ceil(88/KEEP_W) beats).
+//           to the beat FIFO (fabnic_axis_fifo, DATA_FIFO_DEPTH, with its byte count for
+//           the realigner's CNT_IN) and, while the frame's header window is open, into
+//           the window (HBEATS = ceil(88/KEEP_W) beats).
 //   launch  fixed rule, no decode on the live beat: the window is decoded when it is
 //           full (beat HBEATS-1) or the frame ends, whichever comes first. The headers
 //           the frame announces (at most 18+60+8 = 86 bytes) are always inside it.
@@ -25,9 +26,9 @@
 //           completed the headers (for the ip_length rule above) is derived from need,
 //           so the results equal a decision taken on that beat.
 //   queues  the decoded command (fabnic_fifo) and metadata (fabnic_fifo, not written
-//           for dropped frames); the command goes to a register and is released to
-//           fabnic_axis_realign once the frame's metadata has been taken (or at once for
-//           a dropped frame). Frames in flight between the input and the realigner are
+//           for dropped frames); the command is decoded into fabnic_axis_realign's
+//           command register (CMD_REG = 1) and released to it once the frame's metadata
+//           has been taken (or at once for a dropped frame). Frames in flight between the input and the realigner are
 //           bounded by 2*META_DEPTH credits (a frame's first beat waits for one), so
 //           the queues never overflow and the decode pipeline never stalls.
 // Latency, from the launching beat on the input register's output to cmd_valid: 1
@@ -242,23 +243,24 @@ module fabnic_pkt_parser #(
       .status_count(unused_mq_count)
   );
 
-  // command register: the realigner sees flops only. A frame's command is released once
+  // command register: the queue's head is decoded into the realigner's command
+  // register (CMD_REG = 1, loaded with c_load), so the realigner's first beat sees flops
+  // only; its valid bit and drop flag are kept here. A frame's command is released once
   // its metadata has been taken (tokens: metadata taken, command not yet issued) or
   // when it is dropped (no metadata).
-  logic          cmd_valid, cmd_ready, c_valid_q, c_load, m_meta_fire, tok_dec;
-  cmd_t          c_q;
+  logic          cmd_valid, cmd_ready, c_valid_q, c_drop_q, c_load, m_meta_fire, tok_dec;
   logic [FD-1:0] tok_q;                  // thermometer
 
   assign c_load      = !c_valid_q || cmd_ready;
   assign cq_ready    = c_load;
-  assign cmd_valid   = c_valid_q && (c_q.drop || tok_q[0]);
+  assign cmd_valid   = c_valid_q && (c_drop_q || tok_q[0]);
   assign m_meta_fire = m_meta_valid && m_meta_ready;
-  assign tok_dec     = cmd_ready && !c_q.drop;
+  assign tok_dec     = cmd_ready && !c_drop_q;
 
   always_ff @(posedge clk) begin
     if (c_load) begin
       c_valid_q <= cq_valid;
-      c_q       <= cq_data;
+      c_drop_q  <= cq_data.drop;
     end
     if (m_meta_fire && !tok_dec) tok_q <= {tok_q[FD-2:0], 1'b1};
     else if (tok_dec && !m_meta_fire) tok_q <= {1'b0, tok_q[FD-1:1]};
@@ -274,30 +276,37 @@ module fabnic_pkt_parser #(
   end
 
   // ---------------------------------------------------------------- data path
+  // the beat FIFO carries each beat's byte count next to tuser, so the realigner's
+  // short and flush checks start from a register (CNT_IN)
   logic [DATA_W-1:0] f_tdata;
   logic [KEEP_W-1:0] f_tkeep;
+  logic [NB_W-1:0]   f_tcnt;
   logic              f_tvalid, f_tready, f_tlast, f_tuser;
   logic [$clog2(DATA_FIFO_DEPTH):0] unused_depth;
   logic unused_good, unused_bad, unused_ovf, unused_ovs;
 
-  fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1), .DEPTH(DATA_FIFO_DEPTH))
+  fabnic_axis_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1 + NB_W),
+                     .DEPTH(DATA_FIFO_DEPTH))
   u_fifo (
       .clk, .rst,
       .s_axis_tdata(x_data), .s_axis_tkeep(x_keep), .s_axis_tvalid(x_valid && x_go),
-      .s_axis_tready(fifo_ready), .s_axis_tlast(x_last), .s_axis_tuser(x_user),
+      .s_axis_tready(fifo_ready), .s_axis_tlast(x_last), .s_axis_tuser({nbytes, x_user}),
       .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
-      .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser),
+      .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser({f_tcnt, f_tuser}),
       .status_depth(unused_depth), .status_good_frame(unused_good),
       .status_bad_frame(unused_bad), .status_overflow(unused_ovf), .status_oversize(unused_ovs)
   );
 
   logic st_done, st_short;
 
-  fabnic_axis_realign #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .LEN_W(LEN_W)) u_realign (
+  fabnic_axis_realign #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .LEN_W(LEN_W), .CNT_IN(1'b1),
+                        .CMD_REG(1'b1))
+  u_realign (
       .clk, .rst,
-      .cmd_valid, .cmd_ready, .cmd_off(c_q.off), .cmd_len(c_q.len), .cmd_trim(c_q.trim),
-      .cmd_chk(c_q.chk), .cmd_drop(c_q.drop), .cmd_bad(c_q.bad),
-      .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tcnt('0), .s_axis_tvalid(f_tvalid),
+      .cmd_valid, .cmd_ready, .cmd_off(cq_data.off), .cmd_len(cq_data.len),
+      .cmd_trim(cq_data.trim), .cmd_chk(cq_data.chk), .cmd_drop(cq_data.drop),
+      .cmd_bad(cq_data.bad), .cmd_load(c_load),
+      .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tcnt(f_tcnt), .s_axis_tvalid(f_tvalid),
       .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
       .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,
       .m_axis_tuser, .status_done(st_done), .status_short(st_short)

@@ -449,7 +449,7 @@ module fabnic_roce_rx_hdr #(
       .clk, .rst,
       .cmd_valid(1'b1), .cmd_ready(unused_cmd_ready),
       .cmd_off(bad_cur ? {LEN_W{1'b1}} : LEN_W'(need)), .cmd_len('0), .cmd_trim(1'b0),
-      .cmd_chk(1'b0), .cmd_drop(1'b0), .cmd_bad(1'b0),
+      .cmd_chk(1'b0), .cmd_drop(1'b0), .cmd_bad(1'b0), .cmd_load(1'b0),
       .s_axis_tdata(main_q.data), .s_axis_tkeep(main_q.keep), .s_axis_tcnt(main_q.kc),
       .s_axis_tvalid(main_v && !stall), .s_axis_tready(core_ready),
       .s_axis_tlast(main_q.last), .s_axis_tuser(main_q.user),

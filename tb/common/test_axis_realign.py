@@ -18,6 +18,10 @@ frame's first beat is offered). Tests:
   - full rate: multi-beat frames with no pauses, one beat per cycle, latency 1;
   - one-beat rate: one-beat frames of every offset back to back at one frame per
     cycle, each leaving 1 cycle after its handshake.
+Every test also runs with CMD_REG = 1 (tb_axis_realign_reg.sv: a parent's command
+register in front; cmd_* is then a command stream with its own random pauses and
+random fields while cmd_valid is low): the same outputs, cycle for cycle against the
+input handshakes.
 """
 
 from __future__ import annotations
@@ -66,12 +70,47 @@ def rand_cmd(rng: random.Random, kw: int, flen: int, len_w: int = 17) -> dict:
 
 if cocotb is not None:
 
+    def cmd_reg(dut) -> bool:
+        """The top is tb_axis_realign_reg (CMD_REG = 1 behind a parent's command
+        register): cmd_* is a command stream into that register."""
+        return hasattr(dut, "r_cmd_ready")
+
+    def put_cmd(dut, cmd: dict) -> None:
+        dut.cmd_off.value = cmd["off"]
+        dut.cmd_len.value = cmd["len"]
+        for k in ("trim", "chk", "drop", "bad"):
+            getattr(dut, f"cmd_{k}").value = cmd[k]
+
+    async def feed_cmds(dut, cmds: list, rng, p_cmd: float) -> None:
+        """CMD_REG = 1: offer the commands in order as a stream (valid low with random
+        fields in between), each until the command register takes it."""
+        for cmd in cmds:
+            while True:
+                cv = rng.random() < p_cmd
+                dut.cmd_valid.value = int(cv)
+                if cv:
+                    put_cmd(dut, cmd)
+                else:
+                    dut.cmd_off.value = rng.getrandbits(17)
+                    dut.cmd_len.value = rng.getrandbits(17)
+                    dut.cmd_drop.value = rng.getrandbits(1)
+                await ReadOnly()
+                taken = cv and int(dut.cmd_ready.value)
+                await RisingEdge(dut.clk)
+                if taken:
+                    break
+        dut.cmd_valid.value = 0
+
     async def drive(dut, frames, rng, p_valid: float, p_cmd: float, starts: list,
                     takes: list | None = None) -> None:
         """Offer the frames; starts gets each frame's first-beat handshake cycle, takes
         (if given) the handshake cycles of all its beats."""
         kw = len(dut.s_axis_tkeep)
         cyc = 0
+        reg = cmd_reg(dut)
+        if reg:
+            feed = cocotb.start_soon(feed_cmds(dut, [c for _f, _u, c in frames],
+                                               random.Random(rng.getrandbits(32)), p_cmd))
         for frame, user, cmd in frames:
             beats = [frame[i:i + kw] for i in range(0, len(frame), kw)]
             if takes is not None:
@@ -84,22 +123,21 @@ if cocotb is not None:
                     dut.s_axis_tkeep.value = (1 << len(chunk)) - 1
                     dut.s_axis_tlast.value = int(bi == len(beats) - 1)
                     dut.s_axis_tuser.value = user if bi == len(beats) - 1 else rng.getrandbits(1)
-                    cv = rng.random() < p_cmd
-                    dut.cmd_valid.value = int(cv)
-                    if cv or rng.random() < 0.5:
-                        dut.cmd_off.value = cmd["off"]
-                        dut.cmd_len.value = cmd["len"]
-                        for k in ("trim", "chk", "drop", "bad"):
-                            getattr(dut, f"cmd_{k}").value = cmd[k]
-                    else:  # junk while cmd_valid is low
-                        dut.cmd_off.value = rng.getrandbits(17)
-                        dut.cmd_len.value = rng.getrandbits(17)
+                    if not reg:
+                        cv = rng.random() < p_cmd
+                        dut.cmd_valid.value = int(cv)
+                        if cv or rng.random() < 0.5:
+                            put_cmd(dut, cmd)
+                        else:  # junk while cmd_valid is low
+                            dut.cmd_off.value = rng.getrandbits(17)
+                            dut.cmd_len.value = rng.getrandbits(17)
                     await ReadOnly()
                     fire = v and int(dut.s_axis_tready.value)
+                    rdy = int(dut.r_cmd_ready.value if reg else dut.cmd_ready.value)
                     if bi == 0:
-                        assert int(dut.cmd_ready.value) == int(bool(fire)), "cmd_ready"
+                        assert rdy == int(bool(fire)), "cmd_ready"
                     else:
-                        assert int(dut.cmd_ready.value) == 0
+                        assert rdy == 0
                     await RisingEdge(dut.clk)
                     cyc += 1
                     if fire:
@@ -109,6 +147,8 @@ if cocotb is not None:
                             takes[-1].append(cyc)
                         break
         dut.s_axis_tvalid.value = 0
+        if reg:
+            await feed
         dut.cmd_valid.value = 0
 
     async def collect(dut, rng, p_ready: float, out: list, beats_at: list, status: list) -> None:
@@ -331,14 +371,22 @@ if cocotb is not None:
 
 
 @pytest.mark.parametrize("data_w,form", [(32, "vector"), (64, "vector"), (128, "vector"), (512, "vector"),
-                                          (64, "gate"), (512, "gate")])
+                                          (64, "gate"), (512, "gate"), (64, "reg"), (512, "reg")])
 def test_axis_realign(data_w: int, form: str) -> None:
     """`form`: the rotation as Verilator builds it by default (whole-vector shifts) or as
-    synthesis reads it (per-bit carry-chain multiplexers, FABNIC_GATE_MUX)."""
+    synthesis reads it (per-bit carry-chain multiplexers, FABNIC_GATE_MUX); "reg": the
+    registered command decode (CMD_REG = 1) behind a parent's command register
+    (tb_axis_realign_reg.sv)."""
     from fabnic_tb import runner
 
+    here = Path(__file__).parent
+    if form == "reg":
+        runner.run(toplevel="tb_axis_realign_reg", module="test_axis_realign", test_dir=here,
+                   extra_sources=[here / "tb_axis_realign_reg.sv"],
+                   parameters={"DATA_W": data_w})
+        return
     gate = form == "gate"
     runner.run(toplevel="fabnic_axis_realign", module="test_axis_realign",
-               test_dir=Path(__file__).parent, parameters={"DATA_W": data_w},
+               test_dir=here, parameters={"DATA_W": data_w},
                tag=f"DATA_W{data_w}_gate" if gate else None,
                build_args=["+define+FABNIC_GATE_MUX"] if gate else ())
