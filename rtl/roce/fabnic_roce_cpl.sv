@@ -35,6 +35,11 @@
 // when the advance reaches its WQE; the WQEs sent before it may lack an AckReq (the
 // visit ended on the error), so for such a QP the timer asks for una alone (a type 2
 // event, which the requester serves although stopped) instead of a rewind.
+// An SQE beat with an AXI error (s_rd_tuser) is not data: the CQE of that WQE carries
+// its SQ index (ones above it) for the wr_id, opcode SEND and byte_len 0; in an
+// advance S_WAIT, or S_CQE when it chains the beat, sends it to S_ERR: the WQE
+// completes LOC_QP_OP_ERR, the QP enters ERR and the rest are flushed (a re-read for
+// S_ERR / S_FLUSH completes with that state's status).
 //
 // Selective repeat (QP context bit sr, docs/roce_sr.md): a SACK (0xC0) acknowledges
 // like an ACK of its PSN; its bitmap (base = PSN + 1) asks for the missing PSNs below
@@ -341,6 +346,7 @@ module fabnic_roce_cpl #(
   logic        cqe_sig_q, cqe_sig_d;     // in S_CQE: a CQE goes out (signaled or error)
   logic        cmpl_q, cmpl_d;           // in S_CQE: the loaded WQE completes (else S_POST)
   logic        chkp_q, chkp_d;           // the loaded READ / atomic awaits its MR check
+  logic        w_bad_q, w_bad_d;         // the WQE loaded in this event came with an AXI error
   logic [1:0]  ev_type_q, ev_type_d;
   logic        ev_one_q, ev_one_d;       // resend events of a READ-response hole
   logic [23:0] ev_psn_q, ev_psn_d;
@@ -419,7 +425,9 @@ module fabnic_roce_cpl #(
     // S_CQE retiring a WQE of an advance takes the next SQE beat itself when that WQE
     // is a SEND/WRITE the target acknowledges too (S_ADV's and S_WAIT's work in one cycle)
     // (whether that WQE completes too, psn_le(w_end_nx, tgt), is registered in cmpl_q
-    // and acted upon in the next S_CQE cycle)
+    // and acted upon in the next S_CQE cycle). A chained beat with an AXI error is
+    // taken but not completed: S_CQE sends the advance to S_ERR (s_rd_tuser is kept out
+    // of this term, which selects every field of the taken SQE)
     cqe_chain = st_q[I_CQE] && cmpl_q && cqe_go && cqe_ret_q[I_ADV] && !hi1_q && hit1
                 && s_rd_tvalid && !b_rd && !b_at;
     // an SQE beat taken for the oldest WQE (S_WAIT, or S_CQE chaining the next WQE)
@@ -472,11 +480,13 @@ module fabnic_roce_cpl #(
   always_comb begin
     cqe = '0;
     cqe.cqn      = qc_q.scq;
-    cqe.wr_id    = a_q.w_wr_id;
-    cqe.byte_len = a_q.w_len;
+    cqe.wr_id    = a_q.w_wr_id;   // (the SQ index for a WQE read with an error)
+    cqe.byte_len = w_bad_q ? 32'd0 : a_q.w_len;
     cqe.qpn      = 24'(qpn_q);
     cqe.status   = cqe_status_q;
-    case (a_q.w_opcode)
+    // a WQE read with an AXI error (always an error CQE) names no field of its data:
+    // opcode SEND, byte_len 0
+    case (w_bad_q ? WR_SEND : a_q.w_opcode)
       WR_SEND, WR_SEND_IMM:   cqe.opcode = WC_SEND;
       WR_WRITE, WR_WRITE_IMM: cqe.opcode = WC_WRITE;
       WR_READ:                cqe.opcode = WC_READ;
@@ -598,6 +608,7 @@ module fabnic_roce_cpl #(
     drop_d = drop_q; flushing_d = flushing_q; placing_atomic_d = placing_atomic_q;
     flt_skip_d = flt_skip_q; cqe_status_d = cqe_status_q; nak_status_d = nak_status_q;
     cqe_sig_d = cqe_sig_q; cmpl_d = cmpl_q; chkp_d = chkp_q; sqe_va_d = sqe_va_q;
+    w_bad_d = w_bad_q;
     ev_type_d = ev_type_q; ev_one_d = ev_one_q; ev_psn_d = ev_psn_q;
     rr_ooo_d = rr_ooo_q; una0_d = una0_q; sqe_lkey_d = sqe_lkey_q;
     more_d = more_q; stale_d = stale_q; cache_qpn_d = cache_qpn_q; next_idx_d = next_idx_q;
@@ -630,6 +641,7 @@ module fabnic_roce_cpl #(
       a_d.w_ok     = 1'b0;
       a_d.w_flags  = sqe_b.flags;
       a_d.w_len    = b_at ? 32'd8 : sqe_b.len;
+      w_bad_d      = s_rd_tuser;
       // a beat with an AXI error is not data: the wr_id is reported as unknown, ones
       // above the SQ index (the driver names the WR from its own ring bookkeeping)
       a_d.w_wr_id  = s_rd_tuser ? {48'hFFFF_FFFF_FFFF, next_idx_q} : sqe_b.wr_id;
@@ -654,6 +666,7 @@ module fabnic_roce_cpl #(
         post_d           = P_NONE;
         drop_d           = 1'b0;
         chkp_d           = 1'b0;
+        w_bad_d          = 1'b0;   // (a WQE loaded from the state word was read cleanly)
         ev_ret_d         = S_WB;
         ev_one_d         = 1'b0;
         rr_ooo_d         = 1'b0;
@@ -878,6 +891,19 @@ module fabnic_roce_cpl #(
             cqe_ret_d    = S_ADV;
             st_d         = S_CQE;
           end
+          // a beat with an AXI error is not data: in an advance, the WQE completes
+          // LOC_QP_OP_ERR with its SQ index for the wr_id and the rest are flushed
+          // (S_ERR; the event's own action is dropped, and a READ response's payload is
+          // drained after the flush). A re-read for S_ERR / S_FLUSH completes the WQE
+          // with that state's error status anyway.
+          if (s_rd_tuser && load_ret_q[I_ADV]) begin
+            cqe_status_d = WS_LOC_QP_OP_ERR;
+            st_d         = S_ERR;
+            if (post_q == P_READ) begin
+              drop_d   = 1'b1;
+              ev_ret_d = S_DRAIN;
+            end
+          end
         end
       end
       // MR check of a READ / atomic buffer
@@ -931,6 +957,15 @@ module fabnic_roce_cpl #(
             cqe_status_d = WS_SUCCESS;
             cqe_sig_d    = sqe_b.flags[0] && !dtg_nx[23];
             st_d         = S_CQE;
+            // a beat with an AXI error: as in S_WAIT (S_ERR sets cmpl / sig)
+            if (s_rd_tuser) begin
+              cqe_status_d = WS_LOC_QP_OP_ERR;
+              st_d         = S_ERR;
+              if (post_q == P_READ) begin
+                drop_d   = 1'b1;
+                ev_ret_d = S_DRAIN;
+              end
+            end
           end
         end
       end
@@ -1257,6 +1292,7 @@ module fabnic_roce_cpl #(
     drop_q <= drop_d; flushing_q <= flushing_d; placing_atomic_q <= placing_atomic_d;
     flt_skip_q <= flt_skip_d; cqe_status_q <= cqe_status_d; nak_status_q <= nak_status_d;
     cqe_sig_q <= cqe_sig_d; cmpl_q <= cmpl_d; chkp_q <= chkp_d; sqe_va_q <= sqe_va_d;
+    w_bad_q <= w_bad_d;
     ev_type_q <= ev_type_d; ev_one_q <= ev_one_d; ev_psn_q <= ev_psn_d;
     rr_ooo_q <= rr_ooo_d; una0_q <= una0_d; sqe_lkey_q <= sqe_lkey_d;
     more_q <= more_d; stale_q <= stale_d; cache_qpn_q <= cache_qpn_d; next_idx_q <= next_idx_d;
@@ -1292,7 +1328,7 @@ module fabnic_roce_cpl #(
   end
 
   logic unused;
-  assign unused = ^{s_axis_tuser, s_rd_tuser, unused_mr_wr_ready, unused_chk_err,
+  assign unused = ^{s_axis_tuser, unused_mr_wr_ready, unused_chk_err,
                     unused_chk_id, as_rd.err_status, h_q, qc_q, flushing_q, dtw_nx[22:0],
                     dtg_nx[22:0], take_wf, take_pkt,
                     take_kick, take_pf, take_tmr, dhi_q, dpi_q, dle_q, dnx_q, wqe_idx1_q,
@@ -1321,6 +1357,10 @@ module fabnic_roce_cpl #(
       assert (!(as_wr_en && !st_q[I_WB]));
       // SQE beats are taken only where the FSM takes them
       assert (!(s_rd_tvalid && s_rd_tready && !(st_q inside {S_WAIT, S_SKIP, S_CQE})));
+      // a beat with an AXI error taken in an advance (S_WAIT, or chained) ends in S_ERR
+      assert (!(((st_q[I_WAIT] && s_rd_tvalid && load_ret_q[I_ADV]) || cqe_chain)
+                && s_rd_tuser && st_d != S_ERR))
+        else $error("fabnic_roce_cpl: errored SQE beat used");
       // a beat taken in S_WAIT is the oldest WQE's
       assert (!(st_q[I_WAIT] && s_rd_tvalid && (!nx0_q || dnx_q != '0 || !cq_eq_q)))
         else $error("fabnic_roce_cpl: S_WAIT beat not the oldest WQE's");

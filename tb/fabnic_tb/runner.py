@@ -8,6 +8,7 @@ Environment knobs:
   WAVES=1   dump an FST waveform (VCD if the LZ4 headers are missing) into the build dir
   COV=1     build with line+toggle coverage; coverage.dat lands in the build dir
   SEED=n    cocotb random seed
+  FABNIC_PUBLIC_RW=1  every signal writable from Python (slower; see run)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import time
@@ -90,9 +92,16 @@ def run(
     extra_env: Mapping[str, str] | None = None,
     build_args: Sequence[str] = (),
     plusargs: Sequence[str] = (),
+    writable_top: bool = False,
+    read_only_internals: bool = False,
 ) -> Path:
     """Build ``toplevel`` (RTL from fabnic.core, reduced to what the top uses, plus ``extra_sources`` from tb/) and run
-    the cocotb tests of ``module`` (a module in ``test_dir``). Returns the build dir."""
+    the cocotb tests of ``module`` (a module in ``test_dir``). Returns the build dir.
+
+    ``read_only_internals``: Python may read every signal but write only the top module's
+    ports (all its signals with ``writable_top``) and the backdoor arrays of _WRITABLE;
+    the model then runs faster (see the comment in the body). For tops whose tests do not
+    index generate-block arrays."""
     from cocotb_tools.runner import get_runner
 
     tools.setup_env()
@@ -113,6 +122,16 @@ def run(
         "-Wno-UNUSEDPARAM",
         *build_args,
     ]
+    if read_only_internals and not _env_flag("FABNIC_PUBLIC_RW"):
+        # cocotb's runner builds with --public-flat-rw: every signal writable from
+        # Python. Verilator then evaluates every combinational block that depends on a
+        # writable signal in its input-combinational region, on every call of the
+        # model's eval (most of a NIC core: about 40 % of a pair test's time). Instead:
+        # every signal readable, the top module's ports writable, plus the few internal
+        # arrays a backdoor writes. Generate-block arrays (dut.g_x[i]) are not indexable
+        # from Python in this form. FABNIC_PUBLIC_RW=1 restores the runner's default.
+        args += ["--no-public-flat-rw", "--public-params"]
+        srcs = [_public_vlt(bdir, toplevel, srcs, writable_top), *srcs]
     if waves:
         args += ["--trace-fst"] if tools.fst_available() else []
         args += ["--trace-structs"]
@@ -124,6 +143,65 @@ def run(
     with dir_lock(bdir):
         return _build_and_test(runner, bdir, toplevel, module, test_dir, srcs, parameters, args,
                                waves, testcase, extra_env, plusargs)
+
+
+# internal signals a test writes through VPI (backdoors): module, variable
+_WRITABLE = (("tb_host_axi_mem", "mem"),)
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _top_ports(srcs: Sequence[Path], toplevel: str) -> list[str] | None:
+    """Port names of ``toplevel`` (an ANSI header) from the source that declares it, or
+    None when it cannot be read that way."""
+    for f in reversed(srcs):
+        if f.suffix not in (".sv", ".v"):
+            continue
+        text = _COMMENT.sub(" ", f.read_text())
+        m = re.search(rf"\bmodule\s+{re.escape(toplevel)}\b", text)
+        if m is None:
+            continue
+        i = m.end()
+        if text[i:].lstrip().startswith("#"):      # skip the parameter list
+            i = text.index("(", i)
+            depth = 0
+            while True:
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+        j = text.find("(", i)
+        if j < 0 or text[i:j].strip():
+            return None
+        depth, k = 0, j
+        while True:
+            depth += {"(": 1, ")": -1}.get(text[k], 0)
+            k += 1
+            if depth == 0:
+                break
+        body = re.sub(r"\[[^\]]*\]", " ", text[j + 1:k - 1])
+        names = [re.findall(r"\w+", seg)[-1] for seg in body.split(",") if re.findall(r"\w+", seg)]
+        return names or None
+    return None
+
+
+def _public_vlt(bdir: Path, toplevel: str, srcs: Sequence[Path], writable_top: bool) -> Path:
+    """A Verilator control file for the build (see run): every signal public read-only;
+    writable: the top module's ports (all its signals when ``writable_top`` or when its
+    ports cannot be read) and _WRITABLE. Rewritten only when its text changes, so an
+    up-to-date build stays up to date."""
+    lines = ["`verilator_config", 'public_flat_rd -module "*" -var "*"']
+    ports = None if writable_top else _top_ports(srcs, toplevel)
+    if ports is None:
+        lines.append(f'public_flat_rw -module "{toplevel}" -var "*"')
+    else:
+        lines += [f'public_flat_rw -module "{toplevel}" -var "{p}"' for p in ports]
+    lines += [f'public_flat_rw -module "{m}" -var "{v}"' for m, v in _WRITABLE]
+    text = "\n".join(lines) + "\n"
+    bdir.mkdir(parents=True, exist_ok=True)
+    f = bdir / "fabnic_public.vlt"
+    if not f.exists() or f.read_text() != text:
+        f.write_text(text)
+    return f
 
 
 def _note_build(bdir: Path, toplevel: str, seconds: float) -> None:

@@ -69,4 +69,4 @@ if cocotb is not None:
 def test_bench_nic():
     run(toplevel="tb_nic_pair", module="bench_nic", test_dir=HERE,
         extra_sources=[HERE.parent / "host" / "tb_host_axi_mem.sv", HERE / "tb_nic_pair.sv"],
-        parameters=PARAMS)
+        parameters=PARAMS, read_only_internals=True)

@@ -442,24 +442,37 @@ module tb_nic_pair #(
   assign lab_frames = f_in[0];
   assign lba_frames = f_in[1];
 
-  // what each NIC puts on the wire
-  for (genvar n = 0; n < 2; n++) begin : g_tap
-    logic [31:0]  frames;
-    logic [63:0]  bytes, rf, rl;
-    logic [15:0]  rlen;
-    logic         rbad;
-    logic [31:0]  rcrc;
-    logic [8*1280-1:0] rdata;
-    fabnic_tb_net_tap #(.DATA_W(512), .CAP_BYTES(1280), .DEPTH(1024)) u_tap (
-        .clk, .rst,
-        .tdata(n == 0 ? a_tx_tdata : b_tx_tdata), .tkeep(n == 0 ? a_tx_tkeep : b_tx_tkeep),
-        .tvalid(n == 0 ? a_tx_tvalid : b_tx_tvalid), .tready(c_tready[n]),
-        .tlast(n == 0 ? a_tx_tlast : b_tx_tlast),
-        .tuser(n == 0 ? a_tx_tuser : b_tx_tuser), .cycle,
-        .frames, .bytes, .rd_idx(32'd0), .rd_first(rf), .rd_last(rl), .rd_len(rlen),
-        .rd_bad(rbad), .rd_crc(rcrc), .rd_data(rdata)
-    );
-  end
+  // what each NIC puts on the wire (u_tap_a: NIC A, u_tap_b: NIC B)
+  logic [31:0]  ta_frames;
+  logic [63:0]  ta_bytes, ta_rf, ta_rl;
+  logic [15:0]  ta_rlen;
+  logic         ta_rbad;
+  logic [31:0]  ta_rcrc;
+  logic [8*1280-1:0] ta_rdata;
+  fabnic_tb_net_tap #(.DATA_W(512), .CAP_BYTES(1280), .DEPTH(1024)) u_tap_a (
+      .clk, .rst,
+      .tdata(a_tx_tdata), .tkeep(a_tx_tkeep),
+      .tvalid(a_tx_tvalid), .tready(c_tready[0]),
+      .tlast(a_tx_tlast),
+      .tuser(a_tx_tuser), .cycle,
+      .frames(ta_frames), .bytes(ta_bytes), .rd_idx(32'd0), .rd_first(ta_rf), .rd_last(ta_rl), .rd_len(ta_rlen),
+      .rd_bad(ta_rbad), .rd_crc(ta_rcrc), .rd_data(ta_rdata)
+  );
+  logic [31:0]  tb_frames;
+  logic [63:0]  tb_bytes, tb_rf, tb_rl;
+  logic [15:0]  tb_rlen;
+  logic         tb_rbad;
+  logic [31:0]  tb_rcrc;
+  logic [8*1280-1:0] tb_rdata;
+  fabnic_tb_net_tap #(.DATA_W(512), .CAP_BYTES(1280), .DEPTH(1024)) u_tap_b (
+      .clk, .rst,
+      .tdata(b_tx_tdata), .tkeep(b_tx_tkeep),
+      .tvalid(b_tx_tvalid), .tready(c_tready[1]),
+      .tlast(b_tx_tlast),
+      .tuser(b_tx_tuser), .cycle,
+      .frames(tb_frames), .bytes(tb_bytes), .rd_idx(32'd0), .rd_first(tb_rf), .rd_last(tb_rl), .rd_len(tb_rlen),
+      .rd_bad(tb_rbad), .rd_crc(tb_rcrc), .rd_data(tb_rdata)
+  );
 
 endmodule
 

@@ -110,7 +110,7 @@ if cocotb is not None:
             return (pda, cqa, qa), (pdb, cqb, qb)
 
         def frames(self, s: str) -> list[bytes]:
-            tap = self.dut.g_tap[0 if s == "a" else 1].u_tap
+            tap = self.dut.u_tap_a if s == "a" else self.dut.u_tap_b
             caps = read_tap(tap)
             for c in caps:
                 assert not c.bad and len(c.head) == c.length, f"{s}: frame cut or bad"
@@ -644,4 +644,4 @@ if cocotb is not None:
 def test_nic_roce_vxlan():
     run(toplevel="tb_nic_pair", module="test_nic_roce_vxlan", test_dir=HERE,
         extra_sources=[HERE.parent / "host" / "tb_host_axi_mem.sv", HERE / "tb_nic_pair.sv"],
-        parameters=PARAMS)
+        parameters=PARAMS, read_only_internals=True)

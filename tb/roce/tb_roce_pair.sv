@@ -219,8 +219,49 @@ module tb_roce_pair #(
   logic [63:0]  tx_k [2], crx_k [2];
   logic [1:0]   ctx_r, tx_v, tx_l, tx_u, rx_r, crx_v, crx_l, crx_u;
 
+  // The reset through a register as well: combinational logic behind a top-level
+  // input lands in the input-combinational region, and reset fans out to most of each
+  // core's logic.
+  logic rst_q = 1'b1;  // in reset from time 0 (the cores never see an unreset cycle)
+  always_ff @(posedge clk) rst_q <= rst;
+
+  // AXI read-data channel of each core through a skid register (see above)
+  logic [3:0]   a_rs_rid, b_rs_rid;
+  logic [511:0] a_rs_rdata, b_rs_rdata;
+  logic [1:0]   a_rs_rresp, b_rs_rresp;
+  logic         a_rs_rlast, b_rs_rlast, a_rs_rvalid, b_rs_rvalid, a_rs_rready, b_rs_rready;
+  fabnic_axis_register #(.DATA_W(518), .KEEP_W(1), .USER_W(1), .REG_TYPE(2)) u_a_rslice (
+      .clk, .rst(rst_q),
+      .s_axis_tdata({a_m_axi_rid, a_m_axi_rresp, a_m_axi_rdata}), .s_axis_tkeep(1'b1),
+      .s_axis_tvalid(a_m_axi_rvalid), .s_axis_tready(a_m_axi_rready),
+      .s_axis_tlast(a_m_axi_rlast), .s_axis_tuser(1'b0),
+      .m_axis_tdata({a_rs_rid, a_rs_rresp, a_rs_rdata}), .m_axis_tkeep(),
+      .m_axis_tvalid(a_rs_rvalid), .m_axis_tready(a_rs_rready),
+      .m_axis_tlast(a_rs_rlast), .m_axis_tuser()
+  );
+  fabnic_axis_register #(.DATA_W(518), .KEEP_W(1), .USER_W(1), .REG_TYPE(2)) u_b_rslice (
+      .clk, .rst(rst_q),
+      .s_axis_tdata({b_m_axi_rid, b_m_axi_rresp, b_m_axi_rdata}), .s_axis_tkeep(1'b1),
+      .s_axis_tvalid(b_m_axi_rvalid), .s_axis_tready(b_m_axi_rready),
+      .s_axis_tlast(b_m_axi_rlast), .s_axis_tuser(1'b0),
+      .m_axis_tdata({b_rs_rid, b_rs_rresp, b_rs_rdata}), .m_axis_tkeep(),
+      .m_axis_tvalid(b_rs_rvalid), .m_axis_tready(b_rs_rready),
+      .m_axis_tlast(b_rs_rlast), .m_axis_tuser()
+  );
+  // the inject stream through a skid register (see above)
+  logic [511:0] inj_r_tdata;
+  logic [63:0]  inj_r_tkeep;
+  logic         inj_r_tvalid, inj_r_tready, inj_r_tlast;
+  fabnic_axis_register #(.DATA_W(512), .USER_W(1), .REG_TYPE(2)) u_inj_slice (
+      .clk, .rst(rst_q),
+      .s_axis_tdata(inj_tdata), .s_axis_tkeep(inj_tkeep), .s_axis_tvalid(inj_tvalid),
+      .s_axis_tready(inj_tready), .s_axis_tlast(inj_tlast), .s_axis_tuser(1'b0),
+      .m_axis_tdata(inj_r_tdata), .m_axis_tkeep(inj_r_tkeep), .m_axis_tvalid(inj_r_tvalid),
+      .m_axis_tready(inj_r_tready), .m_axis_tlast(inj_r_tlast), .m_axis_tuser()
+  );
+
   fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .WR_GATE(WR_GATE)) u_a (
-      .clk, .rst,
+      .clk, .rst(rst_q),
       .s_axil_awaddr(a_s_axil_awaddr),
       .s_axil_awprot(a_s_axil_awprot),
       .s_axil_awvalid(a_s_axil_awvalid),
@@ -269,12 +310,12 @@ module tb_roce_pair #(
       .m_axi_arprot(a_m_axi_arprot),
       .m_axi_arvalid(a_m_axi_arvalid),
       .m_axi_arready(a_m_axi_arready),
-      .m_axi_rid(a_m_axi_rid),
-      .m_axi_rdata(a_m_axi_rdata),
-      .m_axi_rresp(a_m_axi_rresp),
-      .m_axi_rlast(a_m_axi_rlast),
-      .m_axi_rvalid(a_m_axi_rvalid),
-      .m_axi_rready(a_m_axi_rready),
+      .m_axi_rid(a_rs_rid),
+      .m_axi_rdata(a_rs_rdata),
+      .m_axi_rresp(a_rs_rresp),
+      .m_axi_rlast(a_rs_rlast),
+      .m_axi_rvalid(a_rs_rvalid),
+      .m_axi_rready(a_rs_rready),
       .m_irq_valid(a_m_irq_valid),
       .m_irq_vector(a_m_irq_vector),
       .fec_mode(f_mode[0]), .fec_k(f_k[0]), .fec_r(f_r[0]), .fec_d(f_d[0]),
@@ -287,7 +328,7 @@ module tb_roce_pair #(
       .s_axis_rx_tready(a_crx_tready), .s_axis_rx_tlast(a_crx_tlast), .s_axis_rx_tuser(a_crx_tuser)
   );
   fabnic_roce_core #(.NUM_QP(NUM_QP), .NUM_CQ(NUM_CQ), .NUM_MR(NUM_MR), .WR_GATE(WR_GATE)) u_b (
-      .clk, .rst,
+      .clk, .rst(rst_q),
       .s_axil_awaddr(b_s_axil_awaddr),
       .s_axil_awprot(b_s_axil_awprot),
       .s_axil_awvalid(b_s_axil_awvalid),
@@ -336,12 +377,12 @@ module tb_roce_pair #(
       .m_axi_arprot(b_m_axi_arprot),
       .m_axi_arvalid(b_m_axi_arvalid),
       .m_axi_arready(b_m_axi_arready),
-      .m_axi_rid(b_m_axi_rid),
-      .m_axi_rdata(b_m_axi_rdata),
-      .m_axi_rresp(b_m_axi_rresp),
-      .m_axi_rlast(b_m_axi_rlast),
-      .m_axi_rvalid(b_m_axi_rvalid),
-      .m_axi_rready(b_m_axi_rready),
+      .m_axi_rid(b_rs_rid),
+      .m_axi_rdata(b_rs_rdata),
+      .m_axi_rresp(b_rs_rresp),
+      .m_axi_rlast(b_rs_rlast),
+      .m_axi_rvalid(b_rs_rvalid),
+      .m_axi_rready(b_rs_rready),
       .m_irq_valid(b_m_irq_valid),
       .m_irq_vector(b_m_irq_vector),
       .fec_mode(f_mode[1]), .fec_k(f_k[1]), .fec_r(f_r[1]), .fec_d(f_d[1]),
@@ -358,7 +399,7 @@ module tb_roce_pair #(
   // (plain wires when FEC=0)
   for (genvar n = 0; n < 2; n++) begin : g_fec
     fabnic_fec_port #(.ENABLE(FEC), .NUM_QP(NUM_QP), .MAX_K(FEC_MAX_K), .NROB(FEC_NROB)) u_port (
-        .clk, .rst,
+        .clk, .rst(rst_q),
         .cfg_mode(f_mode[n]), .cfg_k(f_k[n]), .cfg_r(f_r[n]), .cfg_d(f_d[n]),
         .cfg_flush_cycles(f_flush[n]), .cfg_rob_timeout(f_rob[n]), .cfg_rx_bypass(f_byp[n]),
         .cfg_nak_delay(f_nd[n]), .cfg_nak_retry(f_nr[n]),
@@ -398,6 +439,88 @@ module tb_roce_pair #(
   assign a_crx_tlast = crx_l[0];   assign b_crx_tlast = crx_l[1];
   assign a_crx_tuser = crx_u[0];   assign b_crx_tuser = crx_u[1];
 
+  // Registered copies of the link controls, of ce_mark_ab and of the inject stream
+  // (fabnic_axis_register), and a register slice on each core's AXI read-data
+  // channel: no top-level input reaches a core or a link combinationally, so the
+  // simulator's input-combinational region (the model evaluates it on every call of
+  // eval) stays small. One cycle later than the port; the controls are quasi-static.
+  logic [31:0] lab_rate_q;
+  logic [31:0] lab_delay_q;
+  logic [63:0] lab_seed_q;
+  logic lab_link_down_q;
+  logic lab_loss_en_q;
+  logic [31:0] lab_loss_p_q;
+  logic lab_ge_en_q;
+  logic [31:0] lab_ge_p_gb_q;
+  logic [31:0] lab_ge_p_bg_q;
+  logic [31:0] lab_ge_loss_q;
+  logic lab_dup_en_q;
+  logic [31:0] lab_dup_p_q;
+  logic lab_reorder_en_q;
+  logic [31:0] lab_reorder_p_q;
+  logic lab_biterr_en_q;
+  logic [31:0] lab_biterr_p_q;
+  logic [7:0] lab_drop_list_en_q;
+  logic [255:0] lab_drop_list_q;
+  logic [31:0] lba_rate_q;
+  logic [31:0] lba_delay_q;
+  logic [63:0] lba_seed_q;
+  logic lba_link_down_q;
+  logic lba_loss_en_q;
+  logic [31:0] lba_loss_p_q;
+  logic lba_ge_en_q;
+  logic [31:0] lba_ge_p_gb_q;
+  logic [31:0] lba_ge_p_bg_q;
+  logic [31:0] lba_ge_loss_q;
+  logic lba_dup_en_q;
+  logic [31:0] lba_dup_p_q;
+  logic lba_reorder_en_q;
+  logic [31:0] lba_reorder_p_q;
+  logic lba_biterr_en_q;
+  logic [31:0] lba_biterr_p_q;
+  logic [7:0] lba_drop_list_en_q;
+  logic [255:0] lba_drop_list_q;
+  logic ce_mark_ab_q;
+  always_ff @(posedge clk) begin
+    lab_rate_q <= lab_rate;
+    lab_delay_q <= lab_delay;
+    lab_seed_q <= lab_seed;
+    lab_link_down_q <= lab_link_down;
+    lab_loss_en_q <= lab_loss_en;
+    lab_loss_p_q <= lab_loss_p;
+    lab_ge_en_q <= lab_ge_en;
+    lab_ge_p_gb_q <= lab_ge_p_gb;
+    lab_ge_p_bg_q <= lab_ge_p_bg;
+    lab_ge_loss_q <= lab_ge_loss;
+    lab_dup_en_q <= lab_dup_en;
+    lab_dup_p_q <= lab_dup_p;
+    lab_reorder_en_q <= lab_reorder_en;
+    lab_reorder_p_q <= lab_reorder_p;
+    lab_biterr_en_q <= lab_biterr_en;
+    lab_biterr_p_q <= lab_biterr_p;
+    lab_drop_list_en_q <= lab_drop_list_en;
+    lab_drop_list_q <= lab_drop_list;
+    lba_rate_q <= lba_rate;
+    lba_delay_q <= lba_delay;
+    lba_seed_q <= lba_seed;
+    lba_link_down_q <= lba_link_down;
+    lba_loss_en_q <= lba_loss_en;
+    lba_loss_p_q <= lba_loss_p;
+    lba_ge_en_q <= lba_ge_en;
+    lba_ge_p_gb_q <= lba_ge_p_gb;
+    lba_ge_p_bg_q <= lba_ge_p_bg;
+    lba_ge_loss_q <= lba_ge_loss;
+    lba_dup_en_q <= lba_dup_en;
+    lba_dup_p_q <= lba_dup_p;
+    lba_reorder_en_q <= lba_reorder_en;
+    lba_reorder_p_q <= lba_reorder_p;
+    lba_biterr_en_q <= lba_biterr_en;
+    lba_biterr_p_q <= lba_biterr_p;
+    lba_drop_list_en_q <= lba_drop_list_en;
+    lba_drop_list_q <= lba_drop_list;
+    ce_mark_ab_q <= ce_mark_ab;
+  end
+
   logic [511:0] lab_m_tdata;
   logic [63:0]  lab_m_tkeep;
   logic         lab_m_tvalid, lab_m_tready, lab_m_tlast;
@@ -406,16 +529,16 @@ module tb_roce_pair #(
   logic [63:0] lab_b0, lab_b1;
   logic        lab_ge;
   fabnic_tb_link #(.DATA_W(512)) u_lab (
-      .clk, .rst,
+      .clk, .rst(rst_q),
       .s_axis_tdata(a_txm_tdata), .s_axis_tkeep(a_tx_tkeep), .s_axis_tvalid(a_tx_tvalid),
       .s_axis_tready(a_tx_tready), .s_axis_tlast(a_tx_tlast), .s_axis_tuser(a_tx_tuser),
       .m_axis_tdata(lab_m_tdata), .m_axis_tkeep(lab_m_tkeep), .m_axis_tvalid(lab_m_tvalid),
       .m_axis_tready(lab_m_tready), .m_axis_tlast(lab_m_tlast), .m_axis_tuser(lab_m_tuser),
-      .rate(lab_rate), .ovh(16'd24), .delay(lab_delay), .seed(lab_seed), .link_down(lab_link_down),
-      .loss_en(lab_loss_en), .loss_p(lab_loss_p), .ge_en(lab_ge_en), .ge_p_gb(lab_ge_p_gb),
-      .ge_p_bg(lab_ge_p_bg), .ge_loss(lab_ge_loss), .dup_en(lab_dup_en), .dup_p(lab_dup_p), .reorder_en(lab_reorder_en),
-      .reorder_p(lab_reorder_p), .hold_timeout(32'd2000), .biterr_en(lab_biterr_en),
-      .biterr_p(lab_biterr_p), .drop_list_en(lab_drop_list_en), .drop_list(lab_drop_list),
+      .rate(lab_rate_q), .ovh(16'd24), .delay(lab_delay_q), .seed(lab_seed_q), .link_down(lab_link_down_q),
+      .loss_en(lab_loss_en_q), .loss_p(lab_loss_p_q), .ge_en(lab_ge_en_q), .ge_p_gb(lab_ge_p_gb_q),
+      .ge_p_bg(lab_ge_p_bg_q), .ge_loss(lab_ge_loss_q), .dup_en(lab_dup_en_q), .dup_p(lab_dup_p_q), .reorder_en(lab_reorder_en_q),
+      .reorder_p(lab_reorder_p_q), .hold_timeout(32'd2000), .biterr_en(lab_biterr_en_q),
+      .biterr_p(lab_biterr_p_q), .drop_list_en(lab_drop_list_en_q), .drop_list(lab_drop_list_q),
       .cnt_frames_in(lab_cnt_frames_in), .cnt_bytes_in(lab_b0), .cnt_frames_out(lab_c[0]),
       .cnt_bytes_out(lab_b1), .cnt_drop_down(lab_c[1]), .cnt_drop_list(lab_c[2]),
       .cnt_drop_ge(lab_c[3]), .cnt_drop_loss(lab_c[4]), .cnt_drop_oversize(lab_c[5]),
@@ -423,11 +546,11 @@ module tb_roce_pair #(
       .ge_bad(lab_ge)
   );
   fabnic_tb_wire_inject #(.DATA_W(512)) u_inject (
-      .clk, .rst,
+      .clk, .rst(rst_q),
       .s_link_tdata(lab_m_tdata), .s_link_tkeep(lab_m_tkeep), .s_link_tvalid(lab_m_tvalid),
       .s_link_tready(lab_m_tready), .s_link_tlast(lab_m_tlast), .s_link_tuser(lab_m_tuser),
-      .s_inj_tdata(inj_tdata), .s_inj_tkeep(inj_tkeep), .s_inj_tvalid(inj_tvalid),
-      .s_inj_tready(inj_tready), .s_inj_tlast(inj_tlast),
+      .s_inj_tdata(inj_r_tdata), .s_inj_tkeep(inj_r_tkeep), .s_inj_tvalid(inj_r_tvalid),
+      .s_inj_tready(inj_r_tready), .s_inj_tlast(inj_r_tlast),
       .m_tdata(b_rx_tdata), .m_tkeep(b_rx_tkeep), .m_tvalid(b_rx_tvalid),
       .m_tready(b_rx_tready), .m_tlast(b_rx_tlast), .m_tuser(b_rx_tuser)
   );
@@ -439,16 +562,16 @@ module tb_roce_pair #(
   logic [63:0] lba_b0, lba_b1;
   logic        lba_ge;
   fabnic_tb_link #(.DATA_W(512)) u_lba (
-      .clk, .rst,
+      .clk, .rst(rst_q),
       .s_axis_tdata(b_tx_tdata), .s_axis_tkeep(b_tx_tkeep), .s_axis_tvalid(b_tx_tvalid),
       .s_axis_tready(b_tx_tready), .s_axis_tlast(b_tx_tlast), .s_axis_tuser(b_tx_tuser),
       .m_axis_tdata(a_rx_tdata), .m_axis_tkeep(a_rx_tkeep), .m_axis_tvalid(a_rx_tvalid),
       .m_axis_tready(a_rx_tready), .m_axis_tlast(a_rx_tlast), .m_axis_tuser(a_rx_tuser),
-      .rate(lba_rate), .ovh(16'd24), .delay(lba_delay), .seed(lba_seed), .link_down(lba_link_down),
-      .loss_en(lba_loss_en), .loss_p(lba_loss_p), .ge_en(lba_ge_en), .ge_p_gb(lba_ge_p_gb),
-      .ge_p_bg(lba_ge_p_bg), .ge_loss(lba_ge_loss), .dup_en(lba_dup_en), .dup_p(lba_dup_p), .reorder_en(lba_reorder_en),
-      .reorder_p(lba_reorder_p), .hold_timeout(32'd2000), .biterr_en(lba_biterr_en),
-      .biterr_p(lba_biterr_p), .drop_list_en(lba_drop_list_en), .drop_list(lba_drop_list),
+      .rate(lba_rate_q), .ovh(16'd24), .delay(lba_delay_q), .seed(lba_seed_q), .link_down(lba_link_down_q),
+      .loss_en(lba_loss_en_q), .loss_p(lba_loss_p_q), .ge_en(lba_ge_en_q), .ge_p_gb(lba_ge_p_gb_q),
+      .ge_p_bg(lba_ge_p_bg_q), .ge_loss(lba_ge_loss_q), .dup_en(lba_dup_en_q), .dup_p(lba_dup_p_q), .reorder_en(lba_reorder_en_q),
+      .reorder_p(lba_reorder_p_q), .hold_timeout(32'd2000), .biterr_en(lba_biterr_en_q),
+      .biterr_p(lba_biterr_p_q), .drop_list_en(lba_drop_list_en_q), .drop_list(lba_drop_list_q),
       .cnt_frames_in(lba_cnt_frames_in), .cnt_bytes_in(lba_b0), .cnt_frames_out(lba_c[0]),
       .cnt_bytes_out(lba_b1), .cnt_drop_down(lba_c[1]), .cnt_drop_list(lba_c[2]),
       .cnt_drop_ge(lba_c[3]), .cnt_drop_loss(lba_c[4]), .cnt_drop_oversize(lba_c[5]),
@@ -463,7 +586,7 @@ module tb_roce_pair #(
   logic [511:0] a_txm_tdata;
   logic [31:0]  unused_ce_cnt;
   fabnic_tb_ce_mark #(.DATA_W(512)) u_ce_mark (
-      .clk, .rst, .enable(ce_mark_ab), .s_tdata(a_tx_tdata), .s_tvalid(a_tx_tvalid),
+      .clk, .rst(rst_q), .enable(ce_mark_ab_q), .s_tdata(a_tx_tdata), .s_tvalid(a_tx_tvalid),
       .s_tready(a_tx_tready), .s_tlast(a_tx_tlast), .m_tdata(a_txm_tdata),
       .cnt_marked(unused_ce_cnt)
   );

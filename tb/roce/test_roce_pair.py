@@ -17,7 +17,7 @@ HERE = Path(__file__).parent
 
 try:
     import cocotb
-    from cocotb.triggers import ClockCycles, RisingEdge
+    from cocotb.triggers import ClockCycles, Event, RisingEdge
     from rc_model import random_scenario
     from roce_env import PairEnv, check_wire, random_mix
     from scoreboard import RcScoreboard
@@ -1057,14 +1057,21 @@ if cocotb is not None:
     class ReadFaults:
         """AXI SLVERR on chosen host-memory reads of one NIC: every read beat whose word
         address is poisoned answers SLVERR (with zero data), ``times`` times or forever
-        (-1). Counts the poisoned beats served."""
+        (-1), after the first ``after`` reads of that word. Counts the poisoned beats
+        served and the reads of every word (``reads``)."""
 
         def __init__(self, ram) -> None:
             self.spots: dict[int, int] = {}
+            self.skip: dict[int, int] = {}
+            self.reads: dict[int, int] = {}
             self.served = 0
             orig = ram.read_if._read
 
             async def _read(address: int, length: int) -> bytes:
+                self.reads[address] = self.reads.get(address, 0) + 1
+                if self.skip.get(address, 0):
+                    self.skip[address] -= 1
+                    return await orig(address, length)
                 left = self.spots.get(address, 0)
                 if left:
                     self.spots[address] = left - 1 if left > 0 else -1
@@ -1074,8 +1081,9 @@ if cocotb is not None:
 
             ram.read_if._read = _read
 
-        def poison(self, addr: int, times: int = -1) -> None:
+        def poison(self, addr: int, times: int = -1, after: int = 0) -> None:
             self.spots[addr & ~63] = times
+            self.skip[addr & ~63] = after
 
     @cocotb.test()
     async def sqe_read_faults(dut):
@@ -1143,6 +1151,166 @@ if cocotb is not None:
         wcs = await run_driver(a.ctx.wait_cq, cqa2, 1, 20000)
         assert [(w.wr_id, w.status) for w in wcs] == [(30, "SUCCESS")]
         assert b.mem.read(lb + 8192, 3000) == src[8192:11192]
+
+    @cocotb.test()
+    async def sqe_reread_fault(dut):
+        """SLVERR on the completer's re-read of a send WQE that the requester read cleanly
+        and sent (issue: host faults; not the requester's failing WQE). The completer
+        finds WQE boundaries and CQE fields by reading SQEs again, from the SQE shadow;
+        here the victim's shadow entry is evicted (another QP's SQE at a slot with the
+        same table index is read after it) and the host answers the re-read with
+        SLVERR. Rule: a host-memory error is never used as data, and the QP completes
+        the affected work with an error status. Expected, written from that rule: the WR
+        before the victim completes SUCCESS, the victim LOC_QP_OP_ERR (its wr_id named
+        from the SQ index, opcode SEND, byte_len 0: no field of the errored beat), the
+        WRs behind it WR_FLUSH_ERR, the QP in ERR. All WRs were sent (the WRITEs executed
+        by the peer) before the first response: AckReq only on the last packet of the
+        last posted WQE (ack_cadence at its maximum), and the peer's ACKs and READ
+        responses are held (write gate) until the eviction was seen. Twice: WRITEs only
+        (the error found on an ACK), and with a READ behind the victim (the error found
+        on the READ response, whose payload is drained: the READ's buffer untouched).
+        The other QP keeps working."""
+        env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_reread.pcap")))
+        await env.start()
+        a, b = env.a, env.b
+        faults = ReadFaults(a.ram)
+        rng = random.Random(29)
+        la = a.mem.alloc(1 << 15)
+        lb = b.mem.alloc(1 << 15)
+        src = rng.randbytes(1 << 15)
+        peer = rng.randbytes(4096)
+        a.mem.write(la, src)
+        depth = 1024
+        cad0 = await run_driver(a.ctx.dev.read, "roce", "ack_cadence")
+        drained = 0
+
+        async def watch() -> None:     # S_EV returning to S_DRAIN: a READ response drained
+            nonlocal drained
+            cpl = dut.u_a.u_cpl
+            while True:
+                await RisingEdge(dut.clk)
+                if int(cpl.st_q.value) == 1 << 13 and int(cpl.ev_ret_q.value) == 1 << 12:
+                    drained += 1
+
+        def line(qp, k: int) -> int:       # 64-byte line of the SQE k slots after sq_pi
+            return (qp.sq_ring >> 6) + ((qp.sq_pi + k) & (qp.sq_depth - 1))
+
+        def fold(ln: int) -> int:          # the shadow's table index (fabnic_roce_sqe_shadow)
+            h = 0
+            while ln:
+                h ^= ln & 511
+                ln >>= 9
+            return h
+
+        async def scenario(with_read: bool, wid0: int) -> None:
+            b.mem.write(lb, bytes(1 << 15))
+            b.mem.write(lb + 12288, peer)
+            qa, _qb, cqa, _cqb, pda, pdb = await env.connect(ACC, mtu=1024, depth=depth,
+                                                             timeout=8)
+            q2, _qb2, cq2, _cqb2, pd2, pdb2 = await env.connect(ACC, mtu=1024, depth=depth,
+                                                                timeout=8)
+            mra = await run_driver(a.ctx.reg_mr, pda, la, 1 << 15, ACC)
+            mrb = await run_driver(b.ctx.reg_mr, pdb, lb, 1 << 15, ACC)
+            mr2 = await run_driver(a.ctx.reg_mr, pd2, la, 1 << 15, ACC)
+            mrb2 = await run_driver(b.ctx.reg_mr, pdb2, lb, 1 << 15, ACC)
+            # fillers so that the victim (qa, slot sq_pi + 1) and the evictor (q2, slot
+            # sq_pi) share a table index, fewest fillers first
+            first_m: dict[int, int] = {}
+            for m in range(depth - 8):
+                first_m.setdefault(fold(line(q2, m)), m)
+            k, m = min(((k, first_m[fold(line(qa, 1 + k))]) for k in range(depth - 8)
+                        if fold(line(qa, 1 + k)) in first_m), key=lambda t: t[0] + t[1])
+            dut._log.info("fillers: %d on QP %d, %d on QP %d", k, qa.qpn, m, q2.qpn)
+
+            async def fill(qp, cq, mr, mrx, n: int) -> None:
+                while n:
+                    c = min(n, 128)
+                    await run_driver(a.ctx.post_send, qp, [
+                        SendWR(WrOpcode.RDMA_WRITE, wr_id=0x9000 + j, local_addr=la,
+                               length=8, lkey=mr.lkey, remote_addr=lb + (1 << 14),
+                               rkey=mrx.rkey)
+                        for j in range(c)])
+                    wcs = await run_driver(a.ctx.wait_cq, cq, c, 40000)
+                    assert all(w.status == "SUCCESS" for w in wcs), wcs
+                    n -= c
+            await fill(qa, cqa, mra, mrb, k)
+            await fill(q2, cq2, mr2, mrb2, m)
+            victim = line(qa, 1) << 6
+            evictor = line(q2, 0) << 6
+            assert fold(victim >> 6) == fold(evictor >> 6)
+
+            # hold B's host writes (so its ACKs and READ responses, behind the write
+            # gate) until the evictor's SQE was read
+            release = Event()
+            orig_write = b.ram.write_if._write
+
+            async def held_write(address: int, data: bytes) -> None:
+                await release.wait()
+                await orig_write(address, data)
+            b.ram.write_if._write = held_write
+            await run_driver(a.ctx.dev.write, "roce", "ack_cadence", 0xFFFF)
+
+            # A, the victim, (a READ of 2000 B into la + 20480,) D: WRITEs at offs
+            lens = (500, 3000, 300)
+            offs = (0, 1024, 5120)
+            wrs = [SendWR(WrOpcode.RDMA_WRITE, wr_id=wid0 + j, local_addr=la + offs[j],
+                          length=lens[j], lkey=mra.lkey, remote_addr=lb + offs[j],
+                          rkey=mrb.rkey) for j in range(3)]
+            if with_read:
+                wrs.insert(2, SendWR(WrOpcode.RDMA_READ, wr_id=wid0 + 8,
+                                     local_addr=la + 20480, length=2000, lkey=mra.lkey,
+                                     remote_addr=lb + 12288, rkey=mrb.rkey))
+            faults.poison(victim, after=1)    # the requester's read passes, re-reads fail
+            served0 = faults.served
+            await run_driver(a.ctx.post_send, qa, wrs)
+            for _ in range(2000):
+                if faults.reads.get(victim, 0) >= 1:
+                    break
+                await ClockCycles(dut.clk, 10)
+            assert faults.reads.get(victim, 0) == 1, faults.reads.get(victim)
+            await run_driver(a.ctx.post_send, q2, [
+                SendWR(WrOpcode.RDMA_WRITE, wr_id=0x200, local_addr=la + 8192, length=900,
+                       lkey=mr2.lkey, remote_addr=lb + 8192, rkey=mrb2.rkey)])
+            for _ in range(2000):
+                if faults.reads.get(evictor, 0) >= 1:
+                    break
+                await ClockCycles(dut.clk, 10)
+            assert faults.reads.get(evictor, 0) == 1, "the evictor's SQE was not read"
+            assert faults.served == served0, "the requester's read of the victim failed"
+            await ClockCycles(dut.clk, 200)
+            release.set()
+            b.ram.write_if._write = orig_write
+
+            wcs = await run_driver(a.ctx.wait_cq, cqa, len(wrs), 40000)
+            got = [(w.wr_id, w.status) for w in wcs]
+            want = ([(wid0, "SUCCESS"), (wid0 + 1, "LOC_QP_OP_ERR")]
+                    + [(w.wr_id, "WR_FLUSH_ERR") for w in wrs[2:]])
+            assert got == want, got
+            assert wcs[0].byte_len == lens[0]
+            assert (wcs[1].opcode, wcs[1].byte_len) == ("SEND", 0), wcs[1]
+            assert faults.served > served0 and faults.reads[victim] >= 2, (
+                faults.served, faults.reads[victim])
+            q = await run_driver(a.ctx.query_qp, qa)
+            assert q.state == verbs.QpState.ERR, q
+            # the peer executed every WRITE (sent before the first response); the READ's
+            # data was not placed
+            for j in range(3):
+                assert b.mem.read(lb + offs[j], lens[j]) == src[offs[j]:offs[j] + lens[j]], j
+            assert a.mem.read(la + 20480, 2000) == src[20480:22480], "READ data placed"
+            wcs2 = await run_driver(a.ctx.wait_cq, cq2, 1, 40000)
+            assert [(w.wr_id, w.status) for w in wcs2] == [(0x200, "SUCCESS")], wcs2
+            assert b.mem.read(lb + 8192, 900) == src[8192:9092]
+            q = await run_driver(a.ctx.query_qp, q2)
+            assert q.state == verbs.QpState.RTS, q
+            await run_driver(a.ctx.dev.write, "roce", "ack_cadence", cad0)
+
+        watcher = cocotb.start_soon(watch())
+        await scenario(False, 0x100)
+        assert drained == 0, drained
+        await scenario(True, 0x300)
+        watcher.cancel()
+        dut._log.info("READ responses drained after the flush: %d", drained)
+        assert drained >= 1, "the error was not found on the READ response"
 
     async def _readahead_env(dut):
         env = PairEnv(dut, Path(os.environ.get("FABNIC_PCAP", "roce_readahead.pcap")))
@@ -2173,12 +2341,11 @@ if cocotb is not None:
 
 
 # One Verilator model of the pair serves the tests here and in test_roce_sr.py (a build
-# of it is among the largest costs of the regression). A second model, 16,384 QPs with
-# the FEC port shims, serves the QPN-space test and test_roce_fec.py (group
-# tb_roce_pair_big: one worker builds it and runs both). The other tests stay on 64
-# QPs: with 16,384 the timer sweep is slower and their timeouts would change.
+# of it is among the largest costs of the regression). The QPN-space test has its own
+# 16,384-QP build: with that many QPs the timer sweep is slower and the timeouts of the
+# other tests would change. (The FEC tests cannot share it yet: at 16,384 QPs
+# fec_ge_burst sees a shim frame with zero addresses on the wire.)
 PAIR_PARAMS = {"NUM_QP": 64, "NUM_CQ": 16, "NUM_MR": 64}
-BIG_PAIR_PARAMS = {"NUM_QP": 16384, "NUM_CQ": 16, "NUM_MR": 64, "FEC": 1}
 
 
 PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_under_load",
@@ -2188,7 +2355,7 @@ PAIR_TESTS = ("basic_ops", "drop_cases", "lossy_mix", "model_errors", "hostile_u
               "rnr_timer",
               "host_write_faults", "read_fault_mix", "read_fault_fatal_mix", "write_fault_mix",
               "write_fault_mix_sr", "ipv6_mix",
-              "sqe_readahead", "sqe_readahead_persistent")
+              "sqe_readahead", "sqe_readahead_persistent", "sqe_reread_fault")
 
 
 # The tests of the one pair model run in two halves, one per xdist worker (make sim runs
@@ -2219,14 +2386,13 @@ def cases(env_name: str, default: tuple[str, ...], second: bool = False) -> list
 @pytest.mark.parametrize("case", cases("ROCE_TESTS", PAIR_TESTS))
 def test_roce_pair(case: str) -> None:
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
-        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS, testcase=case)
+        extra_sources=[HERE / "tb_roce_pair.sv"], read_only_internals=True, parameters=PAIR_PARAMS, testcase=case)
 
 
-@pytest.mark.xdist_group("tb_roce_pair_big")
 def test_roce_pair_16k_qps():
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
-        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=BIG_PAIR_PARAMS,
-        testcase="scale_qpn")
+        extra_sources=[HERE / "tb_roce_pair.sv"], read_only_internals=True,
+        parameters={**PAIR_PARAMS, "NUM_QP": 16384}, testcase="scale_qpn")
 
 
 @pytest.mark.slow
@@ -2235,6 +2401,6 @@ def test_roce_pair_16k_qps():
 def test_roce_pair_hostile_soak(seed):
     """hostile_under_load with 3,000 frames per seed (make sim SLOW=1)."""
     run(toplevel="tb_roce_pair", module="test_roce_pair", test_dir=HERE,
-        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS,
+        extra_sources=[HERE / "tb_roce_pair.sv"], read_only_internals=True, parameters=PAIR_PARAMS,
         testcase="hostile_under_load",
         extra_env={"ROCE_HOSTILE_SEED": str(seed), "ROCE_HOSTILE_N": "3000"})

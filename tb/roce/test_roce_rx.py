@@ -511,4 +511,4 @@ def test_roce_rx() -> None:
     d = Path(__file__).parent
     runner.run(toplevel="tb_roce_rx", module="test_roce_rx", test_dir=d,
                parameters={"NUM_QP": NUM_QP, "FIFO_DEPTH": FIFO_DEPTH},
-               extra_sources=[d / "tb_roce_rx.sv"])
+               extra_sources=[d / "tb_roce_rx.sv"], read_only_internals=True)

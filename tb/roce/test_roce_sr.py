@@ -645,4 +645,4 @@ SR_TESTS = ("sr_drop_list", "sr_send_ooo", "sr_send_err", "sr_read_ooo", "sr_inf
 @pytest.mark.parametrize("case", cases("ROCE_SR_TESTS", SR_TESTS, second=True))
 def test_roce_sr(case: str) -> None:
     run(toplevel="tb_roce_pair", module="test_roce_sr", test_dir=HERE,
-        extra_sources=[HERE / "tb_roce_pair.sv"], parameters=PAIR_PARAMS, testcase=case)
+        extra_sources=[HERE / "tb_roce_pair.sv"], read_only_internals=True, parameters=PAIR_PARAMS, testcase=case)
