@@ -287,4 +287,4 @@ def test_fec_port():
     run(toplevel="fabnic_fec_port", module="test_fec_port", test_dir=HERE,
         parameters={"ENABLE": 1, "MAX_K": 8, "MAX_R": 2, "MAX_D": 2, "MAX_LEN": 8192,
                     "NUM_QP": 64, "NGROUP": 8, "IN_DEPTH": 256, "NROB": 32, "NRTX": 16,
-                    "NSRC": 2})
+                    "NSRC": 2}, read_only_internals=True)

@@ -146,4 +146,5 @@ def test_datapath_10g() -> None:
     from fabnic_tb import runner
 
     runner.run(toplevel="fabnic_datapath_10g", module="test_datapath",
-               test_dir=Path(__file__).parent, testcase="datapath_echo_and_drops")
+               test_dir=Path(__file__).parent, testcase="datapath_echo_and_drops",
+               read_only_internals=True)

@@ -802,7 +802,7 @@ def _run(testcase: str | list[str], params: dict | None = None) -> None:
     with open(tools.BUILD / "fabnic_vnic_dev.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         run(toplevel="fabnic_vnic_dev", module="test_vnic_dev", test_dir=Path(__file__).parent,
-            parameters=params or PARAMS, testcase=testcase)
+            parameters=params or PARAMS, testcase=testcase, read_only_internals=True)
 
 
 def test_vnic_dev() -> None:
