@@ -453,4 +453,4 @@ def test_pkt(data_w: int) -> None:
 
     here = Path(__file__).parent
     runner.run(toplevel="tb_pkt", module="test_pkt", test_dir=here,
-               parameters={"DATA_W": data_w}, extra_sources=[here / "tb_pkt.sv"])
+               parameters={"DATA_W": data_w}, extra_sources=[here / "tb_pkt.sv"], read_only_internals=True)

@@ -186,7 +186,7 @@ def _run(mapname: str) -> None:
     params = sorted({r.param for b in blocks for r in b.regs if r.kind == "const" and r.param})
     run(toplevel=f"fabnic_regs_{mapname}", module="test_regs", test_dir=Path(__file__).parent,
         parameters={"ADDR_W": 16, **{p: PARAMS[p] for p in params}},
-        extra_env={"FABNIC_REGS_MAP": mapname})
+        extra_env={"FABNIC_REGS_MAP": mapname}, read_only_internals=True)
 
 
 @pytest.mark.parametrize("mapname", ["roce", "datapath"])

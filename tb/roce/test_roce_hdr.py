@@ -297,4 +297,4 @@ if cocotb is not None:
 def test_roce_hdr(data_w: int) -> None:
     d = Path(__file__).parent
     runner.run(toplevel="tb_roce_hdr", module="test_roce_hdr", test_dir=d,
-               parameters={"DATA_W": data_w}, extra_sources=[d / "tb_roce_hdr.sv"])
+               parameters={"DATA_W": data_w}, extra_sources=[d / "tb_roce_hdr.sv"], read_only_internals=True)

@@ -774,4 +774,4 @@ def test_virtio(data_w: int) -> None:
     here = Path(__file__).parent
     runner.run(toplevel="tb_virtio", module="test_virtio,test_virtio_fw", test_dir=here,
                parameters={"DATA_W": data_w, "MAX_FRAME": MAX_FRAME},
-               extra_sources=[here / "tb_virtio_delay.sv", here / "tb_virtio.sv"])
+               extra_sources=[here / "tb_virtio_delay.sv", here / "tb_virtio.sv"], read_only_internals=True)

@@ -480,7 +480,7 @@ def _run(testcase: str) -> None:
     with open(tools.BUILD / "fabnic_vnic_core.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         run(toplevel="fabnic_vnic_core", module="test_vnic", test_dir=Path(__file__).parent,
-            parameters=PARAMS, testcase=testcase)
+            parameters=PARAMS, testcase=testcase, read_only_internals=True)
 
 
 def test_vnic_switching() -> None:

@@ -820,4 +820,4 @@ def test_vtep(data_w: int) -> None:
     run(toplevel="tb_vtep", module="test_vxlan", test_dir=here,
         extra_sources=[here / "tb_vtep.sv"],
         parameters={"DATA_W": data_w, "ENTRIES": ENTRIES, "WAYS": WAYS,
-                    "FLOOD_MAX": FLOOD_MAX, "QP_W": QP_W, "TX_DEPTH": 2048 // (data_w // 8)})
+                    "FLOOD_MAX": FLOOD_MAX, "QP_W": QP_W, "TX_DEPTH": 2048 // (data_w // 8)}, read_only_internals=True)
